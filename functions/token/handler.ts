@@ -1,0 +1,14 @@
+import { json } from '../../shared/http/responses.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseTokenRequest } from '../../shared/schemas/token-request.js';
+import { grantTokens } from '../../shared/services/token-service.js';
+
+/** POST /api/oauth/token */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'form', auth: 'none', maxBodyBytes: 16 * 1024, noStore: true }, async ({ event, body, state }) => {
+    const request = parseTokenRequest(body, event.headers?.authorization);
+    return json(200, await grantTokens(deps, request, state));
+  });
+
+export const handler = createHandler(defaultDeps());

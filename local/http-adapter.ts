@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+
+/** Content types API Gateway passes as text; anything else arrives base64-encoded. */
+const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|javascript)|[^;]*\+(json|xml))/i;
+
+const singleValued = (values: Record<string, string | string[] | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(values)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]),
+  );
+
+const queryParameters = (search: URLSearchParams): Record<string, string> | undefined => {
+  const params: Record<string, string> = {};
+  for (const [name, value] of search) params[name] = name in params ? `${params[name]},${value}` : value;
+  return Object.keys(params).length > 0 ? params : undefined;
+};
+
+/** `23/Nov/2026:09:20:47 +0000`, the format of requestContext.time. */
+const clfTime = (date: Date): string => {
+  const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(date.toUTCString()) ?? [];
+  return `${day}/${month}/${year}:${time} +0000`;
+};
+
+/** The API Gateway HTTP API (payload format 2.0) event AWS would send for this request. */
+export const toHttpApiEvent = (request: IncomingMessage, body: Buffer, routeKey: string, now = new Date()): HttpEvent => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const headers = singleValued(request.headers);
+  const method = request.method ?? 'GET';
+  const text = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
+  const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
+  delete headers.cookie;
+  const requestId = randomUUID();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(cookies && cookies.length > 0 ? { cookies } : {}),
+    headers,
+    queryStringParameters: queryParameters(url.searchParams),
+    requestContext: {
+      accountId: 'offline',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: clfTime(now),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : text ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: !text,
+  };
+};
+
+/** A Lambda context good enough for middy: a deadline and a request id. */
+export const lambdaContext = (functionName: string, timeoutMs: number): Context => {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+/**
+ * Writes a handler result the way API Gateway does: a structured result as given, and
+ * anything else (a bare object or string) as a 200 JSON body.
+ */
+export const writeHttpResult = (response: ServerResponse, result: HttpResult | string | object | undefined): void => {
+  const structured = typeof result === 'object' && result !== null && 'statusCode' in result;
+  if (!structured) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(typeof result === 'string' ? result : JSON.stringify(result ?? null));
+    return;
+  }
+  const { statusCode, headers = {}, cookies = [], body = '', isBase64Encoded } = result as HttpResult;
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, String(value));
+  if (cookies.length > 0) response.setHeader('set-cookie', cookies);
+  response.writeHead(statusCode ?? 200);
+  response.end(isBase64Encoded ? Buffer.from(body, 'base64') : body);
+};

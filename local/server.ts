@@ -1,0 +1,110 @@
+import { once } from 'node:events';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from 'aws-lambda';
+import { type RouteDefinition, routes } from '../functions/routes.js';
+import { problem } from '../shared/http/responses.js';
+import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import type { Deps } from '../shared/runtime.js';
+import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
+
+type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+interface HandlerModule {
+  handler: LambdaHandler;
+  createHandler: (deps: Deps) => LambdaHandler;
+}
+
+/** API Gateway's own payload limit; larger requests never reach a Lambda. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const LAMBDA_TIMEOUT_MS = 10_000;
+
+export interface ApiServerOptions {
+  port?: number;
+  host?: string;
+  /** Build the handlers with these dependencies (tests inject a clock or a failing store); default: the modules' own. */
+  deps?: Deps;
+  /** One line per request on stdout. */
+  accessLog?: boolean;
+}
+
+export interface ApiServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const loadHandlers = async (deps: Deps | undefined): Promise<Map<RouteDefinition, LambdaHandler>> => {
+  const entries = await Promise.all(
+    routes.map(async (route) => {
+      const module = (await import(`../${route.entry.replace(/\.ts$/, '.js')}`)) as HandlerModule;
+      return [route, deps ? module.createHandler(deps) : module.handler] as const;
+    }),
+  );
+  return new Map(entries);
+};
+
+const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+};
+
+/**
+ * The API on a local port: each request becomes the API Gateway HTTP API event AWS would
+ * send, dispatched through the same route table, to the same handlers.
+ */
+export const startApiServer = async (options: ApiServerOptions = {}): Promise<ApiServer> => {
+  const handlers = await loadHandlers(options.deps);
+
+  const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = Date.now();
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const onPath = routes.filter((route) => route.path === path);
+    const route = onPath.find((candidate) => candidate.method === request.method);
+    const body = await readBody(request);
+    if (body === null) {
+      writeHttpResult(response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
+    } else if (!route) {
+      const allow = onPath.map((candidate) => candidate.method).join(', ');
+      writeHttpResult(
+        response,
+        allow
+          ? problem(405, `Method ${request.method} is not allowed on ${path}`, { Allow: allow })
+          : problem(404, `No route for ${request.method} ${path}`),
+      );
+    } else {
+      const handler = handlers.get(route) as LambdaHandler;
+      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
+      writeHttpResult(response, await handler(event, lambdaContext(route.id, LAMBDA_TIMEOUT_MS)));
+    }
+    if (options.accessLog) console.log(`${request.method} ${request.url} ${response.statusCode} ${Date.now() - started}ms`);
+  };
+
+  const server = createServer((request, response) => {
+    dispatch(request, response).catch((error: unknown) => {
+      // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
+      console.error('Handler failed outside its error handling:', error);
+      if (!response.headersSent) writeHttpResult(response, problem(502, 'Bad gateway'));
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+};

@@ -1,0 +1,67 @@
+import { type Clock, isoSeconds } from './clock.js';
+import { PREFIX, hashCredential, newClientId, newSecret } from './credentials.js';
+
+export type ClientStatus = 'active' | 'revoked';
+
+export const DEFAULT_SCOPES = ['knaps:read', 'knaps:write'] as const;
+export const DEFAULT_RATE_LIMIT = 100;
+export const MAX_RATE_LIMIT = 1_000_000;
+
+/** An API client as stored. Never leaves the service with its secret hash. */
+export interface ApiClient {
+  clientId: string;
+  orgName: string;
+  name: string;
+  description: string;
+  userId: number;
+  status: ClientStatus;
+  /** Bumped by regenerate and revoke; every token carries the generation it was issued under. */
+  generation: number;
+  rateLimit: number;
+  scopes: string[];
+  secretHash: string;
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt: string | null;
+}
+
+/** What an admin may see of a client. */
+export type ClientSummary = Omit<ApiClient, 'secretHash' | 'generation'>;
+
+export interface NewClientInput {
+  orgName: string;
+  name: string;
+  description?: string;
+  rateLimit?: number;
+  userId?: number;
+  scopes?: string[];
+}
+
+export const newClientSecret = (): string => newSecret(PREFIX.clientSecret);
+
+/** Builds a client and its secret; the plain secret is returned once and never stored. */
+export const createClient = (input: NewClientInput, clock: Clock): { client: ApiClient; secret: string } => {
+  const secret = newClientSecret();
+  const now = isoSeconds(clock.now());
+  return {
+    secret,
+    client: {
+      clientId: newClientId(),
+      orgName: input.orgName,
+      name: input.name,
+      description: input.description ?? '',
+      userId: input.userId ?? 1,
+      status: 'active',
+      generation: 1,
+      rateLimit: input.rateLimit ?? DEFAULT_RATE_LIMIT,
+      scopes: input.scopes ?? [...DEFAULT_SCOPES],
+      secretHash: hashCredential(secret),
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+    },
+  };
+};
+
+export const summarizeClient = ({ secretHash: _hash, generation: _generation, ...summary }: ApiClient): ClientSummary =>
+  summary;

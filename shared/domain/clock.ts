@@ -1,0 +1,11 @@
+/** Time source; injected so tests can move time (token expiry, rate windows). */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** ISO 8601 UTC with a `Z` and no milliseconds, the API's timestamp format. */
+export const isoSeconds = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

@@ -1,0 +1,61 @@
+import { type Clock, epochSeconds } from './clock.js';
+import { PREFIX, hashCredential, newSecret } from './credentials.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export type TokenKind = 'access' | 'refresh';
+
+/** A token as stored: only its hash, never the token itself. */
+export interface TokenRecord {
+  tokenHash: string;
+  kind: TokenKind;
+  clientId: string;
+  /** The client's generation at issue; a regenerate or revoke makes it stale. */
+  generation: number;
+  scope: string;
+  issuedAt: number;
+  /** Epoch seconds; also the table's TTL attribute, but always checked in code. */
+  expiresAt: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  record: TokenRecord;
+}
+
+const TTL: Record<TokenKind, number> = { access: ACCESS_TOKEN_TTL_SECONDS, refresh: REFRESH_TOKEN_TTL_SECONDS };
+const TOKEN_PREFIX: Record<TokenKind, string> = { access: PREFIX.accessToken, refresh: PREFIX.refreshToken };
+
+export const issueToken = (
+  kind: TokenKind,
+  owner: { clientId: string; generation: number },
+  scope: string,
+  clock: Clock,
+): IssuedToken => {
+  const token = newSecret(TOKEN_PREFIX[kind]);
+  const issuedAt = epochSeconds(clock.now());
+  return {
+    token,
+    record: {
+      tokenHash: hashCredential(token),
+      kind,
+      clientId: owner.clientId,
+      generation: owner.generation,
+      scope,
+      issuedAt,
+      expiresAt: issuedAt + TTL[kind],
+    },
+  };
+};
+
+export const tokenPrefix = (kind: TokenKind): string => TOKEN_PREFIX[kind];
+
+export const isExpired = (record: TokenRecord, clock: Clock): boolean => epochSeconds(clock.now()) >= record.expiresAt;
+
+/** Scopes a request may narrow to: a subset of what the client holds. Returns null when it asks for more. */
+export const grantScope = (held: readonly string[], requested: string | undefined): string | null => {
+  if (requested === undefined || requested.trim() === '') return held.join(' ');
+  const asked = [...new Set(requested.trim().split(/\s+/))];
+  return asked.every((scope) => held.includes(scope)) ? asked.join(' ') : null;
+};

@@ -1,0 +1,16 @@
+import { ApiError } from '../errors.js';
+import type { ApiMiddleware } from './types.js';
+
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** Refuses an oversized body before anything parses it. */
+export const bodyLimit = (maxBytes: number): ApiMiddleware => ({
+  before: async (request) => {
+    const { body, isBase64Encoded } = request.event;
+    if (body === undefined || body === null) return;
+    const bytes = isBase64Encoded ? Buffer.byteLength(body, 'base64') : Buffer.byteLength(body, 'utf8');
+    if (bytes > maxBytes) {
+      throw new ApiError(413, `Request body is ${bytes} bytes; the limit is ${maxBytes} bytes`);
+    }
+  },
+});

@@ -1,0 +1,51 @@
+import { ApiError, MESSAGES } from '../errors.js';
+import type { Log } from '../runtime.js';
+import { problem } from './responses.js';
+import type { ApiMiddleware } from './types.js';
+
+interface MiddyHttpError extends Error {
+  statusCode: number;
+  cause?: { package?: string };
+}
+
+const isMiddyHttpError = (error: unknown): error is MiddyHttpError =>
+  error instanceof Error && typeof (error as Partial<MiddyHttpError>).statusCode === 'number';
+
+/** middy's body parsers answer 415 for everything; say what was wrong, in our words and codes. */
+const fromBodyParser = (error: MiddyHttpError): ApiError | null => {
+  const wrongType = error.message === 'Unsupported Media Type';
+  switch (error.cause?.package) {
+    case '@middy/http-json-body-parser':
+      return wrongType
+        ? new ApiError(415, 'Content-Type must be application/json')
+        : new ApiError(400, 'Request body is not valid JSON');
+    case '@middy/http-urlencode-body-parser':
+      // OAuth answers every malformed token request with 400 (RFC 6749 section 5.2).
+      return wrongType
+        ? new ApiError(400, 'Content-Type must be application/x-www-form-urlencoded')
+        : new ApiError(400, 'Request body is not a valid application/x-www-form-urlencoded form');
+    default:
+      return null;
+  }
+};
+
+/**
+ * Every error becomes `{"detail": "..."}`. Caller mistakes keep their status; anything
+ * unexpected is logged (never the request body or headers, which hold secrets) and is a 500.
+ */
+export const errorHandler = (log: Log): ApiMiddleware => ({
+  onError: async (request) => {
+    const { error } = request;
+    const known = error instanceof ApiError ? error : isMiddyHttpError(error) ? fromBodyParser(error) : null;
+    if (known) {
+      request.response = problem(known.status, known.detail, known.headers);
+      return;
+    }
+    log.error('Unhandled error', {
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      route: request.event.routeKey,
+      requestId: request.event.requestContext?.requestId,
+    });
+    request.response = problem(500, MESSAGES.internal);
+  },
+});

@@ -1,0 +1,13 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { RequestState } from '../services/request-state.js';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** The Lambda context plus what our middlewares learn about the request. */
+export interface ApiContext extends Context {
+  knap: RequestState;
+}
+
+export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;

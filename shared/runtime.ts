@@ -1,0 +1,37 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { type Clock, systemClock } from './domain/clock.js';
+import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
+import { DynamoRepository, type Repository } from './store/repository.js';
+import { DEFAULT_TABLE_NAME } from './store/table.js';
+
+/** The few methods we log with; Powertools' Logger fits, and tests can capture lines. */
+export interface Log {
+  info(message: string, ...extra: Record<string, unknown>[]): void;
+  warn(message: string, ...extra: Record<string, unknown>[]): void;
+  error(message: string, ...extra: Record<string, unknown>[]): void;
+}
+
+/** What every handler and service needs from the outside world. */
+export interface Deps {
+  repo: Repository;
+  clock: Clock;
+  log: Log;
+}
+
+export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
+
+export const createLogger = (): Logger => new Logger({ serviceName: 'knap-api' });
+
+let defaults: Deps | undefined;
+
+/** Built on first use, from the environment, and then shared by every invocation of the container. */
+export const defaultDeps = (): Deps => {
+  if (!defaults) {
+    defaults = {
+      repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
+      clock: systemClock,
+      log: createLogger(),
+    };
+  }
+  return defaults;
+};

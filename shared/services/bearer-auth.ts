@@ -1,0 +1,55 @@
+import { hashCredential, looksLike } from '../domain/credentials.js';
+import { isExpired, tokenPrefix } from '../domain/tokens.js';
+import { ApiError, MESSAGES, bearerChallenge } from '../errors.js';
+import type { Deps } from '../runtime.js';
+import { meterRequest } from './meter.js';
+import { refusal } from './meter-errors.js';
+import type { Caller, RequestState } from './request-state.js';
+
+const unauthorized = (detail: string, withError = true): ApiError =>
+  new ApiError(401, detail, bearerChallenge(detail, withError ? 'invalid_token' : undefined));
+
+/** `Bearer <token>`, scheme case-insensitive (RFC 7235); anything else is refused. */
+export const bearerToken = (authorization: string | undefined): string => {
+  if (!authorization || authorization.trim() === '') throw unauthorized(MESSAGES.missingBearer, false);
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
+  if (!match?.[1]) throw unauthorized("Authorization header must be 'Bearer <access token>'");
+  return match[1];
+};
+
+/**
+ * Two round trips: read the token, then one conditional write on the client that checks it
+ * is active and still on the token's generation, and counts the request.
+ */
+export const authenticateBearer = async (
+  deps: Deps,
+  authorization: string | undefined,
+  state: RequestState,
+): Promise<Caller> => {
+  const token = bearerToken(authorization);
+  // A refresh token (or anything not shaped like an access token) never reaches the table.
+  if (!looksLike(token, tokenPrefix('access'))) throw unauthorized(MESSAGES.invalidAccessToken);
+  const record = await deps.repo.getToken(hashCredential(token));
+  if (!record || record.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
+  if (isExpired(record, deps.clock)) throw unauthorized(MESSAGES.expiredAccessToken);
+  const outcome = await meterRequest(deps, record.clientId, { generation: record.generation });
+  if (outcome.kind !== 'ok') {
+    throw refusal(
+      outcome,
+      state,
+      { mismatch: MESSAGES.invalidatedAccessToken, unknown: MESSAGES.invalidAccessToken },
+      true,
+    );
+  }
+  state.rate = outcome.rate;
+  const caller: Caller = { client: outcome.client, scopes: record.scope.split(' ').filter(Boolean) };
+  state.caller = caller;
+  return caller;
+};
+
+export const requireScope = (caller: Caller, scope: string): void => {
+  if (!caller.scopes.includes(scope)) {
+    const detail = `This token lacks the scope "${scope}"`;
+    throw new ApiError(403, detail, bearerChallenge(detail, 'insufficient_scope'));
+  }
+};

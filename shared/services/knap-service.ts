@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { type Knap, type KnapPage, isShared } from '../domain/knaps.js';
+import { ScheduleError, describeSchedule } from '../schedules/index.js';
+import { ApiError, badRequest } from '../errors.js';
+import type { Deps } from '../runtime.js';
+import type { CreateKnapInput, ListKnapsQuery } from '../schemas/knap-request.js';
+import { InvalidCursorError } from '../store/repository.js';
+import type { Caller } from './request-state.js';
+
+/** `private`, `public`, or the caller's own organization: never another one's. */
+const checkVisibility = (visibility: string, orgName: string): string => {
+  if (visibility === 'private' || visibility === 'public' || visibility === orgName) return visibility;
+  throw badRequest(`visibility must be 'private', 'public' or your organization's name ('${orgName}')`);
+};
+
+const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_info' | 'next_run_at'> => {
+  if (input.schedule_type !== 'scheduled') return { schedule_info: null, next_run_at: null };
+  const description = input.tool_metadata.schedule_description;
+  if (description === undefined || description.trim() === '') {
+    throw badRequest('tool_metadata.schedule_description is required when schedule_type is scheduled');
+  }
+  try {
+    const { schedule_info, next_run_at } = describeSchedule(description, { timezone: input.tool_metadata.timezone, now });
+    return { schedule_info: { ...schedule_info }, next_run_at };
+  } catch (error) {
+    if (error instanceof ScheduleError) throw badRequest(error.detail);
+    throw error;
+  }
+};
+
+/** Builds the whole Knap first, then stores it with one conditional put: all or nothing. */
+export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapInput): Promise<Knap> => {
+  const { client } = caller;
+  const visibility = checkVisibility(input.visibility, client.orgName);
+  const now = deps.clock.now();
+  const timestamp = now.toISOString();
+  const knap: Knap = {
+    uuid: randomUUID(),
+    name: input.name,
+    creation_user_id: client.userId,
+    schedule_type: input.schedule_type,
+    is_active: input.is_active,
+    visibility,
+    can_toggle_default_active: isShared(visibility),
+    active_by_default: input.active_by_default,
+    tool_metadata: input.tool_metadata,
+    creation_timestamp: timestamp,
+    updated_at: timestamp,
+    ...scheduleOf(input, now),
+  };
+  try {
+    await deps.repo.putKnap(knap, { orgName: client.orgName, creatorClientId: client.clientId });
+  } catch (error) {
+    deps.log.error('Storing a Knap failed', { error: (error as Error).message, knap: knap.uuid });
+    throw new ApiError(500, 'The Knap could not be created; nothing was stored. Please retry.');
+  }
+  return knap;
+};
+
+export interface KnapListing {
+  my_knaps: Knap[];
+  organization_knaps: { org_name: string; knaps: Knap[] }[];
+  public_knaps: Knap[];
+  next_cursor: string | null;
+}
+
+/**
+ * Where each of the two listings stopped. A listing that is done is `null`, one not yet
+ * started is absent; the pair is the API's opaque `cursor`.
+ */
+interface ListingCursor {
+  mine?: string | null;
+  shared?: string | null;
+}
+
+const readCursor = (cursor: string | undefined): ListingCursor => {
+  if (cursor === undefined) return {};
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const { mine, shared } = parsed as Record<string, unknown>;
+      const valid = (value: unknown) => value === undefined || value === null || typeof value === 'string';
+      if (valid(mine) && valid(shared)) return parsed as ListingCursor;
+    }
+  } catch {
+    // fall through
+  }
+  throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
+};
+
+const writeCursor = (cursor: Required<ListingCursor>): string | null =>
+  cursor.mine === null && cursor.shared === null
+    ? null
+    : Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+
+const DONE: KnapPage = { knaps: [], next: null };
+
+/**
+ * What this client created, and what its organization shares (organization-wide and
+ * public), newest first; one page of each per call. Other clients' private Knaps live
+ * in neither index entry this reads, so they cannot leak.
+ */
+export const listKnaps = async (deps: Deps, caller: Caller, query: ListKnapsQuery): Promise<KnapListing> => {
+  const { client } = caller;
+  const cursor = readCursor(query.cursor);
+  const page = (position: string | null | undefined, read: (cursor?: string) => Promise<KnapPage>) =>
+    position === null ? Promise.resolve(DONE) : read(position);
+  try {
+    const [mine, shared] = await Promise.all([
+      page(cursor.mine, (start) => deps.repo.listKnapsByCreator(client.clientId, { limit: query.limit, cursor: start })),
+      page(cursor.shared, (start) => deps.repo.listSharedKnaps(client.orgName, { limit: query.limit, cursor: start })),
+    ]);
+    const orgKnaps = shared.knaps.filter((knap) => knap.visibility !== 'public');
+    return {
+      my_knaps: mine.knaps,
+      organization_knaps: orgKnaps.length > 0 ? [{ org_name: client.orgName, knaps: orgKnaps }] : [],
+      public_knaps: shared.knaps.filter((knap) => knap.visibility === 'public'),
+      next_cursor: writeCursor({ mine: mine.next, shared: shared.next }),
+    };
+  } catch (error) {
+    if (error instanceof InvalidCursorError) {
+      throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
+    }
+    throw error;
+  }
+};

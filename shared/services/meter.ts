@@ -1,0 +1,73 @@
+import type { ApiClient } from '../domain/clients.js';
+import { isoSeconds } from '../domain/clock.js';
+import { digestsEqual } from '../domain/credentials.js';
+import { type RateState, rateState, windowStart } from '../domain/rate-limit.js';
+import type { MeteredClient, RequestGuard } from '../store/repository.js';
+import type { Deps } from '../runtime.js';
+
+export type MeterOutcome =
+  | { kind: 'ok'; client: ApiClient; rate: RateState }
+  | { kind: 'unknown' }
+  /** Wrong secret, or a token from an earlier generation (regenerated or revoked since). */
+  | { kind: 'mismatch'; client: ApiClient }
+  | { kind: 'revoked'; client: ApiClient }
+  | { kind: 'limited'; client: ApiClient; rate: RateState };
+
+/**
+ * The window this container last saw per client, to guess which conditional write will
+ * succeed first: usually the counter is already in the current window.
+ */
+const lastWindow = new Map<string, number>();
+const MAX_REMEMBERED = 10_000;
+
+const remember = (clientId: string, window: number): void => {
+  if (lastWindow.size >= MAX_REMEMBERED) lastWindow.clear();
+  lastWindow.set(clientId, window);
+};
+
+const guardHolds = (client: ApiClient, guard: RequestGuard): boolean =>
+  'secretHash' in guard ? digestsEqual(client.secretHash, guard.secretHash) : client.generation === guard.generation;
+
+/** Why a conditional write was refused, from the item as it is now; null means "retry". */
+const diagnose = (
+  state: MeteredClient | null,
+  guard: RequestGuard,
+  window: number,
+  now: Date,
+): MeterOutcome | null => {
+  if (!state) return { kind: 'unknown' };
+  const { client } = state;
+  // A wrong secret learns nothing about the client, not even that it is revoked.
+  if ('secretHash' in guard && !guardHolds(client, guard)) return { kind: 'mismatch', client };
+  if (client.status === 'revoked') return { kind: 'revoked', client };
+  if (!guardHolds(client, guard)) return { kind: 'mismatch', client };
+  if (state.window === window && state.count >= client.rateLimit) {
+    return { kind: 'limited', client, rate: rateState(client.rateLimit, state.count, window, now) };
+  }
+  return null;
+};
+
+/**
+ * Authenticates and counts one request of a client in a single conditional UpdateItem
+ * (exact under concurrency: DynamoDB evaluates the limit and increments atomically).
+ * A refused write tells us why; a window roll-over costs one more write, once a minute.
+ */
+export const meterRequest = async (deps: Deps, clientId: string, guard: RequestGuard): Promise<MeterOutcome> => {
+  const now = deps.clock.now();
+  let window = windowStart(now);
+  let mode: 'continue' | 'open' = lastWindow.get(clientId) === window ? 'continue' : 'open';
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const result = await deps.repo.countRequest({ clientId, guard, window, now: isoSeconds(now), mode });
+    if (result.applied) {
+      remember(clientId, window);
+      const { client, count } = result.state;
+      return { kind: 'ok', client, rate: rateState(client.rateLimit, count, window, now) };
+    }
+    const outcome = diagnose(result.state, guard, window, now);
+    if (outcome) return outcome;
+    const stored = result.state?.window ?? null;
+    if (stored !== null && stored > window) window = stored; // another container's clock is ahead: join its window
+    mode = stored !== null && stored >= window ? 'continue' : 'open';
+  }
+  throw new Error(`Rate-limit counter for ${clientId} kept changing under contention`);
+};

@@ -1,0 +1,21 @@
+import type { ApiClient } from '../domain/clients.js';
+import type { RateState } from '../domain/rate-limit.js';
+
+/** What the middleware chain learns about one request, shared between middlewares and services. */
+export interface RequestState {
+  /** Set once the client is known, so every response to it carries the RateLimit-* headers. */
+  rate?: RateState;
+  /** The authenticated caller of a bearer-protected endpoint. */
+  caller?: Caller;
+}
+
+export interface Caller {
+  client: ApiClient;
+  scopes: string[];
+}
+
+/** The authenticated caller; only bearer-protected handlers call this, after the auth middleware. */
+export const callerOf = (state: RequestState): Caller => {
+  if (!state.caller) throw new Error('Handler reached without an authenticated caller');
+  return state.caller;
+};

@@ -1,0 +1,96 @@
+import { ACCESS_TOKEN_TTL_SECONDS, type TokenRecord, grantScope, isExpired, issueToken, tokenPrefix } from '../domain/tokens.js';
+import { hashCredential, looksLike } from '../domain/credentials.js';
+import { ApiError, MESSAGES, badRequest } from '../errors.js';
+import type { Deps } from '../runtime.js';
+import { meterRequest } from './meter.js';
+import { refusal } from './meter-errors.js';
+import type { RequestState } from './request-state.js';
+
+export const GRANT_TYPES = ['client_credentials', 'refresh_token'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+export interface TokenRequest {
+  grantType: GrantType;
+  clientId: string;
+  clientSecret: string;
+  refreshToken?: string;
+  scope?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
+
+/**
+ * Authenticates the client and counts the request in one conditional write. A wrong
+ * secret fails that write's condition, so it never burns the client's quota.
+ */
+const authenticateClient = async (deps: Deps, request: TokenRequest, state: RequestState) => {
+  // Any string is looked up the same way: unknown client ids and wrong secrets take the same path.
+  const outcome = await meterRequest(deps, request.clientId, { secretHash: hashCredential(request.clientSecret) });
+  if (outcome.kind !== 'ok') {
+    throw refusal(outcome, state, { mismatch: MESSAGES.invalidClient, unknown: MESSAGES.invalidClient }, false);
+  }
+  state.rate = outcome.rate;
+  return outcome.client;
+};
+
+const scopeOrFail = (held: readonly string[], requested: string | undefined): string => {
+  const scope = grantScope(held, requested);
+  if (scope === null) throw badRequest(`Invalid scope "${requested}". This client may request: ${held.join(' ')}`);
+  return scope;
+};
+
+const checkRefreshToken = (deps: Deps, record: TokenRecord | null, client: { clientId: string; generation: number }) => {
+  if (!record || record.kind !== 'refresh' || record.clientId !== client.clientId) {
+    throw invalidRefresh(MESSAGES.invalidRefreshToken);
+  }
+  if (isExpired(record, deps.clock)) throw invalidRefresh(MESSAGES.expiredRefreshToken);
+  if (record.generation !== client.generation) throw invalidRefresh(MESSAGES.invalidatedRefreshToken);
+  return record;
+};
+
+/** client_credentials: a new access and refresh token, stored together in one batch write. */
+const clientCredentials = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
+  const client = await authenticateClient(deps, request, state);
+  const scope = scopeOrFail(client.scopes, request.scope);
+  const access = issueToken('access', client, scope, deps.clock);
+  const refresh = issueToken('refresh', client, scope, deps.clock);
+  await deps.repo.putTokens([access.record, refresh.record]);
+  return tokenResponse(access.token, refresh.token, scope);
+};
+
+/** refresh_token: a new access token; the refresh token does not rotate and keeps its own expiry. */
+const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
+  const refreshToken = request.refreshToken ?? '';
+  const wellFormed = looksLike(refreshToken, tokenPrefix('refresh'));
+  // The client check and the token read are independent: run them side by side.
+  const [client, record] = await Promise.all([
+    authenticateClient(deps, request, state),
+    wellFormed ? deps.repo.getToken(hashCredential(refreshToken)) : Promise.resolve(null),
+  ]);
+  const refresh = checkRefreshToken(deps, record, client);
+  const scope = scopeOrFail(refresh.scope.split(' ').filter(Boolean), request.scope);
+  const access = issueToken('access', client, scope, deps.clock);
+  await deps.repo.putTokens([access.record]);
+  return tokenResponse(access.token, refreshToken, scope);
+};
+
+const tokenResponse = (accessToken: string, refreshToken: string, scope: string): TokenResponse => ({
+  access_token: accessToken,
+  token_type: 'Bearer',
+  expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  refresh_token: refreshToken,
+  scope,
+});
+
+export const grantTokens = (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> =>
+  request.grantType === 'client_credentials'
+    ? clientCredentials(deps, request, state)
+    : refreshTokenGrant(deps, request, state);

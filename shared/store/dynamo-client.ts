@@ -1,0 +1,57 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** Every DynamoDB call this process makes, by operation; read by tests and the benchmark. */
+export const roundTrips = {
+  total: 0,
+  byCommand: {} as Record<string, number>,
+  reset(): void {
+    this.total = 0;
+    this.byCommand = {};
+  },
+};
+
+export interface DynamoSettings {
+  endpoint?: string;
+  region?: string;
+  /** Bound each call so a stalled DynamoDB gives a 5xx well inside the Lambda timeout. */
+  requestTimeoutMs?: number;
+}
+
+export const dynamoSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): DynamoSettings => ({
+  endpoint: env.DYNAMODB_ENDPOINT || undefined,
+  region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+  requestTimeoutMs: env.DYNAMODB_TIMEOUT_MS ? Number(env.DYNAMODB_TIMEOUT_MS) : undefined,
+});
+
+export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => {
+  const config: DynamoDBClientConfig = {
+    region: settings.region ?? 'us-east-1',
+    maxAttempts: 3,
+  };
+  if (settings.endpoint) {
+    config.endpoint = settings.endpoint;
+    // A local DynamoDB accepts any credentials; don't make developers configure AWS.
+    if (!process.env.AWS_ACCESS_KEY_ID) {
+      config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    }
+  }
+  if (settings.requestTimeoutMs) {
+    config.requestHandler = { requestTimeout: settings.requestTimeoutMs, connectionTimeout: settings.requestTimeoutMs };
+  }
+  const client = new DynamoDBClient(config);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      roundTrips.total += 1;
+      const name = context.commandName ?? 'unknown';
+      roundTrips.byCommand[name] = (roundTrips.byCommand[name] ?? 0) + 1;
+      return next(args);
+    },
+    // Inside the retry middleware, so every attempt that goes over the wire counts.
+    { step: 'finalizeRequest', priority: 'low', name: 'countRoundTrips' },
+  );
+  return client;
+};
+
+export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(createDynamoClient(settings), { marshallOptions: { removeUndefinedValues: true } });

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { startEmbeddedDynamo } from '../../local/dynamodb.js';
+import { ensureTable } from '../../local/ensure-table.js';
+import { type Clock, systemClock } from '../../shared/domain/clock.js';
+import type { Deps, Log } from '../../shared/runtime.js';
+import { createDocumentClient, createDynamoClient } from '../../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../../shared/store/repository.js';
+
+/** Captures log lines instead of printing them; tests read `lines`. */
+export class MemoryLog implements Log {
+  readonly lines: { level: string; message: string; extra: Record<string, unknown>[] }[] = [];
+  info(message: string, ...extra: Record<string, unknown>[]): void {
+    this.lines.push({ level: 'info', message, extra });
+  }
+  warn(message: string, ...extra: Record<string, unknown>[]): void {
+    this.lines.push({ level: 'warn', message, extra });
+  }
+  error(message: string, ...extra: Record<string, unknown>[]): void {
+    this.lines.push({ level: 'error', message, extra });
+  }
+}
+
+export interface TestTable {
+  endpoint: string;
+  tableName: string;
+  /** Dependencies over this table, with the given clock and a capturing log. */
+  deps(clock?: Clock): Deps & { log: MemoryLog };
+  close(): Promise<void>;
+}
+
+/**
+ * A real DynamoDB for a test file: an in-memory dynalite on a free port, or the endpoint in
+ * TEST_DYNAMODB_ENDPOINT (e.g. Amazon's DynamoDB Local), with a fresh table either way.
+ */
+export const startTestTable = async (): Promise<TestTable> => {
+  const external = process.env.TEST_DYNAMODB_ENDPOINT;
+  const embedded = external ? undefined : await startEmbeddedDynamo();
+  const endpoint = external ?? (embedded?.endpoint as string);
+  const tableName = `knap-test-${randomBytes(4).toString('hex')}`;
+  const admin = createDynamoClient({ endpoint });
+  await ensureTable(admin, tableName);
+  admin.destroy();
+  const documents = createDocumentClient({ endpoint });
+  return {
+    endpoint,
+    tableName,
+    deps: (clock = systemClock) => ({ repo: new DynamoRepository(documents, tableName), clock, log: new MemoryLog() }),
+    close: async () => {
+      documents.destroy();
+      await embedded?.close();
+    },
+  };
+};
