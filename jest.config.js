@@ -15,6 +15,7 @@ export default {
   },
   // Sources import siblings as './x.js' (NodeNext); map them back to the .ts files.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  setupFiles: ['<rootDir>/test/support/setup-env.ts'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
 };

@@ -1,4 +1,5 @@
 /** `npm run -s admin -- <command>`: manage API clients in the table DYNAMODB_ENDPOINT/TABLE_NAME point at. */
+import './quiet-sdk-warning.js';
 import { defaultDeps } from '../shared/runtime.js';
 import { runAdmin } from './admin-cli.js';
 

@@ -34,14 +34,19 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-const loadHandlers = async (deps: Deps | undefined): Promise<Map<RouteDefinition, LambdaHandler>> => {
-  const entries = await Promise.all(
-    routes.map(async (route) => {
-      const module = (await import(`../${route.entry.replace(/\.ts$/, '.js')}`)) as HandlerModule;
-      return [route, deps ? module.createHandler(deps) : module.handler] as const;
-    }),
-  );
-  return new Map(entries);
+/** Like Lambda, a function's module loads on its first request (a cold start), and stays loaded. */
+const handlerLoader = (deps: Deps | undefined) => {
+  const loaded = new Map<RouteDefinition, Promise<LambdaHandler>>();
+  return (route: RouteDefinition): Promise<LambdaHandler> => {
+    let handler = loaded.get(route);
+    if (!handler) {
+      handler = import(`../${route.entry.replace(/\.ts$/, '.js')}`).then((module: HandlerModule) =>
+        deps ? module.createHandler(deps) : module.handler,
+      );
+      loaded.set(route, handler);
+    }
+    return handler;
+  };
 };
 
 const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
@@ -60,7 +65,7 @@ const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
  * send, dispatched through the same route table, to the same handlers.
  */
 export const startApiServer = async (options: ApiServerOptions = {}): Promise<ApiServer> => {
-  const handlers = await loadHandlers(options.deps);
+  const handlerFor = handlerLoader(options.deps);
 
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
@@ -79,7 +84,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
           : problem(404, `No route for ${request.method} ${path}`),
       );
     } else {
-      const handler = handlers.get(route) as LambdaHandler;
+      const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
       writeHttpResult(response, await handler(event, lambdaContext(route.id, LAMBDA_TIMEOUT_MS)));
     }

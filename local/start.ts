@@ -2,6 +2,7 @@
  * `npm start`: the Knap API on http://127.0.0.1:$PORT over an embedded DynamoDB that keeps
  * its data in $DATA_DIR, or over $DYNAMODB_ENDPOINT when set.
  */
+import './quiet-sdk-warning.js';
 import { resolve } from 'node:path';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { startLocalStack } from './stack.js';

@@ -1,0 +1,75 @@
+import { startApiServer } from '../../local/server.js';
+import { createApiClient } from '../../shared/services/admin-service.js';
+import type { NewClientInput } from '../../shared/domain/clients.js';
+import { FakeClock } from './clock.js';
+import { type TestTable, startTestTable } from './dynamo.js';
+
+export interface TestApi {
+  url: string;
+  table: TestTable;
+  clock: FakeClock;
+  deps: ReturnType<TestTable['deps']>;
+  newClient(input?: Partial<NewClientInput>): Promise<{ clientId: string; clientSecret: string }>;
+  close(): Promise<void>;
+}
+
+/** The local API over a fresh table, its handlers built with a clock the test moves. */
+export const startTestApi = async (): Promise<TestApi> => {
+  const table = await startTestTable();
+  const clock = new FakeClock();
+  const deps = table.deps(clock);
+  const api = await startApiServer({ deps });
+  return {
+    url: api.url,
+    table,
+    clock,
+    deps,
+    newClient: (input = {}) => createApiClient(deps, { orgName: 'acme', name: 'integration', ...input }),
+    close: async () => {
+      await api.close();
+      await table.close();
+    },
+  };
+};
+
+export interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+export const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
+
+export const postToken = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${url}/api/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form(fields),
+  });
+
+export const getToken = async (url: string, client: { clientId: string; clientSecret: string }): Promise<TokenSet> => {
+  const response = await postToken(url, {
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+  if (response.status !== 200) throw new Error(`token request failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as TokenSet;
+};
+
+export const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export const listKnaps = (url: string, token: string, query = '') =>
+  fetch(`${url}/api/studio/knap-tools${query}`, { headers: bearer(token) });
+
+export const createKnap = (url: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${url}/api/studio/knap-tools`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
