@@ -38,7 +38,12 @@ export const CreateKnapSchema = v.object({
   active_by_default: flag('active_by_default', true),
   tool_metadata: v.optional(
     v.pipe(
-      v.looseObject(ToolMetadataSchema.entries, 'tool_metadata must be an object'),
+      // valibot's object schemas take arrays for objects; JSON arrays are not metadata.
+      v.custom<Record<string, unknown>>(
+        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        'tool_metadata must be an object',
+      ),
+      ToolMetadataSchema,
       v.rawCheck(({ dataset, addIssue }) => {
         const problem = dataset.typed ? storableJsonProblem(dataset.value, 'tool_metadata') : null;
         if (problem) addIssue({ message: problem });
@@ -48,6 +53,14 @@ export const CreateKnapSchema = v.object({
   ),
 });
 
+/** valibot reports a missing key as a generic object issue; name the field instead. */
+const issueMessage = (issue: v.BaseIssue<unknown>): string => {
+  const field = v.getDotPath(issue);
+  return issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && field
+    ? `${field} is required`
+    : issue.message;
+};
+
 export type CreateKnapInput = v.InferOutput<typeof CreateKnapSchema>;
 
 export const parseCreateKnap = (body: unknown): CreateKnapInput => {
@@ -55,7 +68,7 @@ export const parseCreateKnap = (body: unknown): CreateKnapInput => {
     throw badRequest('Request body must be a JSON object');
   }
   const parsed = v.safeParse(CreateKnapSchema, body);
-  if (!parsed.success) throw badRequest(parsed.issues[0].message);
+  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
   return parsed.output;
 };
 

@@ -1,4 +1,5 @@
 import { setRateLimit } from '../../shared/services/admin-service.js';
+import { body } from '../support/json.js';
 import { type TestApi, getToken, listKnaps, postToken, startTestApi } from '../support/api.js';
 
 let api: TestApi;
@@ -20,7 +21,7 @@ describe('bearer authentication on /api/studio/*', () => {
   ])('%s: 401 with {"detail"} and WWW-Authenticate: Bearer', async (_, headers, detail) => {
     const response = await get(headers);
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ detail });
+    expect(await body(response)).toEqual({ detail });
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="knap"/);
     expect(response.headers.get('ratelimit-limit')).toBeNull();
   });
@@ -34,7 +35,7 @@ describe('bearer authentication on /api/studio/*', () => {
     const tokens = await getToken(api.url, await api.newClient());
     const response = await listKnaps(api.url, tokens.access_token);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ my_knaps: [], organization_knaps: [], public_knaps: [], next_cursor: null });
+    expect(await body(response)).toEqual({ my_knaps: [], organization_knaps: [], public_knaps: [], next_cursor: null });
   });
 
   test('a token without the needed scope gets 403 insufficient_scope', async () => {
@@ -45,11 +46,11 @@ describe('bearer authentication on /api/studio/*', () => {
       client_secret: client.clientSecret,
       scope: 'knaps:write',
     });
-    const { access_token } = await response.json();
+    const { access_token } = await body(response);
     const list = await listKnaps(api.url, access_token);
     expect(list.status).toBe(403);
     expect(list.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
-    expect((await list.json()).detail).toMatch(/knaps:read/);
+    expect((await body(list)).detail).toMatch(/knaps:read/);
   });
 });
 
@@ -65,7 +66,7 @@ describe('per-client rate limit over HTTP', () => {
     expect(tokenResponse.headers.get('ratelimit-limit')).toBe('3');
     expect(tokenResponse.headers.get('ratelimit-remaining')).toBe('2');
     expect(tokenResponse.headers.get('ratelimit-reset')).toBe('45');
-    const { access_token } = await tokenResponse.json();
+    const { access_token } = await body(tokenResponse);
 
     const second = await listKnaps(api.url, access_token);
     expect(second.status).toBe(200);
@@ -76,7 +77,7 @@ describe('per-client rate limit over HTTP', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('45');
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
-    expect((await limited.json()).detail).toMatch(/^Rate limit exceeded/);
+    expect((await body(limited)).detail).toMatch(/^Rate limit exceeded/);
 
     // Token requests count against the same limit.
     const tokenLimited = await postToken(api.url, {
@@ -118,7 +119,7 @@ describe('the local server itself', () => {
   test('unknown paths and methods answer {"detail"}', async () => {
     const missing = await fetch(`${api.url}/nope`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ detail: 'No route for GET /nope' });
+    expect(await body(missing)).toEqual({ detail: 'No route for GET /nope' });
     const method = await fetch(`${api.url}/api/oauth/token`);
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('POST');

@@ -1,5 +1,6 @@
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { regenerateSecret, revokeClient } from '../../shared/services/admin-service.js';
+import { body as json } from '../support/json.js';
 import { type TestApi, basic, getToken, listKnaps, postToken, startTestApi } from '../support/api.js';
 
 const UNSUPPORTED = "Unsupported grant_type. Use 'client_credentials' or 'refresh_token'.";
@@ -23,7 +24,7 @@ describe('POST /api/oauth/token, client_credentials', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-type')).toBe('application/json');
-    const body = await response.json();
+    const body = await json(response);
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'knaps:read knaps:write' });
     expect(body.access_token).toMatch(/^knap_at_[A-Za-z0-9_-]{43}$/);
@@ -36,7 +37,7 @@ describe('POST /api/oauth/token, client_credentials', () => {
     const second = await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: basic(client.clientId, client.clientSecret) });
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
-    const [a, b] = [await first.json(), await second.json()];
+    const [a, b] = [await json(first), await json(second)];
     expect(a.access_token).not.toBe(b.access_token);
     expect((await listKnaps(api.url, a.access_token)).status).toBe(200);
   });
@@ -45,11 +46,11 @@ describe('POST /api/oauth/token, client_credentials', () => {
     const client = await api.newClient();
     const narrowed = await postToken(api.url, { grant_type: 'client_credentials', scope: 'knaps:read', ...credentials(client) });
     expect(narrowed.status).toBe(200);
-    expect((await narrowed.json()).scope).toBe('knaps:read');
+    expect((await json(narrowed)).scope).toBe('knaps:read');
 
     const wider = await postToken(api.url, { grant_type: 'client_credentials', scope: 'knaps:read admin', ...credentials(client) });
     expect(wider.status).toBe(400);
-    expect((await wider.json()).detail).toContain('Invalid scope');
+    expect((await json(wider)).detail).toContain('Invalid scope');
   });
 
   test('unknown client and wrong secret: the same 401, same text, no rate-limit headers', async () => {
@@ -58,13 +59,13 @@ describe('POST /api/oauth/token, client_credentials', () => {
     const unknown = await postToken(api.url, { grant_type: 'client_credentials', client_id: 'knap_ci_unknown', client_secret: 'knap_cs_wrong' });
     for (const response of [wrong, unknown]) {
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ detail: 'Invalid client credentials' });
+      expect(await json(response)).toEqual({ detail: 'Invalid client credentials' });
       expect(response.headers.get('ratelimit-limit')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
     const badBasic = await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: basic(client.clientId, 'nope') });
     expect(badBasic.status).toBe(401);
-    expect(await badBasic.json()).toEqual({ detail: 'Invalid client credentials' });
+    expect(await json(badBasic)).toEqual({ detail: 'Invalid client credentials' });
   });
 
   test('a revoked client is told so, but only with the right secret', async () => {
@@ -72,10 +73,10 @@ describe('POST /api/oauth/token, client_credentials', () => {
     await revokeClient(api.deps, client.clientId);
     const revoked = await postToken(api.url, { grant_type: 'client_credentials', ...credentials(client) });
     expect(revoked.status).toBe(401);
-    expect(await revoked.json()).toEqual({ detail: 'API client has been revoked' });
+    expect(await json(revoked)).toEqual({ detail: 'API client has been revoked' });
 
     const guess = await postToken(api.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: 'x' });
-    expect(await guess.json()).toEqual({ detail: 'Invalid client credentials' });
+    expect(await json(guess)).toEqual({ detail: 'Invalid client credentials' });
   });
 });
 
@@ -87,7 +88,7 @@ describe('POST /api/oauth/token, bad requests', () => {
   ])('%s: 400 naming both grants', async (_, fields) => {
     const response = await postToken(api.url, { client_id: 'a', client_secret: 'b', ...fields });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ detail: UNSUPPORTED });
+    expect(await json(response)).toEqual({ detail: UNSUPPORTED });
   });
 
   test.each([
@@ -97,17 +98,17 @@ describe('POST /api/oauth/token, bad requests', () => {
   ])('missing %s: 400', async (_, fields, detail) => {
     const response = await postToken(api.url, fields);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ detail });
+    expect(await json(response)).toEqual({ detail });
   });
 
   test('a JSON body, a repeated parameter, or two authentication methods: 400 with a detail', async () => {
-    const json = await fetch(`${api.url}/api/oauth/token`, {
+    const asJson = await fetch(`${api.url}/api/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: 'client_credentials' }),
     });
-    expect(json.status).toBe(400);
-    expect(await json.json()).toEqual({ detail: 'Content-Type must be application/x-www-form-urlencoded' });
+    expect(asJson.status).toBe(400);
+    expect(await json(asJson)).toEqual({ detail: 'Content-Type must be application/x-www-form-urlencoded' });
 
     const repeated = await fetch(`${api.url}/api/oauth/token`, {
       method: 'POST',
@@ -115,17 +116,17 @@ describe('POST /api/oauth/token, bad requests', () => {
       body: 'grant_type=client_credentials&grant_type=refresh_token',
     });
     expect(repeated.status).toBe(400);
-    expect(await repeated.json()).toEqual({ detail: 'Parameter grant_type must be given once' });
+    expect(await json(repeated)).toEqual({ detail: 'Parameter grant_type must be given once' });
 
     const both = await postToken(api.url, { grant_type: 'client_credentials', client_secret: 's' }, { authorization: basic('c', 's') });
     expect(both.status).toBe(400);
-    expect((await both.json()).detail).toMatch(/not both/);
+    expect((await json(both)).detail).toMatch(/not both/);
   });
 
   test('a body over the limit is a 413', async () => {
     const response = await postToken(api.url, { grant_type: 'client_credentials', padding: 'x'.repeat(20_000) });
     expect(response.status).toBe(413);
-    expect((await response.json()).detail).toMatch(/limit/);
+    expect((await json(response)).detail).toMatch(/limit/);
   });
 });
 
@@ -135,7 +136,7 @@ describe('POST /api/oauth/token, refresh_token', () => {
     const tokens = await getToken(api.url, client);
     const response = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = await json(response);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, refresh_token: tokens.refresh_token, scope: tokens.scope });
     expect(body.access_token).not.toBe(tokens.access_token);
     expect((await listKnaps(api.url, body.access_token)).status).toBe(200);
@@ -160,7 +161,7 @@ describe('POST /api/oauth/token, refresh_token', () => {
     for (const refresh of [theirTokens.refresh_token, myTokens.access_token, 'knap_rt_garbage', 'garbage']) {
       const response = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: refresh, ...credentials(mine) });
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ detail: 'Invalid refresh token' });
+      expect(await json(response)).toEqual({ detail: 'Invalid refresh token' });
     }
   });
 
@@ -180,7 +181,7 @@ describe('POST /api/oauth/token, refresh_token', () => {
     api.clock.advance(1);
     const expired = await listKnaps(api.url, tokens.access_token);
     expect(expired.status).toBe(401);
-    expect(await expired.json()).toEqual({ detail: 'Access token has expired' });
+    expect(await json(expired)).toEqual({ detail: 'Access token has expired' });
 
     api.clock.advance(30 * 24 * 3600 - 3600 - 1);
     const refreshed = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
@@ -188,7 +189,7 @@ describe('POST /api/oauth/token, refresh_token', () => {
     api.clock.advance(1);
     const late = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
     expect(late.status).toBe(401);
-    expect(await late.json()).toEqual({ detail: 'Refresh token has expired' });
+    expect(await json(late)).toEqual({ detail: 'Refresh token has expired' });
   });
 });
 
@@ -200,10 +201,10 @@ describe('regenerate and revoke end every token at once', () => {
 
     const access = await listKnaps(api.url, tokens.access_token);
     expect(access.status).toBe(401);
-    expect(await access.json()).toEqual({ detail: 'Access token has been invalidated' });
+    expect(await json(access)).toEqual({ detail: 'Access token has been invalidated' });
     const refresh = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.clientId, client_secret: newSecret });
     expect(refresh.status).toBe(401);
-    expect(await refresh.json()).toEqual({ detail: 'Refresh token has been invalidated' });
+    expect(await json(refresh)).toEqual({ detail: 'Refresh token has been invalidated' });
     const oldSecret = await postToken(api.url, { grant_type: 'client_credentials', ...credentials(client) });
     expect(oldSecret.status).toBe(401);
 
@@ -218,11 +219,11 @@ describe('regenerate and revoke end every token at once', () => {
 
     const access = await listKnaps(api.url, tokens.access_token);
     expect(access.status).toBe(401);
-    expect(await access.json()).toEqual({ detail: 'API client has been revoked' });
+    expect(await json(access)).toEqual({ detail: 'API client has been revoked' });
     expect(access.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
     const refresh = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
     expect(refresh.status).toBe(401);
-    expect(await refresh.json()).toEqual({ detail: 'API client has been revoked' });
+    expect(await json(refresh)).toEqual({ detail: 'API client has been revoked' });
   });
 });
 

@@ -1,0 +1,139 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { LogLevel } from './config.js';
+
+/** Package root: bundling runs from here and resolves `package-lock.json` here. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+export const LAMBDA_DEFAULTS = {
+  runtime: Runtime.NODEJS_22_X,
+  architecture: Architecture.ARM_64,
+  memorySize: 256,
+  timeout: Duration.seconds(10),
+  /**
+   * Per DynamoDB attempt (the SDK makes up to 3). Two seconds is ~100 times DynamoDB's
+   * usual latency and leaves room for a retry inside the 10 s function timeout.
+   */
+  dynamodbTimeoutMs: 2000,
+  logRetention: RetentionDays.ONE_MONTH,
+  serviceName: 'knap-api',
+} as const;
+
+/**
+ * ESM bundles may still hold CommonJS code that calls `require('node:...')`; give it a real
+ * `require`. The import is aliased so it cannot clash with a name in the bundle.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __knapCreateRequire } from 'node:module'; const require = __knapCreateRequire(import.meta.url);";
+
+/** The DynamoDB actions a function may be granted; anything else needs a deliberate change here. */
+export type DynamoAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:ConditionCheckItem';
+
+/** Actions that can address a secondary index (`<table>/index/<name>`), not only the table. */
+const INDEX_ACTIONS: ReadonlySet<DynamoAction> = new Set(['dynamodb:Query']);
+
+export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'role' | 'logGroup'> {
+  /** Handler file, absolute or relative to the project root. */
+  readonly entry: string;
+  readonly logLevel: LogLevel;
+  /** Lambda's DEFAULT_RATE_LIMIT. */
+  readonly defaultRateLimit: number;
+}
+
+/**
+ * A Lambda with the project's defaults (after the Powertools `examples/app` pattern):
+ * Node.js 22 on arm64, an ESM bundle built by the local esbuild (no Docker), minified with
+ * source maps and the AWS SDK inside; its own log group with a retention, and its own role
+ * that may write to that log group and nothing else until `bindTable` grants more.
+ */
+export class KnapFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: KnapFunctionProps) {
+    const { logLevel, defaultRateLimit, environment, bundling, ...rest } = props;
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
+      retention: LAMBDA_DEFAULTS.logRetention,
+      // Logs are operational data with a one-month life; they go with the stack.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy: write to this
+    // function's log group only (no logs:CreateLogGroup, no other groups).
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${id} function`,
+    });
+    logGroup.grantWrite(role);
+
+    super(scope, id, {
+      runtime: LAMBDA_DEFAULTS.runtime,
+      architecture: LAMBDA_DEFAULTS.architecture,
+      memorySize: LAMBDA_DEFAULTS.memorySize,
+      timeout: LAMBDA_DEFAULTS.timeout,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}/package-lock.json`,
+      ...rest,
+      entry: props.entry.startsWith('/') ? props.entry : `${PROJECT_ROOT}/${props.entry}`,
+      handler: 'handler',
+      role,
+      logGroup,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: LAMBDA_DEFAULTS.serviceName,
+        POWERTOOLS_LOG_LEVEL: logLevel,
+        DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
+        DEFAULT_RATE_LIMIT: String(defaultRateLimit),
+        ...environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        platform: 'node',
+        minify: true,
+        sourceMap: true,
+        // Maps name the files and lines of stack traces; the sources themselves are not needed.
+        sourcesContent: false,
+        // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle the SDK: pinned to our lockfile, and faster to load than the runtime's copy.
+        bundleAwsSDK: true,
+        externalModules: [],
+        forceDockerBundling: false,
+        ...bundling,
+      },
+    });
+  }
+
+  /**
+   * Grants exactly `actions` on the table. Item actions get the table ARN; actions that can
+   * read an index (Query) also get each index's ARN by name, never `index/*`.
+   */
+  bindTable(table: ITable, indexNames: readonly string[], actions: readonly DynamoAction[]): void {
+    const itemActions = actions.filter((action) => !INDEX_ACTIONS.has(action));
+    const indexActions = actions.filter((action) => INDEX_ACTIONS.has(action));
+    if (itemActions.length > 0) {
+      this.addToRolePolicy(new PolicyStatement({ actions: [...itemActions], resources: [table.tableArn] }));
+    }
+    if (indexActions.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: [...indexActions],
+          resources: [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)],
+        }),
+      );
+    }
+    this.addEnvironment('TABLE_NAME', table.tableName);
+  }
+}

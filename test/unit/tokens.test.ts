@@ -1,0 +1,56 @@
+import { grantScope, isExpired, issueToken } from '../../shared/domain/tokens.js';
+import { hashCredential } from '../../shared/domain/credentials.js';
+import { rateState, windowStart } from '../../shared/domain/rate-limit.js';
+import { FakeClock } from '../support/clock.js';
+
+describe('tokens', () => {
+  const owner = { clientId: 'knap_ci_1', generation: 3 };
+
+  test('an access token: prefix, hash stored instead of the token, 3600 s life, generation copied', () => {
+    const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
+    const { token, record } = issueToken('access', owner, 'knaps:read', clock);
+    expect(token).toMatch(/^knap_at_/);
+    expect(record).toEqual({
+      tokenHash: hashCredential(token),
+      kind: 'access',
+      clientId: 'knap_ci_1',
+      generation: 3,
+      scope: 'knaps:read',
+      issuedAt: 1767225600,
+      expiresAt: 1767225600 + 3600,
+    });
+    expect(JSON.stringify(record)).not.toContain(token);
+  });
+
+  test('a refresh token lives 30 days; expiry is exact to the second', () => {
+    const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
+    const { token, record } = issueToken('refresh', owner, '', clock);
+    expect(token).toMatch(/^knap_rt_/);
+    expect(record.expiresAt - record.issuedAt).toBe(30 * 24 * 3600);
+    clock.advance(30 * 24 * 3600 - 1);
+    expect(isExpired(record, clock)).toBe(false);
+    clock.advance(1);
+    expect(isExpired(record, clock)).toBe(true);
+  });
+
+  test.each([
+    [undefined, 'knaps:read knaps:write'],
+    ['', 'knaps:read knaps:write'],
+    ['knaps:read', 'knaps:read'],
+    ['  knaps:write   knaps:read knaps:write ', 'knaps:write knaps:read'],
+    ['knaps:admin', null],
+    ['knaps:read knaps:admin', null],
+  ])('scope %j of a client holding both gives %j', (requested, expected) => {
+    expect(grantScope(['knaps:read', 'knaps:write'], requested)).toBe(expected);
+  });
+});
+
+describe('rate-limit windows', () => {
+  test('fixed minutes; reset counts the seconds left, at least 1', () => {
+    const now = new Date('2026-11-23T10:00:59.900Z');
+    const window = windowStart(now);
+    expect(new Date(window * 1000).toISOString()).toBe('2026-11-23T10:00:00.000Z');
+    expect(rateState(100, 100, window, now)).toEqual({ limit: 100, remaining: 0, resetSeconds: 1 });
+    expect(rateState(100, 30, window, new Date('2026-11-23T10:00:00Z'))).toEqual({ limit: 100, remaining: 70, resetSeconds: 60 });
+  });
+});
