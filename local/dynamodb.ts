@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 export interface EmbeddedDynamo {
   endpoint: string;
@@ -9,22 +9,52 @@ export interface EmbeddedDynamo {
 }
 
 /**
+ * dynalite runs in a worker thread: it gets a core of its own instead of sharing the API's
+ * event loop, and it ends with this process whatever happens. Plain CommonJS, so it runs
+ * the same under tsx, Jest and node.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const dynalite = require(workerData.dynalitePath);
+const server = dynalite(workerData.options);
+server.on('error', (error) => parentPort.postMessage({ error: error.message, code: error.code }));
+server.listen(workerData.port, workerData.host, () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (message) => {
+  if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
+});
+`;
+
+type WorkerMessage = { port: number } | { error: string; code?: string } | { closed: true };
+
+/**
  * dynalite: an existing DynamoDB implementation on LevelDB. With `dataDir` the data
  * outlives restarts; without it everything is in memory (tests). Port 0 picks a free port.
  */
 export const startEmbeddedDynamo = async (options: { port?: number; host?: string; dataDir?: string } = {}): Promise<EmbeddedDynamo> => {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const host = options.host ?? '127.0.0.1';
-  server.listen(options.port ?? 0, host);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      dynalitePath: createRequire(import.meta.url).resolve('dynalite'),
+      host,
+      port: options.port ?? 0,
+      options: { path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
+    },
+  });
+  const [started] = (await once(worker, 'message')) as [WorkerMessage];
+  if (!('port' in started)) {
+    await worker.terminate();
+    const reason = 'error' in started ? started : { error: 'unexpected message', code: undefined };
+    throw Object.assign(new Error(`Embedded DynamoDB could not start: ${reason.error}`), { code: reason.code });
+  }
   return {
-    endpoint: `http://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections?.();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    endpoint: `http://${host}:${started.port}`,
+    close: async () => {
+      worker.postMessage('close');
+      // LevelDB closes cleanly so the data folder stays consistent; terminate in any case.
+      await Promise.race([once(worker, 'message'), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await worker.terminate();
+    },
   };
 };

@@ -6,6 +6,7 @@ import { type RouteDefinition, routes } from '../functions/routes.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import type { Deps } from '../shared/runtime.js';
+import { requestRoundTrips } from '../shared/store/dynamo-client.js';
 import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -26,6 +27,8 @@ export interface ApiServerOptions {
   deps?: Deps;
   /** One line per request on stdout. */
   accessLog?: boolean;
+  /** Add `X-DynamoDB-Round-Trips` to each response (benchmarks); the count is made by an SDK middleware. */
+  countRoundTrips?: boolean;
 }
 
 export interface ApiServer {
@@ -86,18 +89,25 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     } else {
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
-      writeHttpResult(response, await handler(event, lambdaContext(route.id, LAMBDA_TIMEOUT_MS)));
+      const calls = { count: 0 };
+      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, LAMBDA_TIMEOUT_MS)));
+      if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
+      writeHttpResult(response, result);
     }
     if (options.accessLog) console.log(`${request.method} ${request.url} ${response.statusCode} ${Date.now() - started}ms`);
   };
 
+  const inFlight = new Set<Promise<void>>();
   const server = createServer((request, response) => {
-    dispatch(request, response).catch((error: unknown) => {
-      // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
-      console.error('Handler failed outside its error handling:', error);
-      if (!response.headersSent) writeHttpResult(response, problem(502, 'Bad gateway'));
-      else response.destroy();
-    });
+    const done = dispatch(request, response)
+      .catch((error: unknown) => {
+        // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
+        console.error('Handler failed outside its error handling:', error);
+        if (!response.headersSent) writeHttpResult(response, problem(502, 'Bad gateway'));
+        else response.destroy();
+      })
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
   });
   server.keepAliveTimeout = 5_000;
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
@@ -106,10 +116,13 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   return {
     url: `http://${address}:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    // Stop accepting, let requests under way finish (their DynamoDB calls too), then drop idle connections.
+    close: async () => {
+      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      server.closeIdleConnections();
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await closed;
+    },
   };
 };

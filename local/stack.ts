@@ -17,6 +17,7 @@ export interface LocalStackOptions {
   /** Built from the environment when absent; given, they must point at the same table. */
   deps?: (endpoint: string) => Deps;
   accessLog?: boolean;
+  countRoundTrips?: boolean;
 }
 
 export interface LocalStack {
@@ -49,6 +50,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       host: options.host,
       deps: options.deps?.(endpoint),
       accessLog: options.accessLog,
+      countRoundTrips: options.countRoundTrips,
     });
     return {
       api,

@@ -22,6 +22,7 @@ const stack = await startLocalStack({
   dynamodbPort,
   dataDir,
   accessLog: env.ACCESS_LOG !== 'false',
+  countRoundTrips: env.COUNT_ROUND_TRIPS === 'true',
 }).catch((error: Error) => {
   console.error(`Could not start the Knap API: ${error.message}`);
   if ('code' in error && error.code === 'EADDRINUSE') console.error('Set PORT or DYNAMODB_PORT to free ports and try again.');

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -10,6 +11,9 @@ export const roundTrips = {
     this.byCommand = {};
   },
 };
+
+/** Counts the calls made on behalf of one request, across its awaits (the local server's X-DynamoDB-Round-Trips). */
+export const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
 
 export interface DynamoSettings {
   endpoint?: string;
@@ -45,6 +49,8 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
       roundTrips.total += 1;
       const name = context.commandName ?? 'unknown';
       roundTrips.byCommand[name] = (roundTrips.byCommand[name] ?? 0) + 1;
+      const scope = requestRoundTrips.getStore();
+      if (scope) scope.count += 1;
       return next(args);
     },
     // Inside the retry middleware, so every attempt that goes over the wire counts.

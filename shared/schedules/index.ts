@@ -1,0 +1,6 @@
+/** Natural-language schedules -> schedule_info + next_run_at. Pure: no I/O, no AWS types. */
+export { ScheduleError } from './errors.js';
+export { describeSchedule, formatInstant, MAX_DESCRIPTION_LENGTH, parseSchedule } from './parse.js';
+export { nextRunAt } from './next-run.js';
+export { DEFAULT_TIMEZONE, resolveZone, ZONE_ABBREVIATIONS } from './timezones.js';
+export type { DescribeOptions, ParseOptions, ScheduleDescription, ScheduleInfo, ScheduleKind } from './types.js';

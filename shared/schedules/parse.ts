@@ -1,0 +1,93 @@
+import { civilDate, formatDate } from './calendar.js';
+import { ScheduleError } from './errors.js';
+import { readRecurrence } from './grammar.js';
+import { rejectLeftovers } from './leftovers.js';
+import { nextRunAt } from './next-run.js';
+import { resolveRecurrence } from './resolve.js';
+import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
+import { DEFAULT_TIMEZONE, extractZone, resolveZone } from './timezones.js';
+import { tokenize } from './tokens.js';
+import type { DescribeOptions, ParseOptions, ScheduleDescription, ScheduleInfo } from './types.js';
+import { localDayNumber, zoneOf } from './zoned-time.js';
+
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+function checkDescription(description: unknown): string {
+  if (typeof description !== 'string') throw new ScheduleError('The schedule description must be a string');
+  if (description.trim() === '') throw new ScheduleError('The schedule description is blank');
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new ScheduleError(`The schedule description is too long (${description.length} characters, at most ${MAX_DESCRIPTION_LENGTH})`);
+  }
+  return description;
+}
+
+function checkNow(now: unknown): Date {
+  if (!(now instanceof Date) || !Number.isFinite(now.getTime())) throw new ScheduleError('Invalid reference time: not a valid Date');
+  return now;
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * With an interval over 1 the schedule is pinned to its first run after `now`; later runs
+ * count whole intervals from that run's day, week, month or year.
+ */
+function withAnchor(info: ScheduleInfo, now: Date): ScheduleInfo {
+  if (info.interval === 1) return info;
+  const first = nextRunAt({ ...info, interval: 1, anchor_date: null }, now);
+  const day = localDayNumber(first.getTime(), zoneOf(info.timezone));
+  return { ...info, anchor_date: formatDate(civilDate(day)) };
+}
+
+/**
+ * Parses a natural-language recurrence. A time zone named in the text wins over
+ * `options.timezone`, which must still be a valid zone when given.
+ */
+export function parseSchedule(description: string, options: ParseOptions = {}): ScheduleInfo {
+  const text = checkDescription(description);
+  const now = checkNow(options.now ?? new Date());
+  const fallbackZone = options.timezone === undefined ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
+  const tokens = tokenize(text);
+  const zone = extractZone(tokens);
+  const time = extractTime(tokens, text);
+  const period = extractPeriod(tokens);
+  const facts = readRecurrence(tokens, text);
+  rejectLeftovers(tokens, text, now);
+  const recurrence = resolveRecurrence(facts, period?.daily ?? false, text);
+  const { hour, minute } = applyPeriod(time, period);
+  const info: ScheduleInfo = {
+    ...recurrence,
+    schedule_time: `${pad2(hour)}:${pad2(minute)}`,
+    timezone: zone?.zone ?? fallbackZone,
+    anchor_date: null,
+  };
+  return withAnchor(orderFields(info), now);
+}
+
+/** Fixed key order, so stored and returned JSON always reads the same way. */
+function orderFields(info: ScheduleInfo): ScheduleInfo {
+  return {
+    schedule_type: info.schedule_type,
+    schedule_time: info.schedule_time,
+    days_of_week: info.days_of_week,
+    days_of_month: info.days_of_month,
+    weeks_of_month: info.weeks_of_month,
+    months_of_year: info.months_of_year,
+    interval: info.interval,
+    timezone: info.timezone,
+    anchor_date: info.anchor_date,
+  };
+}
+
+/** ISO 8601 UTC with 'Z' and whole seconds, e.g. '2026-11-24T09:00:00Z'. */
+export function formatInstant(instant: Date): string {
+  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function describeSchedule(description: string, options: DescribeOptions): ScheduleDescription {
+  const now = checkNow(options?.now);
+  const info = parseSchedule(description, { ...options, now });
+  return { schedule_info: info, next_run_at: formatInstant(nextRunAt(info, now)) };
+}

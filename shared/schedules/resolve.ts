@@ -1,0 +1,221 @@
+/**
+ * Turns the facts read by the grammar into one recurrence, or explains why they do not fit
+ * together. The rules, in order: a quarter, named months, days of the month or nth weekdays,
+ * plain weekdays, then a bare unit ("weekly") or a daily part of the day ("every morning").
+ */
+import { ScheduleError, quote } from './errors.js';
+import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './grammar.js';
+import type { ScheduleKind } from './types.js';
+import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
+
+export interface Recurrence {
+  schedule_type: ScheduleKind;
+  days_of_week: number[] | null;
+  days_of_month: number[] | null;
+  weeks_of_month: number[] | null;
+  months_of_year: number[] | null;
+  interval: number;
+}
+
+interface Parts {
+  unit: UnitMention | null;
+  weekdays: DaySetMention | null;
+  nth: NthMention | null;
+  monthDays: number[] | null;
+  monthDayText: string;
+  months: number[] | null;
+  monthText: string;
+}
+
+const QUARTER_FIRST_MONTHS = [1, 4, 7, 10];
+const QUARTER_LAST_MONTHS = [3, 6, 9, 12];
+
+/** Ascending, with -1 ("last") at the end. */
+export function sortDays(values: Iterable<number>): number[] {
+  const key = (v: number) => (v === -1 ? 99 : v);
+  return [...new Set(values)].sort((a, b) => key(a) - key(b));
+}
+
+function contradiction(a: string, b: string): ScheduleError {
+  return new ScheduleError(`${quote(a)} and ${quote(b)} contradict each other in the schedule description`);
+}
+
+/**
+ * A plain unit word agrees with a numbered one ("every 2 months on the 1st of the month"), and
+ * "of the month" fits "every quarter"; anything else mentioning two repeat units contradicts.
+ */
+function singleUnit(units: UnitMention[]): UnitMention | null {
+  let chosen: UnitMention | null = null;
+  for (const u of units) {
+    if (!chosen || (chosen.unit === 'month' && chosen.interval === 1 && u.unit === 'quarter')) chosen = u;
+    else if (u.unit === 'month' && u.interval === 1 && chosen.unit === 'quarter') continue;
+    else if (u.unit !== chosen.unit) throw contradiction(chosen.text, u.text);
+    else if (chosen.interval === 1) chosen = u;
+    else if (u.interval !== 1 && u.interval !== chosen.interval) throw contradiction(chosen.text, u.text);
+  }
+  return chosen;
+}
+
+/** Separate mentions narrow each other: "every weekday on Monday" is Monday. */
+function intersectWeekdays(groups: DaySetMention[]): DaySetMention | null {
+  const [first, ...rest] = groups;
+  if (!first) return null;
+  let days = first.days;
+  for (const g of rest) {
+    days = days.filter((d) => g.days.includes(d));
+    if (days.length === 0) throw contradiction(first.text, g.text);
+  }
+  return { days, text: groups.map((g) => g.text).join(' ') };
+}
+
+/** "first and third Monday" is one mention; "first Monday and third Wednesday" is not supported. */
+function mergeNth(mentions: NthMention[]): NthMention | null {
+  const [first, ...rest] = mentions;
+  if (!first) return null;
+  const same = (a: number[], b: number[]) => a.length === b.length && a.every((v, k) => v === b[k]);
+  let merged = first;
+  for (const m of rest) {
+    if (same(m.days, merged.days)) merged = { ...merged, weeks: sortDays([...merged.weeks, ...m.weeks]), everyOrdinal: null };
+    else if (same(m.weeks, merged.weeks)) merged = { ...merged, days: sortDays([...merged.days, ...m.days]), everyOrdinal: null };
+    else throw new ScheduleError(`Different weekdays in different weeks (${quote(first.text)} and ${quote(m.text)}) are not supported`);
+  }
+  return merged;
+}
+
+function values(mentions: ValueMention[]): number[] | null {
+  return mentions.length ? sortDays(mentions.map((m) => m.value)) : null;
+}
+
+function mentionText(mentions: ValueMention[]): string {
+  return mentions.map((m) => m.token.text).join(' ');
+}
+
+function gatherParts(facts: Facts): Parts {
+  const parts: Parts = {
+    unit: singleUnit(facts.units),
+    weekdays: intersectWeekdays(facts.weekdayGroups),
+    nth: mergeNth(facts.nth),
+    monthDays: values(facts.monthDays),
+    monthDayText: mentionText(facts.monthDays),
+    months: values(facts.months),
+    monthText: mentionText(facts.months),
+  };
+  return reinterpretEveryOrdinal(parts);
+}
+
+/** "every second Tuesday" with no month, quarter or year around is every other Tuesday. */
+function reinterpretEveryOrdinal(parts: Parts): Parts {
+  const { nth, unit } = parts;
+  if (!nth?.everyOrdinal || parts.months || (unit && unit.unit !== 'week')) return parts;
+  if (unit && unit.interval !== 1) return parts;
+  const weekUnit: UnitMention = { unit: 'week', interval: nth.everyOrdinal, text: nth.text };
+  const weekdays = { days: nth.days, text: nth.text };
+  return { ...parts, nth: null, unit: weekUnit, weekdays: parts.weekdays ? intersectWeekdays([parts.weekdays, weekdays]) : weekdays };
+}
+
+function checkDayChoices(p: Parts): void {
+  if (p.nth && p.weekdays) throw contradiction(p.nth.text, p.weekdays.text);
+  if (p.nth && p.monthDays) throw contradiction(p.nth.text, p.monthDayText);
+  if (p.weekdays && p.monthDays) throw contradiction(p.weekdays.text, p.monthDayText);
+}
+
+function requireUnit(p: Parts, allowed: UnitMention['unit'][], other: string): number {
+  if (!p.unit) return 1;
+  if (!allowed.includes(p.unit.unit)) throw contradiction(p.unit.text, other);
+  return p.unit.interval;
+}
+
+function quarterly(p: Parts): Recurrence {
+  if (p.unit && p.unit.interval !== 1) throw new ScheduleError(`${quote(p.unit.text)} is not supported: use "every N months"`);
+  if (p.months) throw contradiction(p.unit?.text ?? '', p.monthText);
+  if (p.weekdays) throw new ScheduleError(`Say which ${p.weekdays.text} of the quarter, e.g. "first Monday of every quarter"`);
+  const marks = p.nth ? p.nth.weeks : (p.monthDays ?? [1]);
+  const lastOnly = marks.every((v) => v === -1);
+  if (!lastOnly && marks.includes(-1)) {
+    throw new ScheduleError(`${quote(p.nth?.text ?? p.monthDayText)} mixes the first and last month of the quarter, which is not supported`);
+  }
+  return {
+    schedule_type: 'monthly',
+    days_of_week: p.nth?.days ?? null,
+    days_of_month: p.nth ? null : (p.monthDays ?? [1]),
+    weeks_of_month: p.nth?.weeks ?? null,
+    months_of_year: lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS,
+    interval: 1,
+  };
+}
+
+function checkDatesExist(p: Parts, months: number[]): void {
+  const days = p.monthDays ?? [];
+  if (months.length > 1 && days.length > 1) {
+    throw new ScheduleError(`Several days in several months (${quote(p.monthDayText)} of ${quote(p.monthText)}) are not supported`);
+  }
+  for (const m of months) {
+    for (const d of days) {
+      if (d > (MAX_DAYS_IN_MONTH[m] ?? 0)) throw new ScheduleError(`${quote(`${MONTH_NAMES[m]} ${d}`)} is not a valid date`);
+    }
+  }
+}
+
+/** Named months: a yearly date ("March 3"), or days restricted to months ("Mondays in June"). */
+function withMonths(p: Parts, months: number[]): Recurrence {
+  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: months };
+  if (p.monthDays || p.nth) {
+    checkDatesExist(p, months);
+    const interval = requireUnit(p, ['year'], p.nth?.text ?? p.monthDayText);
+    return { ...base, schedule_type: 'yearly', days_of_month: p.monthDays, weeks_of_month: p.nth?.weeks ?? null, days_of_week: p.nth?.days ?? null, interval };
+  }
+  if (p.weekdays) {
+    const interval = p.unit?.unit === 'day' && p.unit.interval === 1 ? 1 : requireUnit(p, ['week'], p.weekdays.text);
+    return { ...base, schedule_type: 'weekly', days_of_week: p.weekdays.days, interval };
+  }
+  if (p.unit?.unit === 'day') return { ...base, schedule_type: 'daily', interval: p.unit.interval };
+  throw new ScheduleError(`Say which day of ${quote(p.monthText)} to run, e.g. "${MONTH_NAMES[months[0] ?? 1]} 1"`);
+}
+
+function monthly(p: Parts): Recurrence {
+  const what = p.nth?.text ?? p.monthDayText;
+  if (p.unit?.unit === 'year') throw new ScheduleError(`Say which month ${quote(what)} is in, e.g. "every year on March 3"`);
+  const interval = requireUnit(p, ['month'], what);
+  return {
+    schedule_type: 'monthly',
+    days_of_week: p.nth?.days ?? null,
+    days_of_month: p.monthDays,
+    weeks_of_month: p.nth?.weeks ?? null,
+    months_of_year: null,
+    interval,
+  };
+}
+
+function weekly(p: Parts, days: DaySetMention): Recurrence {
+  const unit = p.unit;
+  const dailyNarrowed = unit?.unit === 'day' && unit.interval === 1;
+  if (unit && (unit.unit === 'month' || unit.unit === 'year')) {
+    throw new ScheduleError(`Say which ${quote(days.text)} of the ${unit.unit} to run, e.g. "first Monday of the month"`);
+  }
+  const interval = dailyNarrowed ? 1 : requireUnit(p, ['week'], days.text);
+  const empty = { days_of_month: null, weeks_of_month: null, months_of_year: null };
+  return { ...empty, schedule_type: 'weekly', days_of_week: days.days, interval };
+}
+
+/** "daily", "every 2 weeks", "monthly", "yearly" with no day: the start of each period. */
+function fromUnit(unit: UnitMention): Recurrence {
+  const none = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null };
+  switch (unit.unit) {
+    case 'day': return { ...none, schedule_type: 'daily', interval: unit.interval };
+    case 'week': return { ...none, schedule_type: 'weekly', days_of_week: [1], interval: unit.interval };
+    case 'month': return { ...none, schedule_type: 'monthly', days_of_month: [1], interval: unit.interval };
+    default: return { ...none, schedule_type: 'yearly', days_of_month: [1], months_of_year: [1], interval: unit.interval };
+  }
+}
+
+export function resolveRecurrence(facts: Facts, dailyPeriod: boolean, description: string): Recurrence {
+  const p = gatherParts(facts);
+  checkDayChoices(p);
+  if (p.unit?.unit === 'quarter') return quarterly(p);
+  if (p.months) return withMonths(p, p.months);
+  if (p.monthDays || p.nth) return monthly(p);
+  if (p.weekdays) return weekly(p, p.weekdays);
+  if (p.unit) return fromUnit(p.unit);
+  if (dailyPeriod) return fromUnit({ unit: 'day', interval: 1, text: '' });
+  throw new ScheduleError(`Could not tell how often to run ${quote(description.trim())}: say e.g. "every day", "every Monday" or "on the 1st of every month"`);
+}

@@ -1,0 +1,197 @@
+import { ScheduleError, quote } from './errors.js';
+import { type Token, markUsed, spanText, unused } from './tokens.js';
+import { MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
+
+export const DEFAULT_TIME = { hour: 9, minute: 0 };
+
+export interface TimeOfDay {
+  hour: number;
+  minute: number;
+}
+
+interface ClockReading {
+  hour: number;
+  minute: number;
+  meridiem: 'am' | 'pm' | null;
+  /** Tokens forming the time itself (without a leading "at"). */
+  tokens: Token[];
+  /** Minutes added after conversion to 24 hours: "half past 9" is 9 + 30, "quarter to 9" 9 - 15. */
+  shift?: number;
+  /** noon and midnight: already unambiguous, a part of the day must not move them. */
+  named?: boolean;
+}
+
+export interface PeriodMention {
+  period: Period;
+  text: string;
+  /** "every morning", "each night", "nightly": a daily recurrence by itself. */
+  daily: boolean;
+}
+
+const PERIOD_HOURS: Record<Period, (h: number) => boolean> = {
+  morning: (h) => h < 12,
+  afternoon: (h) => h >= 12 && h < 19,
+  evening: (h) => h >= 16,
+  night: (h) => h >= 18 || h < 6,
+};
+
+function isWord(t: Token | undefined, ...words: string[]): t is Token {
+  return t !== undefined && t.kind === 'word' && words.includes(t.lower);
+}
+
+function withMeridiem(free: Token[], i: number, hour: number, minute: number, core: Token[]): ClockReading {
+  const next = free[i];
+  if (next?.kind === 'ampm') return { hour, minute, meridiem: next.lower as 'am' | 'pm', tokens: [...core, next] };
+  return { hour, minute, meridiem: null, tokens: core };
+}
+
+function readClock(free: Token[], i: number): ClockReading | null {
+  const t = free[i];
+  if (t?.kind !== 'clock') return null;
+  // Seconds are accepted only as ":00": runs are planned to the minute.
+  const m = /^(\d{1,2})[:.](\d{2})(?::00)?$/.exec(t.text);
+  if (!m) throw invalidTime(t.text);
+  return withMeridiem(free, i + 1, Number(m[1]), Number(m[2]), [t]);
+}
+
+function readNamed(free: Token[], i: number): ClockReading | null {
+  const t = free[i];
+  const twelve = t?.kind === 'num' && t.value === 12 ? t : null;
+  const word = free[twelve ? i + 1 : i];
+  if (!isWord(word, 'noon', 'midday', 'midnight')) return null;
+  const hour = word.lower === 'midnight' ? 0 : 12;
+  return { hour, minute: 0, meridiem: null, tokens: twelve ? [twelve, word] : [word], named: true };
+}
+
+function readHourWithSuffix(free: Token[], i: number): ClockReading | null {
+  const t = free[i];
+  const next = free[i + 1];
+  if (t?.kind !== 'num') return null;
+  if (next?.kind === 'ampm') return { hour: t.value, minute: 0, meridiem: next.lower as 'am' | 'pm', tokens: [t, next] };
+  if (isWord(next, "o'clock", 'oclock')) return withMeridiem(free, i + 2, t.value, 0, [t, next]);
+  return null;
+}
+
+function readPastTo(free: Token[], i: number): ClockReading | null {
+  const [a, b, c] = [free[i], free[i + 1], free[i + 2]];
+  if (!isWord(a, 'half', 'quarter') || !isWord(b, 'past', 'to') || c?.kind !== 'num') return null;
+  if (a.lower === 'half' && b.lower === 'to') return null;
+  const minutes = a.lower === 'half' ? 30 : 15;
+  const reading = withMeridiem(free, i + 3, c.value, 0, [a, b, c]);
+  return { ...reading, shift: b.lower === 'past' ? minutes : -minutes };
+}
+
+/** "at 8", "at 0930": a bare number is a time only right after "at". */
+function readAfterAt(free: Token[], i: number): ClockReading | null {
+  const t = free[i];
+  if (t?.kind !== 'num' || !isWord(free[i - 1], 'at')) return null;
+  // "at 3 March" is a date, not 03:00.
+  if (free[i + 1]?.kind === 'word' && MONTHS.has(free[i + 1]?.lower ?? '')) return null;
+  if (t.text.length === 4) return { hour: Math.floor(t.value / 100), minute: t.value % 100, meridiem: null, tokens: [t] };
+  return { hour: t.value, minute: 0, meridiem: null, tokens: [t] };
+}
+
+const READERS = [readClock, readNamed, readHourWithSuffix, readPastTo, readAfterAt];
+
+function invalidTime(text: string): ScheduleError {
+  return new ScheduleError(`Invalid time of day ${quote(text)} in the schedule description`);
+}
+
+function readAt(free: Token[], i: number): ClockReading | null {
+  for (const read of READERS) {
+    const reading = read(free, i);
+    if (reading) return reading;
+  }
+  return null;
+}
+
+function hourOfDay(reading: ClockReading, text: string): number {
+  const { hour, meridiem } = reading;
+  if (meridiem === null) {
+    if (hour > 23) throw invalidTime(text);
+    return hour;
+  }
+  if (hour > 12 || (hour === 0 && meridiem === 'pm')) throw invalidTime(text);
+  return meridiem === 'pm' ? (hour % 12) + 12 : hour % 12;
+}
+
+function toTwentyFour(reading: ClockReading, text: string): TimeOfDay {
+  if (reading.minute > 59) throw invalidTime(text);
+  const total = hourOfDay(reading, text) * 60 + reading.minute + (reading.shift ?? 0);
+  // "quarter to midnight" would fall on the day before: rejected rather than guessed.
+  if (total < 0 || total >= 24 * 60) throw invalidTime(text);
+  return { hour: Math.floor(total / 60), minute: total % 60 };
+}
+
+/** Whether am/pm, a 24-hour reading or a named time already fixed the half of the day. */
+function fixesHalf(reading: ClockReading): boolean {
+  return reading.meridiem !== null || reading.named === true || reading.hour > 12 || reading.hour === 0;
+}
+
+export interface TimeMention {
+  time: TimeOfDay;
+  text: string;
+  /** True when am/pm or a 24-hour form fixed the half of the day. */
+  explicitHalf: boolean;
+}
+
+/** Claims the (single) time of day in the tokens. */
+export function extractTime(tokens: readonly Token[], description: string): TimeMention | null {
+  const free = unused(tokens);
+  let found: TimeMention | null = null;
+  for (let i = 0; i < free.length; i++) {
+    const reading = readAt(free, i);
+    if (!reading) continue;
+    const text = spanText(description, reading.tokens);
+    if (found) {
+      throw new ScheduleError(`Only one time of day per schedule is supported, found ${quote(found.text)} and ${quote(text)}`);
+    }
+    const time = toTwentyFour(reading, text);
+    const at = free[i - 1];
+    markUsed(isWord(at, 'at') ? [at, ...reading.tokens] : reading.tokens);
+    found = { time, text, explicitHalf: fixesHalf(reading) };
+    i += reading.tokens.length - 1;
+  }
+  return found;
+}
+
+/** Claims "in the morning", "at night", "every evening", "nightly"... */
+export function extractPeriod(tokens: readonly Token[]): PeriodMention | null {
+  const free = unused(tokens);
+  const mentions: PeriodMention[] = [];
+  free.forEach((t, i) => {
+    const period = t.kind === 'word' ? PERIOD_WORDS.get(t.lower) : undefined;
+    if (!period) return;
+    const before = free[i - 1];
+    const everyBefore = isWord(before, 'every', 'each');
+    markUsed(everyBefore ? [before, t] : [t]);
+    mentions.push({ period, text: t.text, daily: everyBefore || t.lower === 'nightly' });
+  });
+  const [first, ...rest] = mentions;
+  if (!first) return null;
+  const clash = rest.find((m) => m.period !== first.period);
+  if (clash) throw new ScheduleError(`${quote(first.text)} and ${quote(clash.text)} contradict each other in the schedule description`);
+  return { ...first, daily: mentions.some((m) => m.daily) };
+}
+
+/** Moves a 12-hour reading into the named part of the day, then checks they agree. */
+export function applyPeriod(time: TimeMention | null, period: PeriodMention | null): TimeOfDay {
+  if (!period) return time?.time ?? DEFAULT_TIME;
+  if (!time) {
+    if (period.period === 'morning') return DEFAULT_TIME;
+    throw new ScheduleError(`Please give a time of day for ${quote(period.text)}, e.g. "every evening at 7pm"`);
+  }
+  const { hour, minute } = time.time;
+  const shifted = time.explicitHalf ? hour : shiftIntoPeriod(hour, period.period);
+  if (!PERIOD_HOURS[period.period](shifted)) {
+    throw new ScheduleError(`${quote(time.text)} and ${quote(period.text)} contradict each other in the schedule description`);
+  }
+  return { hour: shifted, minute };
+}
+
+function shiftIntoPeriod(hour: number, period: Period): number {
+  if (hour === 12) return period === 'morning' || period === 'night' ? 0 : 12;
+  if (period === 'afternoon' || period === 'evening') return hour + 12;
+  if (period === 'night' && hour >= 6) return hour + 12;
+  return hour;
+}

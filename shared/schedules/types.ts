@@ -1,0 +1,49 @@
+export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly';
+
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly'];
+
+/**
+ * A parsed recurrence. Every run is at `schedule_time` (local wall time in `timezone`) on each
+ * date that satisfies all the non-null constraints. Arrays are sorted ascending with -1 last.
+ */
+export interface ScheduleInfo {
+  schedule_type: ScheduleKind;
+  /** 'HH:MM', 24-hour; '09:00' when the description names no time. */
+  schedule_time: string;
+  /** 0 = Sunday ... 6 = Saturday. */
+  days_of_week: number[] | null;
+  /** 1..31, -1 = last day of the month. */
+  days_of_month: number[] | null;
+  /** 1..5, -1 = last; only together with days_of_week ("first Monday"). */
+  weeks_of_month: number[] | null;
+  /** 1 = January ... 12 = December. */
+  months_of_year: number[] | null;
+  /** Every N days / weeks / months / years (unit given by schedule_type); default 1. */
+  interval: number;
+  /** IANA time zone name; default 'UTC'. */
+  timezone: string;
+  /**
+   * 'YYYY-MM-DD' local date of the first run when interval > 1, else null. Runs happen only
+   * on or after it, in the periods (day / ISO week / month / year) that are a multiple of
+   * `interval` away from the anchor's period.
+   */
+  anchor_date: string | null;
+}
+
+export interface ParseOptions {
+  /** IANA name (or one of the documented abbreviations); a zone in the text wins over it. */
+  timezone?: string;
+  /** Reference instant: the anchor for interval > 1 is the first run strictly after it. */
+  now?: Date;
+}
+
+export interface DescribeOptions {
+  timezone?: string;
+  now: Date;
+}
+
+export interface ScheduleDescription {
+  schedule_info: ScheduleInfo;
+  /** ISO 8601 UTC with 'Z' and no milliseconds. */
+  next_run_at: string;
+}

@@ -1,0 +1,32 @@
+/**
+ * Local wall time <-> instants in an IANA zone, with the RFC 5545 (iCalendar) rules that
+ * Temporal calls 'compatible':
+ * - a wall time that occurs twice (clocks go back) means the first, earlier instant;
+ * - a wall time that does not exist (clocks go forward) is read with the offset in force
+ *   before the gap, so 02:30 on a spring-forward night becomes 03:30 new time.
+ */
+import { IANAZone } from 'luxon';
+import { type CivilDate, DAY_MS } from './calendar.js';
+
+const MINUTE_MS = 60_000;
+
+export function zoneOf(name: string): IANAZone {
+  return IANAZone.create(name);
+}
+
+export function localDayNumber(instant: number, zone: IANAZone): number {
+  return Math.floor((instant + zone.offset(instant) * MINUTE_MS) / DAY_MS);
+}
+
+export function localToInstant(date: CivilDate, hour: number, minute: number, zone: IANAZone): number {
+  const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
+  // Offsets a day either side bracket any single transition near this wall time.
+  const before = zone.offset(wall - DAY_MS);
+  const candidates = [before, zone.offset(wall), zone.offset(wall + DAY_MS)];
+  const valid = candidates
+    .map((offset) => ({ offset, instant: wall - offset * MINUTE_MS }))
+    .filter((c) => zone.offset(c.instant) === c.offset)
+    .map((c) => c.instant);
+  if (valid.length > 0) return Math.min(...valid);
+  return wall - before * MINUTE_MS;
+}
