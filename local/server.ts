@@ -27,6 +27,8 @@ export interface ApiServerOptions {
   deps?: Deps;
   /** One line per request on stdout. */
   accessLog?: boolean;
+  /** The functions' timeout, as in Lambda (default 10 s). */
+  lambdaTimeoutMs?: number;
   /** Add `X-DynamoDB-Round-Trips` to each response (benchmarks); the count is made by an SDK middleware. */
   countRoundTrips?: boolean;
 }
@@ -90,7 +92,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
       const calls = { count: 0 };
-      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, LAMBDA_TIMEOUT_MS)));
+      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS)));
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       writeHttpResult(response, result);
     }

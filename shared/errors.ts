@@ -37,6 +37,7 @@ export const MESSAGES = {
   invalidatedRefreshToken: 'Refresh token has been invalidated',
   rateLimited: 'Rate limit exceeded',
   internal: 'Internal server error',
+  unavailable: 'The service is temporarily unavailable. Please retry.',
 } as const;
 
 export const rateLimited = (rate: RateState): ApiError =>

@@ -2,7 +2,9 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { Context } from 'aws-lambda';
 import type { Deps } from '../runtime.js';
+import { requestDeadline } from '../store/dynamo-client.js';
 import type { RequestState } from '../services/request-state.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
@@ -25,6 +27,9 @@ export interface ApiRequest {
   body: unknown;
   state: RequestState;
 }
+
+/** Time kept back from the Lambda timeout to turn a DynamoDB stall into a 503 and send it. */
+const RESPONSE_MARGIN_MS = 1_000;
 
 const NO_STORE_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -67,5 +72,9 @@ export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (requ
     .use(bodyLimit(options.maxBodyBytes))
     .use(bodyParsers(options.body))
     .use(options.auth === 'bearer' ? [bearerAuth(deps)] : []);
-  return chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.knap }));
+  const lambda = chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.knap }));
+  return (event: HttpEvent, context: Context): Promise<HttpResult> =>
+    requestDeadline.run(Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS, () =>
+      lambda(event, context as ApiContext),
+    );
 };

@@ -51,8 +51,15 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   try {
     await deps.repo.putKnap(knap, { orgName: client.orgName, creatorClientId: client.clientId });
   } catch (error) {
-    deps.log.error('Storing a Knap failed', { error: (error as Error).message, knap: knap.uuid });
-    throw new ApiError(500, 'The Knap could not be created; nothing was stored. Please retry.');
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    deps.log.error('Storing a Knap failed', { error: (error as Error).message, knap: knap.uuid, timedOut });
+    // A write that timed out may still land; say so rather than promise it did not.
+    throw new ApiError(
+      500,
+      timedOut
+        ? 'Storing the Knap timed out; it may or may not have been saved. List your Knaps before retrying.'
+        : 'The Knap could not be created; nothing was stored. Please retry.',
+    );
   }
   return knap;
 };

@@ -15,6 +15,34 @@ export const roundTrips = {
 /** Counts the calls made on behalf of one request, across its awaits (the local server's X-DynamoDB-Round-Trips). */
 export const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
 
+/**
+ * When the current request must have its answer (epoch ms). Every DynamoDB call made on
+ * its behalf, retries included, gives up by then, so a stalled or throttling DynamoDB
+ * becomes a 503 inside the Lambda timeout instead of a hung invocation.
+ */
+export const requestDeadline = new AsyncLocalStorage<number>();
+
+export class DeadlineExceededError extends Error {
+  constructor(command: string) {
+    super(`DynamoDB did not answer ${command} before the request deadline`);
+    this.name = 'TimeoutError';
+  }
+}
+
+const withinDeadline = async <T>(call: Promise<T>, command: string): Promise<T> => {
+  const deadline = requestDeadline.getStore();
+  if (deadline === undefined) return call;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceededError(command)), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([call, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 export interface DynamoSettings {
   endpoint?: string;
   region?: string;
@@ -44,6 +72,11 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
     config.requestHandler = { requestTimeout: settings.requestTimeoutMs, connectionTimeout: settings.requestTimeoutMs };
   }
   const client = new DynamoDBClient(config);
+  client.middlewareStack.add(
+    (next, context) => (args) => withinDeadline(next(args), context.commandName ?? 'a command'),
+    // Outside the retry middleware: the deadline bounds all attempts together.
+    { step: 'initialize', name: 'requestDeadline' },
+  );
   client.middlewareStack.add(
     (next, context) => async (args) => {
       roundTrips.total += 1;
