@@ -1,5 +1,5 @@
 import { startApiServer } from '../../local/server.js';
-import type { Repository } from '../../shared/store/repository.js';
+import { failingRepo } from '../support/failing-repo.js';
 import { body as json } from '../support/json.js';
 import { type TestApi, createKnap, getToken, listKnaps, startTestApi } from '../support/api.js';
 
@@ -160,13 +160,7 @@ describe('POST /api/studio/knap-tools', () => {
   });
 
   test('a store failure is a 500 {"detail"} and nothing is stored', async () => {
-    const failing = new Proxy(api.deps.repo, {
-      get: (target, property: keyof Repository) =>
-        property === 'putKnap'
-          ? () => Promise.reject(new Error('ProvisionedThroughputExceededException'))
-          : (target[property] as (...args: unknown[]) => unknown).bind(target),
-    });
-    const server = await startApiServer({ deps: { ...api.deps, repo: failing } });
+    const server = await startApiServer({ deps: { ...api.deps, repo: failingRepo(api.deps.repo, 'putKnap') } });
     try {
       const client = await api.newClient({ orgName: 'failing-org' });
       const { access_token } = await getToken(api.url, client);
