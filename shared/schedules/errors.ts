@@ -9,6 +9,11 @@ export class ScheduleError extends Error {
   }
 }
 
+/** Two parts of one description that cannot both hold. */
+export function contradiction(a: string, b: string): ScheduleError {
+  return new ScheduleError(`${quote(a)} and ${quote(b)} contradict each other in the schedule description`);
+}
+
 /** Quotes user text for an error message, so the user can see exactly what was meant. */
 export function quote(text: string): string {
   return `"${text}"`;

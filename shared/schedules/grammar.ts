@@ -203,7 +203,8 @@ const ordinals: Recogniser = (scan, i) => {
 function recordNth(scan: Scan, i: number, items: Item[], tokens: Token[], day: WeekdayList): void {
   for (const it of items) {
     if (it.value === 0 || it.value > 5) {
-      throw new ScheduleError(`${quote(text(scan, [...it.tokens, ...day.tokens]))} is not a week of the month (first to fifth, or last)`);
+      const what = quote(text(scan, [...it.tokens, ...day.tokens]));
+      throw new ScheduleError(`${what} is not a week of the month (first to fifth, or last)`);
     }
   }
   const single = items.length === 1 && day.days.length === 1 ? items[0]?.value ?? null : null;
@@ -228,6 +229,17 @@ function isMonth(t: Token | undefined): t is Token {
   return t !== undefined && t.kind === 'word' && MONTHS.has(t.lower);
 }
 
+/** "may" is also a verb ("it may run daily"): a month only next to a day or after "in", "of"... */
+function isMonthAt(free: Token[], i: number): boolean {
+  const t = free[i];
+  if (!isMonth(t)) return false;
+  if (t.lower !== 'may') return true;
+  const [prev, next] = [free[i - 1], free[i + 1]];
+  const nearDay = (n: Token | undefined) => n?.kind === 'ord' || isDayNumber(n);
+  if (nearDay(prev) || nearDay(next) || isWord(next, 'the', 'and')) return true;
+  return isWord(prev, 'in', 'of', 'every', 'each', 'and', 'the');
+}
+
 function isDayNumber(t: Token | undefined): t is Token {
   return t !== undefined && t.kind === 'num' && t.text.length <= 2;
 }
@@ -236,7 +248,7 @@ function isDayNumber(t: Token | undefined): t is Token {
 const bareMonthDay: Recogniser = (scan, i) => {
   const t = scan.free[i];
   const ofWord = isWord(scan.free[i + 1], 'of') ? 1 : 0;
-  if (!isDayNumber(t) || !(isMonth(scan.free[i + 1 + ofWord]) || isWord(scan.free[i - 1], 'the'))) return 0;
+  if (!isDayNumber(t) || !(isMonthAt(scan.free, i + 1 + ofWord) || isWord(scan.free[i - 1], 'the'))) return 0;
   recordMonthDays(scan, [{ value: t.value, tokens: [t] }]);
   return 1;
 };
@@ -244,7 +256,7 @@ const bareMonthDay: Recogniser = (scan, i) => {
 /** "January, April and July", "Dec 25", "March the 3rd" (the ordinal is read on its own). */
 const monthList: Recogniser = (scan, i) => {
   let j = i;
-  while (isMonth(scan.free[j])) {
+  while (isMonthAt(scan.free, j)) {
     const month = scan.free[j] as Token;
     scan.facts.months.push({ value: MONTHS.get(month.lower) as number, token: month });
     j++;
@@ -253,7 +265,7 @@ const monthList: Recogniser = (scan, i) => {
       recordMonthDays(scan, [{ value: day.value, tokens: [day] }]);
       j++;
     }
-    if (isWord(scan.free[j], 'and') && isMonth(scan.free[j + 1])) j++;
+    if (isWord(scan.free[j], 'and') && isMonthAt(scan.free, j + 1)) j++;
   }
   return j - i;
 };

@@ -80,20 +80,27 @@ function compile(info: ScheduleInfo): Rule {
   return rule;
 }
 
-function periodsApart(rule: Rule, date: CivilDate, day: number): number {
-  const a = rule.anchor as CivilDate;
-  switch (rule.kind) {
-    case 'daily': return day - (rule.anchorDay as number);
-    case 'weekly': return isoWeekIndex(day) - isoWeekIndex(rule.anchorDay as number);
-    case 'monthly': return (date.year - a.year) * 12 + (date.month - a.month);
-    default: return date.year - a.year;
+/** Index of the day, ISO week, month or year containing the date: the unit of `interval`. */
+function periodIndex(kind: ScheduleKind, date: CivilDate, day: number): number {
+  switch (kind) {
+    case 'daily': return day;
+    case 'weekly': return isoWeekIndex(day);
+    case 'monthly': return date.year * 12 + date.month;
+    default: return date.year;
   }
 }
 
+function inIntervalPeriod(rule: Rule, date: CivilDate, day: number): boolean {
+  if (!rule.anchor || rule.anchorDay === null) return true;
+  const apart = periodIndex(rule.kind, date, day) - periodIndex(rule.kind, rule.anchor, rule.anchorDay);
+  return apart % rule.interval === 0;
+}
+
+/** Whole months are skipped at once when their month or their interval period rules them out. */
 function monthAllowed(rule: Rule, date: CivilDate): boolean {
   if (rule.months && !rule.months.includes(date.month)) return false;
-  if (!rule.anchor || (rule.kind !== 'monthly' && rule.kind !== 'yearly')) return true;
-  return periodsApart(rule, date, 0) % rule.interval === 0;
+  if (rule.kind !== 'monthly' && rule.kind !== 'yearly') return true;
+  return inIntervalPeriod(rule, date, dayNumber(date.year, date.month, 1));
 }
 
 function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
@@ -106,10 +113,7 @@ function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
     const lastWeek = date.day + 7 > length;
     if (!rule.weeksOfMonth.includes(nth) && !(lastWeek && rule.weeksOfMonth.includes(-1))) return false;
   }
-  if (rule.anchorDay !== null && (rule.kind === 'daily' || rule.kind === 'weekly')) {
-    return periodsApart(rule, date, day) % rule.interval === 0;
-  }
-  return true;
+  return inIntervalPeriod(rule, date, day);
 }
 
 /**

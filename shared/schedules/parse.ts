@@ -16,14 +16,15 @@ function checkDescription(description: unknown): string {
   if (typeof description !== 'string') throw new ScheduleError('The schedule description must be a string');
   if (description.trim() === '') throw new ScheduleError('The schedule description is blank');
   if (description.length > MAX_DESCRIPTION_LENGTH) {
-    throw new ScheduleError(`The schedule description is too long (${description.length} characters, at most ${MAX_DESCRIPTION_LENGTH})`);
+    const lengths = `${description.length} characters, at most ${MAX_DESCRIPTION_LENGTH}`;
+    throw new ScheduleError(`The schedule description is too long (${lengths})`);
   }
   return description;
 }
 
 function checkNow(now: unknown): Date {
-  if (!(now instanceof Date) || !Number.isFinite(now.getTime())) throw new ScheduleError('Invalid reference time: not a valid Date');
-  return now;
+  if (now instanceof Date && Number.isFinite(now.getTime())) return now;
+  throw new ScheduleError('Invalid reference time: not a valid Date');
 }
 
 function pad2(n: number): string {
@@ -48,7 +49,8 @@ function withAnchor(info: ScheduleInfo, now: Date): ScheduleInfo {
 export function parseSchedule(description: string, options: ParseOptions = {}): ScheduleInfo {
   const text = checkDescription(description);
   const now = checkNow(options.now ?? new Date());
-  const fallbackZone = options.timezone === undefined ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
+  // null counts as absent: JSON bodies carry a missing timezone as null.
+  const fallbackZone = options.timezone == null ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
   const tokens = tokenize(text);
   const zone = extractZone(tokens);
   const time = extractTime(tokens, text);

@@ -3,7 +3,7 @@
  * together. The rules, in order: a quarter, named months, days of the month or nth weekdays,
  * plain weekdays, then a bare unit ("weekly") or a daily part of the day ("every morning").
  */
-import { ScheduleError, quote } from './errors.js';
+import { ScheduleError, contradiction, quote } from './errors.js';
 import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './grammar.js';
 import type { ScheduleKind } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
@@ -34,10 +34,6 @@ const QUARTER_LAST_MONTHS = [3, 6, 9, 12];
 export function sortDays(values: Iterable<number>): number[] {
   const key = (v: number) => (v === -1 ? 99 : v);
   return [...new Set(values)].sort((a, b) => key(a) - key(b));
-}
-
-function contradiction(a: string, b: string): ScheduleError {
-  return new ScheduleError(`${quote(a)} and ${quote(b)} contradict each other in the schedule description`);
 }
 
 /**
@@ -75,9 +71,14 @@ function mergeNth(mentions: NthMention[]): NthMention | null {
   const same = (a: number[], b: number[]) => a.length === b.length && a.every((v, k) => v === b[k]);
   let merged = first;
   for (const m of rest) {
-    if (same(m.days, merged.days)) merged = { ...merged, weeks: sortDays([...merged.weeks, ...m.weeks]), everyOrdinal: null };
-    else if (same(m.weeks, merged.weeks)) merged = { ...merged, days: sortDays([...merged.days, ...m.days]), everyOrdinal: null };
-    else throw new ScheduleError(`Different weekdays in different weeks (${quote(first.text)} and ${quote(m.text)}) are not supported`);
+    if (same(m.days, merged.days)) {
+      merged = { ...merged, weeks: sortDays([...merged.weeks, ...m.weeks]), everyOrdinal: null };
+    } else if (same(m.weeks, merged.weeks)) {
+      merged = { ...merged, days: sortDays([...merged.days, ...m.days]), everyOrdinal: null };
+    } else {
+      const detail = `Different weekdays in different weeks (${quote(first.text)} and ${quote(m.text)}) are not supported`;
+      throw new ScheduleError(detail);
+    }
   }
   return merged;
 }
@@ -109,8 +110,9 @@ function reinterpretEveryOrdinal(parts: Parts): Parts {
   if (!nth?.everyOrdinal || parts.months || (unit && unit.unit !== 'week')) return parts;
   if (unit && unit.interval !== 1) return parts;
   const weekUnit: UnitMention = { unit: 'week', interval: nth.everyOrdinal, text: nth.text };
-  const weekdays = { days: nth.days, text: nth.text };
-  return { ...parts, nth: null, unit: weekUnit, weekdays: parts.weekdays ? intersectWeekdays([parts.weekdays, weekdays]) : weekdays };
+  const own = { days: nth.days, text: nth.text };
+  const weekdays = parts.weekdays ? intersectWeekdays([parts.weekdays, own]) : own;
+  return { ...parts, nth: null, unit: weekUnit, weekdays };
 }
 
 function checkDayChoices(p: Parts): void {
@@ -125,34 +127,40 @@ function requireUnit(p: Parts, allowed: UnitMention['unit'][], other: string): n
   return p.unit.interval;
 }
 
+type DayFields = Pick<Recurrence, 'days_of_week' | 'days_of_month' | 'weeks_of_month'>;
+
+/** The day fields of a schedule picked by days of the month or by nth weekdays. */
+function dayFields(p: Parts): DayFields {
+  if (p.nth) return { days_of_week: p.nth.days, days_of_month: null, weeks_of_month: p.nth.weeks };
+  return { days_of_week: null, days_of_month: p.monthDays, weeks_of_month: null };
+}
+
+/** A quarter runs in its first month, or in its last one for "last day / last Friday". */
 function quarterly(p: Parts): Recurrence {
-  if (p.unit && p.unit.interval !== 1) throw new ScheduleError(`${quote(p.unit.text)} is not supported: use "every N months"`);
   if (p.months) throw contradiction(p.unit?.text ?? '', p.monthText);
-  if (p.weekdays) throw new ScheduleError(`Say which ${p.weekdays.text} of the quarter, e.g. "first Monday of every quarter"`);
-  const marks = p.nth ? p.nth.weeks : (p.monthDays ?? [1]);
+  if (p.weekdays) {
+    throw new ScheduleError(`Say which ${quote(p.weekdays.text)} of the quarter, e.g. "first Monday of every quarter"`);
+  }
+  const days = p.nth || p.monthDays ? dayFields(p) : { ...dayFields(p), days_of_month: [1] };
+  const marks = days.weeks_of_month ?? days.days_of_month ?? [];
   const lastOnly = marks.every((v) => v === -1);
   if (!lastOnly && marks.includes(-1)) {
-    throw new ScheduleError(`${quote(p.nth?.text ?? p.monthDayText)} mixes the first and last month of the quarter, which is not supported`);
+    const what = quote(p.nth?.text ?? p.monthDayText);
+    throw new ScheduleError(`${what} mixes the first and last month of the quarter, which is not supported`);
   }
-  return {
-    schedule_type: 'monthly',
-    days_of_week: p.nth?.days ?? null,
-    days_of_month: p.nth ? null : (p.monthDays ?? [1]),
-    weeks_of_month: p.nth?.weeks ?? null,
-    months_of_year: lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS,
-    interval: 1,
-  };
+  const months_of_year = lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS;
+  return { schedule_type: 'monthly', ...days, months_of_year, interval: 1 };
 }
 
 function checkDatesExist(p: Parts, months: number[]): void {
   const days = p.monthDays ?? [];
   if (months.length > 1 && days.length > 1) {
-    throw new ScheduleError(`Several days in several months (${quote(p.monthDayText)} of ${quote(p.monthText)}) are not supported`);
+    const what = `${quote(p.monthDayText)} of ${quote(p.monthText)}`;
+    throw new ScheduleError(`Several days in several months (${what}) are not supported`);
   }
   for (const m of months) {
-    for (const d of days) {
-      if (d > (MAX_DAYS_IN_MONTH[m] ?? 0)) throw new ScheduleError(`${quote(`${MONTH_NAMES[m]} ${d}`)} is not a valid date`);
-    }
+    const impossible = days.find((d) => d > (MAX_DAYS_IN_MONTH[m] ?? 0));
+    if (impossible) throw new ScheduleError(`${quote(`${MONTH_NAMES[m]} ${impossible}`)} is not a valid date`);
   }
 }
 
@@ -162,7 +170,7 @@ function withMonths(p: Parts, months: number[]): Recurrence {
   if (p.monthDays || p.nth) {
     checkDatesExist(p, months);
     const interval = requireUnit(p, ['year'], p.nth?.text ?? p.monthDayText);
-    return { ...base, schedule_type: 'yearly', days_of_month: p.monthDays, weeks_of_month: p.nth?.weeks ?? null, days_of_week: p.nth?.days ?? null, interval };
+    return { ...base, ...dayFields(p), schedule_type: 'yearly', interval };
   }
   if (p.weekdays) {
     const interval = p.unit?.unit === 'day' && p.unit.interval === 1 ? 1 : requireUnit(p, ['week'], p.weekdays.text);
@@ -176,14 +184,7 @@ function monthly(p: Parts): Recurrence {
   const what = p.nth?.text ?? p.monthDayText;
   if (p.unit?.unit === 'year') throw new ScheduleError(`Say which month ${quote(what)} is in, e.g. "every year on March 3"`);
   const interval = requireUnit(p, ['month'], what);
-  return {
-    schedule_type: 'monthly',
-    days_of_week: p.nth?.days ?? null,
-    days_of_month: p.monthDays,
-    weeks_of_month: p.nth?.weeks ?? null,
-    months_of_year: null,
-    interval,
-  };
+  return { schedule_type: 'monthly', ...dayFields(p), months_of_year: null, interval };
 }
 
 function weekly(p: Parts, days: DaySetMention): Recurrence {
@@ -217,5 +218,6 @@ export function resolveRecurrence(facts: Facts, dailyPeriod: boolean, descriptio
   if (p.weekdays) return weekly(p, p.weekdays);
   if (p.unit) return fromUnit(p.unit);
   if (dailyPeriod) return fromUnit({ unit: 'day', interval: 1, text: '' });
-  throw new ScheduleError(`Could not tell how often to run ${quote(description.trim())}: say e.g. "every day", "every Monday" or "on the 1st of every month"`);
+  const hint = 'say e.g. "every day", "every Monday" or "on the 1st of every month"';
+  throw new ScheduleError(`Could not tell how often to run ${quote(description.trim())}: ${hint}`);
 }

@@ -1,4 +1,4 @@
-import { ScheduleError, quote } from './errors.js';
+import { ScheduleError, contradiction, quote } from './errors.js';
 import { type Token, markUsed, spanText, unused } from './tokens.js';
 import { MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
 
@@ -118,7 +118,7 @@ function hourOfDay(reading: ClockReading, text: string): number {
 function toTwentyFour(reading: ClockReading, text: string): TimeOfDay {
   if (reading.minute > 59) throw invalidTime(text);
   const total = hourOfDay(reading, text) * 60 + reading.minute + (reading.shift ?? 0);
-  // "quarter to midnight" would fall on the day before: rejected rather than guessed.
+  // "quarter to 12am" would be 23:45 on the day before: rejected rather than guessed.
   if (total < 0 || total >= 24 * 60) throw invalidTime(text);
   return { hour: Math.floor(total / 60), minute: total % 60 };
 }
@@ -144,7 +144,8 @@ export function extractTime(tokens: readonly Token[], description: string): Time
     if (!reading) continue;
     const text = spanText(description, reading.tokens);
     if (found) {
-      throw new ScheduleError(`Only one time of day per schedule is supported, found ${quote(found.text)} and ${quote(text)}`);
+      const both = `${quote(found.text)} and ${quote(text)}`;
+      throw new ScheduleError(`Only one time of day per schedule is supported, found ${both}`);
     }
     const time = toTwentyFour(reading, text);
     const at = free[i - 1];
@@ -170,7 +171,7 @@ export function extractPeriod(tokens: readonly Token[]): PeriodMention | null {
   const [first, ...rest] = mentions;
   if (!first) return null;
   const clash = rest.find((m) => m.period !== first.period);
-  if (clash) throw new ScheduleError(`${quote(first.text)} and ${quote(clash.text)} contradict each other in the schedule description`);
+  if (clash) throw contradiction(first.text, clash.text);
   return { ...first, daily: mentions.some((m) => m.daily) };
 }
 
@@ -184,7 +185,7 @@ export function applyPeriod(time: TimeMention | null, period: PeriodMention | nu
   const { hour, minute } = time.time;
   const shifted = time.explicitHalf ? hour : shiftIntoPeriod(hour, period.period);
   if (!PERIOD_HOURS[period.period](shifted)) {
-    throw new ScheduleError(`${quote(time.text)} and ${quote(period.text)} contradict each other in the schedule description`);
+    throw contradiction(time.text, period.text);
   }
   return { hour: shifted, minute };
 }

@@ -44,6 +44,7 @@ const RULES: Rule[] = [
 
 // Anything else is one unknown symbol; it ends up quoted in the "not understood" error.
 const SYMBOL: Rule = { kind: 'sym', re: /./suy };
+const ALL_RULES = [...RULES, SYMBOL];
 
 // Typographic variants replaced one code unit for one, so offsets still index the original.
 function normalize(text: string): string {
@@ -58,7 +59,7 @@ function numericValue(kind: TokenKind, text: string): number {
 }
 
 function matchAt(source: string, pos: number): { rule: Rule; end: number } {
-  for (const rule of [...RULES, SYMBOL]) {
+  for (const rule of ALL_RULES) {
     rule.re.lastIndex = pos;
     const m = rule.re.exec(source);
     if (m && m[0].length > 0) return { rule, end: pos + m[0].length };

@@ -1,0 +1,209 @@
+/** Focused tests of nextRunAt on hand-built schedules; expected instants worked out by hand. */
+import { nextRunAt, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
+
+function info(x: Partial<ScheduleInfo>): ScheduleInfo {
+  return {
+    schedule_type: 'daily',
+    schedule_time: '09:00',
+    days_of_week: null,
+    days_of_month: null,
+    weeks_of_month: null,
+    months_of_year: null,
+    interval: 1,
+    timezone: 'UTC',
+    anchor_date: null,
+    ...x,
+  };
+}
+
+const at = (iso: string) => new Date(iso);
+const next = (i: ScheduleInfo, after: string) => nextRunAt(i, at(after)).toISOString();
+
+/** Follows a schedule run after run, from `after`. */
+function runs(i: ScheduleInfo, after: string, count: number): string[] {
+  const out: string[] = [];
+  let cursor = at(after);
+  for (let k = 0; k < count; k++) {
+    cursor = nextRunAt(i, cursor);
+    out.push(cursor.toISOString());
+  }
+  return out;
+}
+
+describe('nextRunAt: strictly after', () => {
+  const daily = info({});
+
+  test('a run exactly at `after` is not returned', () => {
+    expect(next(daily, '2026-03-04T09:00:00.000Z')).toBe('2026-03-05T09:00:00.000Z');
+  });
+
+  test('one millisecond before a run returns that run', () => {
+    expect(next(daily, '2026-03-04T08:59:59.999Z')).toBe('2026-03-04T09:00:00.000Z');
+  });
+
+  test('runs always land on whole minutes', () => {
+    expect(next(info({ schedule_time: '17:45' }), '2026-03-04T17:44:30.500Z')).toBe('2026-03-04T17:45:00.000Z');
+  });
+});
+
+describe('nextRunAt: daylight saving time', () => {
+  const ny = (time: string) => info({ schedule_time: time, timezone: 'America/New_York' });
+  const berlin = (time: string) => info({ schedule_time: time, timezone: 'Europe/Berlin' });
+
+  test('New York spring-forward: 02:30 does not exist and runs at 03:30 EDT, then 02:30 EDT', () => {
+    expect(runs(ny('02:30'), '2026-03-07T12:00:00Z', 3)).toEqual([
+      '2026-03-08T07:30:00.000Z',
+      '2026-03-09T06:30:00.000Z',
+      '2026-03-10T06:30:00.000Z',
+    ]);
+  });
+
+  test('New York spring-forward: asking from inside the new hour still finds the shifted run', () => {
+    // 07:00Z is 03:00 EDT; the 02:30 run was moved to 03:30 EDT, which is still ahead.
+    expect(next(ny('02:30'), '2026-03-08T07:00:00Z')).toBe('2026-03-08T07:30:00.000Z');
+  });
+
+  test('New York fall-back: 01:30 runs once, at the first (EDT) occurrence', () => {
+    expect(runs(ny('01:30'), '2026-10-31T12:00:00Z', 3)).toEqual([
+      '2026-11-01T05:30:00.000Z',
+      '2026-11-02T06:30:00.000Z',
+      '2026-11-03T06:30:00.000Z',
+    ]);
+  });
+
+  test('New York fall-back: from between the two 01:30s the next run is the next day', () => {
+    // 06:00Z is 01:00 EST, i.e. the repeated hour; 01:30 EST must not run again.
+    expect(next(ny('01:30'), '2026-11-01T06:00:00Z')).toBe('2026-11-02T06:30:00.000Z');
+  });
+
+  test('Berlin spring-forward and fall-back at 02:30', () => {
+    expect(next(berlin('02:30'), '2026-03-28T12:00:00Z')).toBe('2026-03-29T01:30:00.000Z');
+    expect(runs(berlin('02:30'), '2026-10-24T12:00:00Z', 2)).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+  });
+
+  test('southern hemisphere: Sydney leaves DST on 2026-04-05, 02:30 runs at the first (AEDT) one', () => {
+    const sydney = info({ schedule_time: '02:30', timezone: 'Australia/Sydney' });
+    expect(runs(sydney, '2026-04-04T00:00:00Z', 2)).toEqual(['2026-04-04T15:30:00.000Z', '2026-04-05T16:30:00.000Z']);
+  });
+
+  test('a 45-minute offset zone (Asia/Kathmandu, UTC+05:45)', () => {
+    expect(next(info({ timezone: 'Asia/Kathmandu' }), '2026-03-04T00:00:00Z')).toBe('2026-03-04T03:15:00.000Z');
+  });
+
+  test('a weekly run keeps its local time across the change', () => {
+    const sundays = info({ schedule_type: 'weekly', days_of_week: [0], timezone: 'America/New_York' });
+    expect(runs(sundays, '2026-03-01T00:00:00Z', 2)).toEqual(['2026-03-01T14:00:00.000Z', '2026-03-08T13:00:00.000Z']);
+  });
+});
+
+describe('nextRunAt: month ends and leap years', () => {
+  test('the 31st skips months without one', () => {
+    const the31st = info({ schedule_type: 'monthly', days_of_month: [31] });
+    expect(runs(the31st, '2026-04-01T00:00:00Z', 4)).toEqual([
+      '2026-05-31T09:00:00.000Z',
+      '2026-07-31T09:00:00.000Z',
+      '2026-08-31T09:00:00.000Z',
+      '2026-10-31T09:00:00.000Z',
+    ]);
+  });
+
+  test('the last day of the month (-1) never skips', () => {
+    const last = info({ schedule_type: 'monthly', days_of_month: [-1] });
+    expect(runs(last, '2027-01-31T10:00:00Z', 4)).toEqual([
+      '2027-02-28T09:00:00.000Z',
+      '2027-03-31T09:00:00.000Z',
+      '2027-04-30T09:00:00.000Z',
+      '2027-05-31T09:00:00.000Z',
+    ]);
+    expect(next(last, '2028-02-01T00:00:00Z')).toBe('2028-02-29T09:00:00.000Z');
+  });
+
+  test('February 29 runs only in leap years, and not in 2100', () => {
+    const leapDay = info({ schedule_type: 'yearly', months_of_year: [2], days_of_month: [29] });
+    expect(next(leapDay, '2028-02-29T09:00:00Z')).toBe('2032-02-29T09:00:00.000Z');
+    expect(next(leapDay, '2096-02-29T09:00:00Z')).toBe('2104-02-29T09:00:00.000Z');
+  });
+
+  test('a fifth weekday skips months that lack one', () => {
+    const fifthFriday = info({ schedule_type: 'monthly', days_of_week: [5], weeks_of_month: [5] });
+    // April 2026 has Fridays 3, 10, 17, 24; May 2026 starts on a Friday.
+    expect(next(fifthFriday, '2026-04-01T00:00:00Z')).toBe('2026-05-29T09:00:00.000Z');
+  });
+
+  test('the last Monday of February 2027 is the 22nd', () => {
+    const lastMonday = info({ schedule_type: 'monthly', days_of_week: [1], weeks_of_month: [-1] });
+    expect(next(lastMonday, '2027-02-01T00:00:00Z')).toBe('2027-02-22T09:00:00.000Z');
+  });
+
+  test('year end rolls into January', () => {
+    expect(next(info({ schedule_time: '00:00' }), '2026-12-31T23:59:59Z')).toBe('2027-01-01T00:00:00.000Z');
+  });
+});
+
+describe('nextRunAt: intervals keep their anchor', () => {
+  test('every 3 days', () => {
+    const i = info({ interval: 3, anchor_date: '2026-03-05' });
+    expect(runs(i, '2026-03-05T09:00:00Z', 2)).toEqual(['2026-03-08T09:00:00.000Z', '2026-03-11T09:00:00.000Z']);
+    expect(next(i, '2026-03-06T00:00:00Z')).toBe('2026-03-08T09:00:00.000Z');
+  });
+
+  test('every 2 weeks on Monday and Thursday, anchored on a Thursday', () => {
+    const i = info({ schedule_type: 'weekly', days_of_week: [1, 4], interval: 2, anchor_date: '2026-03-05' });
+    // ISO weeks: 2-8 March (runs Thu 5), 9-15 skipped, 16-22 runs Mon 16 and Thu 19, 23-29 skipped.
+    expect(runs(i, '2026-03-05T09:00:00Z', 3)).toEqual([
+      '2026-03-16T09:00:00.000Z',
+      '2026-03-19T09:00:00.000Z',
+      '2026-03-30T09:00:00.000Z',
+    ]);
+  });
+
+  test('nothing runs before the anchor, even in the anchor week', () => {
+    const i = info({ schedule_type: 'weekly', days_of_week: [1, 4], interval: 2, anchor_date: '2026-03-05' });
+    expect(next(i, '2026-03-01T00:00:00Z')).toBe('2026-03-05T09:00:00.000Z');
+  });
+
+  test('every 2 months on the 31st skips months without one but keeps the parity', () => {
+    const i = info({ schedule_type: 'monthly', days_of_month: [31], interval: 2, anchor_date: '2026-05-31' });
+    // May, Jul, Sep (30 days), Nov (30 days), Jan.
+    expect(runs(i, '2026-05-31T09:00:00Z', 2)).toEqual(['2026-07-31T09:00:00.000Z', '2027-01-31T09:00:00.000Z']);
+  });
+
+  test('every 2 years on March 3', () => {
+    const i = info({ schedule_type: 'yearly', months_of_year: [3], days_of_month: [3], interval: 2, anchor_date: '2027-03-03' });
+    expect(next(i, '2027-03-03T09:00:00Z')).toBe('2029-03-03T09:00:00.000Z');
+  });
+
+  test('every other Sunday across the New York fall-back', () => {
+    const i = info({ schedule_type: 'weekly', days_of_week: [0], schedule_time: '01:30', timezone: 'America/New_York', interval: 2, anchor_date: '2026-11-01' });
+    expect(runs(i, '2026-10-31T12:00:00Z', 2)).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-15T06:30:00.000Z']);
+  });
+});
+
+describe('nextRunAt: invalid schedules are ScheduleErrors', () => {
+  test.each<[string, Partial<ScheduleInfo>]>([
+    ['bad time', { schedule_time: '25:00' }],
+    ['time without padding', { schedule_time: '9:00' }],
+    ['unknown zone', { timezone: 'Mars/Olympus' }],
+    ['interval without anchor', { interval: 2 }],
+    ['bad anchor', { interval: 2, anchor_date: '2026-02-30' }],
+    ['zero interval', { interval: 0 }],
+    ['weekly without days', { schedule_type: 'weekly' }],
+    ['monthly without days', { schedule_type: 'monthly' }],
+    ['yearly without months', { schedule_type: 'yearly', days_of_month: [1] }],
+    ['day of week out of range', { schedule_type: 'weekly', days_of_week: [7] }],
+    ['day of month out of range', { schedule_type: 'monthly', days_of_month: [32] }],
+    ['weeks without weekdays', { schedule_type: 'monthly', weeks_of_month: [1] }],
+    ['unknown type', { schedule_type: 'hourly' as ScheduleInfo['schedule_type'] }],
+  ])('%s', (_name, x) => {
+    expect(() => nextRunAt(info(x), at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
+  });
+
+  test('an invalid Date', () => {
+    expect(() => nextRunAt(info({}), new Date('not a date'))).toThrow(ScheduleError);
+  });
+
+  test('a schedule that can never run', () => {
+    const never = info({ schedule_type: 'yearly', months_of_year: [2], days_of_month: [30] });
+    expect(() => nextRunAt(never, at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
+  });
+});
