@@ -1,0 +1,135 @@
+/**
+ * `npm run load [-- --requests 10000 --concurrency 50]`: mixed traffic from several
+ * clients against the local stack, then checks what users would: zero 5xx, a 429 only
+ * where that client was over its limit in that window, and every Knap that was answered
+ * 201 readable afterwards. Exits non-zero on any violation. Not part of `npm test`.
+ */
+import '../local/quiet-sdk-warning.js';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../shared/domain/clock.js';
+import { createApiClient } from '../shared/services/admin-service.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../shared/store/repository.js';
+import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
+import { startStackProcess } from './local-server.js';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '10000' },
+    concurrency: { type: 'string', default: '50' },
+  },
+});
+const total = Number(values.requests);
+const concurrency = Number(values.concurrency);
+
+interface LoadClient {
+  clientId: string;
+  clientSecret: string;
+  limit: number;
+  token: string;
+  created: Set<string>;
+  /** Per rate window: requests that counted (not 429) and 429s. */
+  windows: Map<number, { counted: number; limited: number }>;
+}
+
+const stack = await startStackProcess();
+const failures: string[] = [];
+try {
+  const documents = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
+  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console };
+  // Four clients far below their limits, one that will hit its limit.
+  const limits = [1_000_000, 1_000_000, 1_000_000, 1_000_000, 120];
+  const clients: LoadClient[] = [];
+  for (const [index, limit] of limits.entries()) {
+    const client = await createApiClient(deps, { orgName: `load-${index % 2}`, name: `load ${index}`, rateLimit: limit });
+    clients.push({ ...client, limit, token: '', created: new Set(), windows: new Map() });
+  }
+  documents.destroy();
+
+  const tokenForm = (client: LoadClient) =>
+    new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString();
+  const send = (client: LoadClient, kind: number): Promise<Response> => {
+    if (kind === 0) {
+      return fetch(`${stack.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: tokenForm(client) });
+    }
+    const auth = { authorization: `Bearer ${client.token}` };
+    return kind < 3
+      ? fetch(`${stack.url}/api/studio/knap-tools`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `load ${kind}`, visibility: kind === 1 ? 'public' : 'private', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every weekday at 9am' } }),
+        })
+      : fetch(`${stack.url}/api/studio/knap-tools?limit=5`, { headers: auth });
+  };
+
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const started = Date.now();
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      const client = clients[index % clients.length] as LoadClient;
+      // 0: token, 1-2: create, 3-4: list; a client without a token asks for one first.
+      const kind = client.token ? Math.floor(index / clients.length) % 5 : 0;
+      const response = await send(client, kind);
+      const text = await response.text();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      if (response.status >= 500) failures.push(`5xx: ${response.status} ${text}`);
+      const reset = Number(response.headers.get('ratelimit-reset'));
+      const date = Date.parse(response.headers.get('date') ?? '') / 1000;
+      if (Number.isFinite(reset) && Number.isFinite(date)) {
+        const window = Math.round((date + reset) / 60);
+        const tally = client.windows.get(window) ?? { counted: 0, limited: 0 };
+        if (response.status === 429) tally.limited += 1;
+        else tally.counted += 1;
+        client.windows.set(window, tally);
+      }
+      if (response.status === 200 && kind === 0) client.token = (JSON.parse(text) as { access_token: string }).access_token;
+      if (response.status === 201) client.created.add((JSON.parse(text) as { uuid: string }).uuid);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (Date.now() - started) / 1000;
+
+  for (const client of clients) {
+    for (const [window, tally] of client.windows) {
+      if (tally.limited > 0 && tally.counted < client.limit) {
+        failures.push(`${client.clientId} got ${tally.limited} 429s in window ${window} after only ${tally.counted} counted requests (limit ${client.limit})`);
+      }
+      if (tally.counted > client.limit) failures.push(`${client.clientId} passed ${tally.counted} requests in window ${window}, over its limit ${client.limit}`);
+    }
+  }
+
+  // Every Knap answered 201 must be stored for its creator: read straight from the table,
+  // since the limited client may still be over its limit.
+  let readable = 0;
+  let expected = 0;
+  for (const client of clients) {
+    expected += client.created.size;
+    const documentsAgain = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
+    const repo = new DynamoRepository(documentsAgain, DEFAULT_TABLE_NAME);
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await repo.listKnapsByCreator(client.clientId, { limit: 100, cursor });
+      for (const knap of page.knaps) seen.add(knap.uuid);
+      cursor = page.next ?? undefined;
+    } while (cursor);
+    documentsAgain.destroy();
+    for (const uuid of client.created) {
+      if (seen.has(uuid)) readable += 1;
+      else failures.push(`Knap ${uuid} of ${client.clientId} was created (201) but is not listed`);
+    }
+  }
+
+  console.log(`\n${total} requests, concurrency ${concurrency}, ${clients.length} clients, ${seconds.toFixed(1)} s (${Math.round(total / seconds)} req/s)`);
+  console.table(Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, count]) => [status, { responses: count }])));
+  console.log(`429s: ${statuses.get(429) ?? 0}, all from the client limited to ${limits.at(-1)}/min; Knaps created: ${expected}, readable afterwards: ${readable}`);
+} finally {
+  await stack.stop();
+}
+if (failures.length > 0) {
+  console.error(`\n${failures.length} violation(s):\n${failures.slice(0, 20).join('\n')}`);
+  process.exit(1);
+}
+console.log('No violations.');
