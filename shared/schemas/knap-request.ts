@@ -11,21 +11,24 @@ const characters = (value: string): number => [...value].length;
 const text = (field: string, max: number) =>
   v.pipe(
     v.string(`${field} must be a string`),
+    v.description(`At most ${max} characters`),
     v.check((value) => characters(value) <= max, `${field} must be at most ${max} characters`),
   );
 
 const flag = (field: string, fallback: boolean) => v.optional(v.boolean(`${field} must be true or false`), fallback);
 
+/** null reads as absent: JSON clients often send a field they have no value for as null. */
 export const ToolMetadataSchema = v.looseObject({
-  action_description: v.optional(text('tool_metadata.action_description', 10_000)),
-  schedule_description: v.optional(text('tool_metadata.schedule_description', 500)),
-  timezone: v.optional(text('tool_metadata.timezone', 64)),
+  action_description: v.nullish(text('tool_metadata.action_description', 10_000)),
+  schedule_description: v.nullish(text('tool_metadata.schedule_description', 500)),
+  timezone: v.nullish(text('tool_metadata.timezone', 64)),
 });
 
 /** POST /api/studio/knap-tools body. Fields the API generates (uuid, timestamps, ...) are ignored if sent. */
 export const CreateKnapSchema = v.object({
   name: v.pipe(
     v.string('name is required and must be a string'),
+    v.description(`1 to ${MAX_NAME_LENGTH} characters, not blank`),
     v.check((value) => value.trim().length > 0, 'name must not be empty'),
     v.check((value) => characters(value) <= MAX_NAME_LENGTH, `name must be 1 to ${MAX_NAME_LENGTH} characters`),
   ),

@@ -7,7 +7,7 @@ const field = (name: string) =>
 
 /** The token endpoint's form (RFC 6749 section 4.4 and 6). Unknown fields are ignored, as OAuth requires. */
 export const TokenFormSchema = v.looseObject({
-  grant_type: field('grant_type'),
+  grant_type: v.pipe(field('grant_type'), v.description("'client_credentials' or 'refresh_token'")),
   client_id: field('client_id'),
   client_secret: field('client_secret'),
   refresh_token: field('refresh_token'),

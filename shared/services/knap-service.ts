@@ -4,6 +4,7 @@ import { ScheduleError, describeSchedule } from '../schedules/index.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { CreateKnapInput, ListKnapsQuery } from '../schemas/knap-request.js';
+import type { KnapListing } from '../schemas/responses.js';
 import { InvalidCursorError } from '../store/repository.js';
 import type { Caller } from './request-state.js';
 
@@ -16,12 +17,12 @@ const checkVisibility = (visibility: string, orgName: string): string => {
 const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_info' | 'next_run_at'> => {
   if (input.schedule_type !== 'scheduled') return { schedule_info: null, next_run_at: null };
   const description = input.tool_metadata.schedule_description;
-  if (description === undefined || description.trim() === '') {
+  if (description == null || description.trim() === '') {
     throw badRequest('tool_metadata.schedule_description is required when schedule_type is scheduled');
   }
   try {
-    const { schedule_info, next_run_at } = describeSchedule(description, { timezone: input.tool_metadata.timezone, now });
-    return { schedule_info: { ...schedule_info }, next_run_at };
+    const { schedule_info, next_run_at } = describeSchedule(description, { timezone: input.tool_metadata.timezone ?? undefined, now });
+    return { schedule_info, next_run_at };
   } catch (error) {
     if (error instanceof ScheduleError) throw badRequest(error.detail);
     throw error;
@@ -64,12 +65,6 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   return knap;
 };
 
-export interface KnapListing {
-  my_knaps: Knap[];
-  organization_knaps: { org_name: string; knaps: Knap[] }[];
-  public_knaps: Knap[];
-  next_cursor: string | null;
-}
 
 /**
  * Where each of the two listings stopped. A listing that is done is `null`, one not yet

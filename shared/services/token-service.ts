@@ -2,6 +2,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, type TokenRecord, grantScope, isExpired, issu
 import { hashCredential, looksLike } from '../domain/credentials.js';
 import { ApiError, MESSAGES, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
+import type { TokenResponse } from '../schemas/responses.js';
 import { meterRequest } from './meter.js';
 import { refusal } from './meter-errors.js';
 import type { RequestState } from './request-state.js';
@@ -17,13 +18,6 @@ export interface TokenRequest {
   scope?: string;
 }
 
-export interface TokenResponse {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-  scope: string;
-}
 
 const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
 

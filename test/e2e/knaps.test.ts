@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { startApiServer } from '../../local/server.js';
+import { KnapListingSchema, KnapSchema } from '../../shared/schemas/responses.js';
 import { failingRepo } from '../support/failing-repo.js';
 import { body as json } from '../support/json.js';
 import { type TestApi, createKnap, getToken, listKnaps, startTestApi } from '../support/api.js';
@@ -14,10 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** Every Knap the API answers matches the schema published in docs/openapi.json. */
 const created = async (body: unknown) => {
   const response = await createKnap(api.url, token, body);
   expect(response.status).toBe(201);
-  return json(response);
+  const knap = await json(response);
+  expect(v.safeParse(KnapSchema, knap).issues).toBeUndefined();
+  return knap;
 };
 
 const rejected = async (body: unknown, status = 400, headers: Record<string, string> = {}) => {
@@ -198,6 +203,7 @@ describe('GET /api/studio/knap-tools', () => {
     const response = await listKnaps(api.url, alice.access_token);
     expect(response.status).toBe(200);
     const body = await json(response);
+    expect(v.safeParse(KnapListingSchema, body).issues).toBeUndefined();
     const ids = (knaps: { uuid: string }[]) => knaps.map((knap) => knap.uuid);
     expect(ids(body.my_knaps)).toEqual([aliceOrg, alicePrivate]);
     expect(body.organization_knaps).toEqual([{ org_name: 'initech', knaps: expect.any(Array) }]);

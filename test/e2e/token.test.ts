@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { TokenResponseSchema } from '../../shared/schemas/responses.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { regenerateSecret, revokeClient } from '../../shared/services/admin-service.js';
 import { body as json } from '../support/json.js';
@@ -27,6 +29,7 @@ describe('POST /api/oauth/token, client_credentials', () => {
     const body = await json(response);
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'knaps:read knaps:write' });
+    expect(v.safeParse(TokenResponseSchema, body).issues).toBeUndefined();
     expect(body.access_token).toMatch(/^knap_at_[A-Za-z0-9_-]{43}$/);
     expect(body.refresh_token).toMatch(/^knap_rt_[A-Za-z0-9_-]{43}$/);
   });
