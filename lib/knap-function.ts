@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -7,6 +8,7 @@ import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogLevel } from './config.js';
+import { LAMBDA_SETTINGS } from './lambda-settings.js';
 
 /** Package root: bundling runs from here and resolves `package-lock.json` here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -14,15 +16,11 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replac
 export const LAMBDA_DEFAULTS = {
   runtime: Runtime.NODEJS_22_X,
   architecture: Architecture.ARM_64,
-  memorySize: 256,
-  timeout: Duration.seconds(10),
-  /**
-   * Per DynamoDB attempt (the SDK makes up to 3). Two seconds is ~100 times DynamoDB's
-   * usual latency and leaves room for a retry inside the 10 s function timeout.
-   */
-  dynamodbTimeoutMs: 2000,
+  memorySize: LAMBDA_SETTINGS.memoryMb,
+  timeout: Duration.seconds(LAMBDA_SETTINGS.timeoutSeconds),
+  dynamodbTimeoutMs: LAMBDA_SETTINGS.dynamodbTimeoutMs,
   logRetention: RetentionDays.ONE_MONTH,
-  serviceName: 'knap-api',
+  serviceName: LAMBDA_SETTINGS.serviceName,
 } as const;
 
 /**
@@ -50,7 +48,7 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   /** Handler file, absolute or relative to the project root. */
   readonly entry: string;
   readonly logLevel: LogLevel;
-  /** Lambda's DEFAULT_RATE_LIMIT. */
+  /** The function's DEFAULT_RATE_LIMIT (requests per minute). */
   readonly defaultRateLimit: number;
 }
 
@@ -82,9 +80,9 @@ export class KnapFunction extends NodejsFunction {
       memorySize: LAMBDA_DEFAULTS.memorySize,
       timeout: LAMBDA_DEFAULTS.timeout,
       projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}/package-lock.json`,
+      depsLockFilePath: resolve(PROJECT_ROOT, 'package-lock.json'),
       ...rest,
-      entry: props.entry.startsWith('/') ? props.entry : `${PROJECT_ROOT}/${props.entry}`,
+      entry: resolve(PROJECT_ROOT, props.entry),
       handler: 'handler',
       role,
       logGroup,
@@ -94,6 +92,9 @@ export class KnapFunction extends NodejsFunction {
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
+        // Empty on AWS (the SDK's own endpoint). Declared so that `sam local invoke --env-vars`
+        // can point a function at a local DynamoDB: SAM only overrides variables the template has.
+        DYNAMODB_ENDPOINT: '',
         ...environment,
       },
       bundling: {
@@ -102,15 +103,24 @@ export class KnapFunction extends NodejsFunction {
         platform: 'node',
         minify: true,
         sourceMap: true,
-        // Maps name the files and lines of stack traces; the sources themselves are not needed.
+        // Maps give stack traces our files and lines; the sources themselves need not ship.
         sourcesContent: false,
         // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
-        // Bundle the SDK: pinned to our lockfile, and faster to load than the runtime's copy.
+        // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
+        // which loads faster than the runtime's copy spread over hundreds of files.
         bundleAwsSDK: true,
         externalModules: [],
         forceDockerBundling: false,
+        // The map keeps our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => [
+            `node "${inputDir}/scripts/trim-sourcemap.mjs" "${outputDir}/index.mjs.map"`,
+          ],
+        },
         ...bundling,
       },
     });

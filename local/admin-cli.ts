@@ -26,7 +26,7 @@ Commands:
   set-rate-limit CLIENT_ID N [--json]
 
 Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = AWS via the credentials chain),
-TABLE_NAME (default knap), AWS_REGION.`;
+TABLE_NAME (default knap), AWS_REGION, DEFAULT_RATE_LIMIT (for create-client without --rate-limit; default 100)`;
 
 /** The admin-facing view of a client, snake_case like the API. Never a secret or its hash. */
 const clientJson = (client: ClientSummary) => ({
@@ -103,7 +103,7 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
           orgName: required(values.org, '--org'),
           name: required(values.name, '--name'),
           description: values.description,
-          rateLimit: positiveInt(values['rate-limit'], '--rate-limit'),
+          rateLimit: positiveInt(values['rate-limit'], '--rate-limit') ?? positiveInt(process.env.DEFAULT_RATE_LIMIT, 'DEFAULT_RATE_LIMIT'),
           userId: positiveInt(values['user-id'], '--user-id'),
         });
         print(withSecret(client), secretLines(`Created API client "${client.name}" for organization ${client.orgName}`, client));

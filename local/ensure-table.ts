@@ -38,7 +38,7 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
             { AttributeName: index.partition, KeyType: 'HASH' },
             { AttributeName: index.sort, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection },
         })),
       }),
     );

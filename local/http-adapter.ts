@@ -3,8 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 
-/** Content types API Gateway passes as text; anything else arrives base64-encoded. */
-const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|javascript)|[^;]*\+(json|xml))/i;
+/**
+ * Content types API Gateway HTTP APIs pass as text; anything else, form bodies included,
+ * arrives base64-encoded.
+ */
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(\s*;|$))/i;
 
 const singleValued = (values: Record<string, string | string[] | undefined>): Record<string, string> =>
   Object.fromEntries(

@@ -20,7 +20,7 @@ export interface Deps {
 
 export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
 
-export const createLogger = (): Logger => new Logger({ serviceName: 'knap-api' });
+export const createLogger = (): Logger => new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'knap-api' });
 
 let defaults: Deps | undefined;
 

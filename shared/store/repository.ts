@@ -1,13 +1,18 @@
 /**
  * The DynamoDB repository: the only module that knows the key design.
  *
- * One table, keys `pk`/`sk`, two overloaded GSIs (see table.ts):
+ * One table, keys `pk`/`sk`, three overloaded GSIs (see table.ts):
  *
- * | item        | pk                     | sk              | gsi1pk / gsi1sk                                  | gsi2pk / gsi2sk                                 |
- * |-------------|------------------------|-----------------|--------------------------------------------------|-------------------------------------------------|
- * | API client  | `CLIENT#<client_id>`   | `CLIENT`        | `ORG#<org>#CLIENTS` / `<created_at>#<client_id>` | -                                               |
- * | token       | `TOKEN#<sha256(token)>`| `TOKEN`         | -                                                | -                                               |
- * | Knap        | `ORG#<org>`            | `KNAP#<uuid>`   | `CREATOR#<client_id>` / `<created>#<uuid>`        | `ORG#<org>#SHARED` / `<created>#<uuid>` (shared Knaps only) |
+ * | item        | pk                      | sk            | index entries                                                      |
+ * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
+ * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
+ * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | -                                                                  |
+ * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
+ * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
+ *
+ * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
+ * admin only), token by hash (GetItem), Knaps a client created (gsi1), Knaps its organization
+ * shares (gsi2), both newest first.
  *
  * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
  *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
@@ -18,6 +23,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -92,8 +98,8 @@ const key = {
 
 const clientToItem = (client: ApiClient): Item => ({
   ...key.client(client.clientId),
-  gsi1pk: key.orgClients(client.orgName),
-  gsi1sk: `${client.createdAt}#${client.clientId}`,
+  gsi3pk: key.orgClients(client.orgName),
+  gsi3sk: `${client.createdAt}#${client.clientId}`,
   type: 'client',
   client_id: client.clientId,
   org_name: client.orgName,
@@ -239,14 +245,20 @@ export class DynamoRepository implements Repository {
     return item ? itemToClient(item) : null;
   }
 
+  /** Keys from the keys-only index, then the items themselves, oldest client first. */
   async listClientsByOrg(orgName: string): Promise<ApiClient[]> {
-    const items = await this.queryAll({
+    const keys = await this.queryAll({
       TableName: this.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
       ExpressionAttributeValues: { ':pk': key.orgClients(orgName) },
     });
-    return items.map(itemToClient);
+    const items = await this.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
+    const byPk = new Map(items.map((item) => [item.pk, item]));
+    return keys.flatMap(({ pk }) => {
+      const item = byPk.get(pk);
+      return item ? [itemToClient(item)] : [];
+    });
   }
 
   async updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
@@ -381,6 +393,24 @@ export class DynamoRepository implements Repository {
   private async getItem(itemKey: Item): Promise<Item | null> {
     const result = await this.db.send(new GetCommand({ TableName: this.tableName, Key: itemKey, ConsistentRead: true }));
     return result.Item ?? null;
+  }
+
+  /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
+  private async batchGet(keys: Item[]): Promise<Item[]> {
+    const items: Item[] = [];
+    for (let start = 0; start < keys.length; start += 100) {
+      let pending: Item[] = keys.slice(start, start + 100);
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        if (attempt >= 5) throw new Error(`BatchGetItem left ${pending.length} item(s) unprocessed`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+        const result = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        items.push(...(result.Responses?.[this.tableName] ?? []));
+        pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return items;
   }
 
   private async queryAll(input: QueryCommandInput): Promise<Item[]> {

@@ -1,0 +1,20 @@
+/**
+ * The CDK app: `npx cdk synth|deploy|destroy` (cdk.json runs this file with tsx).
+ * Settings come from context (cdk.json, or `-c key=value`): see lib/config.ts.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import cdkNag from 'cdk-nag';
+import { CONTEXT_KEYS, DEFAULT_STACK_NAME, contextFlag, settingsFromContext } from '../lib/config.js';
+import { KnapStack } from '../lib/knap-stack.js';
+
+const app = new App();
+const stackName = String(app.node.tryGetContext(CONTEXT_KEYS.stackName) ?? DEFAULT_STACK_NAME);
+
+// No `env`: the stack is environment-agnostic, so synth needs no AWS credentials and no lookups.
+new KnapStack(app, stackName, { settings: settingsFromContext(app.node) });
+
+// cdk-nag 3 runs as a CDK policy-validation plugin: any AwsSolutions finding (error or
+// warning) not acknowledged in the stack fails the synth. `-c nag=false` skips the checks.
+if (contextFlag(app.node, CONTEXT_KEYS.nag)) {
+  Validations.of(app).addPlugins(new cdkNag.AwsSolutionsChecks(app, { verbose: true }));
+}

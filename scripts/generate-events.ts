@@ -1,0 +1,250 @@
+/**
+ * Writes events/<function id>/<status>-<case>.json: API Gateway HTTP API (payload 2.0)
+ * events shaped exactly as AWS sends them, with the credentials of scripts/fixtures.ts.
+ *
+ *   npx tsx scripts/generate-events.ts     (rewrites every file; edit CASES below, not the JSON)
+ *
+ * What AWS does, and these files copy:
+ * - header names are lowercased; repeated headers are joined with commas;
+ * - the body is a string; it is base64-encoded (isBase64Encoded: true) unless the content
+ *   type is text/*, application/json, application/xml or application/javascript, so an
+ *   OAuth form (application/x-www-form-urlencoded) arrives base64-encoded;
+ * - no body: no `body` key; no query: rawQueryString "" and no queryStringParameters;
+ * - requestContext.http carries method, path, protocol, sourceIp and userAgent, and the
+ *   routeKey is the matched route (`POST /api/oauth/token`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { type RouteDefinition, routes } from '../functions/routes.js';
+import { CLIENTS, FIXTURE_ORG, OTHER_ORG, TOKENS } from './fixtures.js';
+import { EVENTS_DIR, routeById } from './invoke-core.js';
+
+const API_ID = 'k7n2p4x9qa';
+const REGION = 'eu-west-1';
+const DOMAIN = `${API_ID}.execute-api.${REGION}.amazonaws.com`;
+const SOURCE_IP = '203.0.113.24';
+const USER_AGENT = 'acme-integration/2.3 (+https://acme.example)';
+/** 2026-11-23T09:40:00Z; each case gets its own second after it. */
+const BASE_TIME = Date.UTC(2026, 10, 23, 9, 40, 0);
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(;|$))/i;
+
+interface Case {
+  /** `<status>-<what>`: the file name without `.json`. */
+  name: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Sent as is (a string), or as a form (an object, for the token endpoint) or JSON (for the others). */
+  body?: string | Record<string, unknown>;
+  contentType?: string;
+}
+
+const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
+const basic = (id: string, secret: string): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const bearer = (token: string): string => `Bearer ${token}`;
+
+const main = CLIENTS.main;
+const postCredentials = { client_id: main.clientId, client_secret: main.secret };
+
+const CASES: Record<string, Case[]> = {
+  token: [
+    { name: '200-client-credentials', body: { grant_type: 'client_credentials', ...postCredentials } },
+    {
+      name: '200-client-credentials-basic',
+      headers: { authorization: basic(main.clientId, main.secret) },
+      body: { grant_type: 'client_credentials' },
+    },
+    { name: '200-narrowed-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read', ...postCredentials } },
+    { name: '200-refresh-token', body: { grant_type: 'refresh_token', refresh_token: TOKENS.refresh.token, ...postCredentials } },
+    { name: '400-unsupported-grant', body: { grant_type: 'password', username: 'ada', password: 'lovelace', ...postCredentials } },
+    { name: '400-missing-grant-type', body: { ...postCredentials } },
+    { name: '400-missing-client-secret', body: { grant_type: 'client_credentials', client_id: main.clientId } },
+    { name: '400-invalid-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read admin', ...postCredentials } },
+    { name: '401-wrong-secret', body: { grant_type: 'client_credentials', client_id: main.clientId, client_secret: 'knap_cs_not-the-right-secret' } },
+    {
+      name: '401-unknown-client',
+      body: { grant_type: 'client_credentials', client_id: 'knap_ci_00000000000000000000000000000000', client_secret: main.secret },
+    },
+    {
+      name: '401-revoked-client',
+      body: { grant_type: 'client_credentials', client_id: CLIENTS.revoked.clientId, client_secret: CLIENTS.revoked.secret },
+    },
+    {
+      name: '401-access-token-as-refresh-token',
+      body: { grant_type: 'refresh_token', refresh_token: TOKENS.access.token, ...postCredentials },
+    },
+    {
+      name: '429-rate-limited',
+      body: { grant_type: 'client_credentials', client_id: CLIENTS.limited.clientId, client_secret: CLIENTS.limited.secret },
+    },
+  ],
+  'create-knap': [
+    {
+      name: '201-manual',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: {
+        name: 'Summarize new support tickets',
+        schedule_type: 'manual',
+        visibility: 'private',
+        tool_metadata: { action_description: 'Summarize each new ticket and post it to #support' },
+      },
+    },
+    {
+      name: '201-scheduled',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: {
+        name: 'Weekly pipeline digest',
+        schedule_type: 'scheduled',
+        visibility: FIXTURE_ORG,
+        is_active: true,
+        active_by_default: false,
+        tool_metadata: {
+          action_description: 'Email the sales pipeline summary',
+          schedule_description: 'every Monday at 9am',
+          timezone: 'Europe/Berlin',
+        },
+      },
+    },
+    {
+      name: '201-post-meeting-public',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: { name: 'Meeting notes to CRM', schedule_type: 'post_meeting_transcription', visibility: 'public' },
+    },
+    { name: '400-empty-name', headers: { authorization: bearer(TOKENS.access.token) }, body: { name: '', schedule_type: 'manual' } },
+    {
+      name: '400-malformed-json',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: '{"name": "Unfinished", "schedule_type": ',
+      contentType: 'application/json',
+    },
+    {
+      name: '400-unknown-schedule-type',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: { name: 'Hourly thing', schedule_type: 'hourly' },
+    },
+    {
+      name: '400-impossible-schedule',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: { name: 'Leap day report', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every February 30 at 25:00' } },
+    },
+    {
+      name: '400-other-org-visibility',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: { name: 'Shared with strangers', visibility: OTHER_ORG },
+    },
+    { name: '401-missing-token', body: { name: 'No credentials', schedule_type: 'manual' } },
+    {
+      name: '401-unknown-token',
+      headers: { authorization: bearer('knap_at_this-token-was-never-issued-000000000000000') },
+      body: { name: 'Unknown token', schedule_type: 'manual' },
+    },
+    {
+      name: '401-expired-token',
+      headers: { authorization: bearer(TOKENS.expired.token) },
+      body: { name: 'Expired token', schedule_type: 'manual' },
+    },
+    {
+      name: '401-refresh-token-as-bearer',
+      headers: { authorization: bearer(TOKENS.refresh.token) },
+      body: { name: 'Refresh token is not an access token', schedule_type: 'manual' },
+    },
+    {
+      name: '403-read-only-token',
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+      body: { name: 'Read-only token cannot create', schedule_type: 'manual' },
+    },
+  ],
+  'list-knaps': [
+    { name: '200-list', headers: { authorization: bearer(TOKENS.access.token) } },
+    { name: '200-first-page', headers: { authorization: bearer(TOKENS.access.token) }, query: { limit: '1' } },
+    { name: '200-read-only-token', headers: { authorization: bearer(TOKENS.readOnly.token) } },
+    { name: '400-invalid-limit', headers: { authorization: bearer(TOKENS.access.token) }, query: { limit: '0' } },
+    { name: '400-invalid-cursor', headers: { authorization: bearer(TOKENS.access.token) }, query: { cursor: 'not-a-cursor' } },
+    { name: '401-missing-token' },
+    { name: '401-malformed-authorization', headers: { authorization: `Token ${TOKENS.access.token}` } },
+    { name: '401-revoked-client', headers: { authorization: bearer(TOKENS.revoked.token) } },
+    { name: '429-rate-limited', headers: { authorization: bearer(TOKENS.limited.token) } },
+  ],
+};
+
+/** Stable, AWS-looking ids derived from the case, so regenerating changes nothing. */
+const digest = (seed: string): Buffer => createHash('sha256').update(seed).digest();
+
+const clfTime = (date: Date): string => {
+  const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(date.toUTCString()) ?? [];
+  return `${day}/${month}/${year}:${time} +0000`;
+};
+
+const bodyOf = (route: RouteDefinition, item: Case): { text: string; contentType: string } | undefined => {
+  if (item.body === undefined) return undefined;
+  if (typeof item.body === 'string') return { text: item.body, contentType: item.contentType ?? 'application/json' };
+  return route.id === 'token'
+    ? { text: form(item.body as Record<string, string>), contentType: 'application/x-www-form-urlencoded' }
+    : { text: JSON.stringify(item.body), contentType: 'application/json' };
+};
+
+export const buildEvent = (route: RouteDefinition, item: Case, index: number): APIGatewayProxyEventV2 => {
+  const seed = digest(`${route.id}/${item.name}`);
+  const now = new Date(BASE_TIME + index * 1000);
+  const body = bodyOf(route, item);
+  const rawQueryString = item.query ? new URLSearchParams(item.query).toString() : '';
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(item.headers ?? {}),
+    ...(body ? { 'content-length': String(Buffer.byteLength(body.text)), 'content-type': body.contentType } : {}),
+    host: DOMAIN,
+    'user-agent': USER_AGENT,
+    'x-amzn-trace-id': `Root=1-${Math.floor(now.getTime() / 1000).toString(16)}-${seed.subarray(0, 12).toString('hex')}`,
+    'x-forwarded-for': SOURCE_IP,
+    'x-forwarded-port': '443',
+    'x-forwarded-proto': 'https',
+  };
+  const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
+  const routeKey = `${route.method} ${route.path}`;
+  const text = body ? TEXT_TYPES.test(body.contentType) : true;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: route.path,
+    rawQueryString,
+    headers: sorted,
+    ...(item.query ? { queryStringParameters: { ...item.query } } : {}),
+    requestContext: {
+      accountId: '123456789012',
+      apiId: API_ID,
+      domainName: DOMAIN,
+      domainPrefix: API_ID,
+      http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: SOURCE_IP, userAgent: USER_AGENT },
+      // HTTP API request ids: 16 characters of base64 ending in '='.
+      requestId: `${seed.subarray(12, 32).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 15)}=`,
+      routeKey,
+      stage: '$default',
+      time: clfTime(now),
+      timeEpoch: now.getTime(),
+    },
+    ...(body ? { body: text ? body.text : Buffer.from(body.text).toString('base64') } : {}),
+    isBase64Encoded: body ? !text : false,
+  };
+};
+
+export const EVENT_CASES = CASES;
+
+const write = async (): Promise<void> => {
+  let index = 0;
+  for (const route of routes) {
+    const cases = CASES[route.id];
+    if (!cases) throw new Error(`No event cases for route ${route.id}`);
+    const folder = join(EVENTS_DIR, route.id);
+    await mkdir(folder, { recursive: true });
+    for (const item of cases) {
+      const event = buildEvent(routeById(route.id), item, index++);
+      await writeFile(join(folder, `${item.name}.json`), `${JSON.stringify(event, null, 2)}\n`);
+    }
+    console.log(`events/${route.id}: ${cases.length} events`);
+  }
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) await write();

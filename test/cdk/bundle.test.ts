@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { routes } from '../../functions/routes.js';
+import { functionLogicalId } from '../../lib/functions.js';
+import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
+import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bundles.js';
+import { synthesize } from './synth.js';
+
+/** The real bundles, built once by the local esbuild exactly as `npm run synth` builds them. */
+const ONE_MB = 1024 * 1024;
+let outdir: string;
+let bundles: Map<string, BundleMeasurement>;
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'knap-cdk-'));
+  const { app } = synthesize({ bundle: true, outdir });
+  app.synth();
+  bundles = new Map(measureBundles(outdir, 1).map((measurement) => [measurement.logicalId, measurement]));
+}, 180_000);
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe.each(routes.map((route) => [route.id, functionLogicalId(route.id)] as const))('%s bundle', (_id, logicalId) => {
+  const bundle = () => bundles.get(logicalId)!;
+  const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
+
+  test('the asset is index.mjs and its map, under 1 MB together', () => {
+    expect(readdirSync(bundle().assetPath).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    expect(bundle().assetBytes).toBeLessThan(ONE_MB);
+  });
+
+  test('ESM with the createRequire banner, the AWS SDK inside', () => {
+    const text = code();
+    expect(text.slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
+    // No import of the SDK is left for the runtime to resolve (it may still be named in error messages).
+    expect(text.match(/\bfrom\s*["']@aws-sdk\/[^"']*|\bimport\s*\(\s*["']@aws-sdk\/[^"']*/g)).toBeNull();
+    expect(text).toContain('DynamoDB_20120810');
+    expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+  });
+
+  test('the source map covers our code only', () => {
+    const map = JSON.parse(readFileSync(join(bundle().assetPath, 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sources.length).toBeGreaterThan(0);
+    expect(map.sources.filter((source) => source.includes('node_modules'))).toEqual([]);
+    expect(map.sourcesContent).toBeUndefined();
+  });
+
+  test('loads in a fresh node process and exports the handler', () => {
+    const type = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', 'const m = await import(process.argv[1]); process.stdout.write(typeof m.handler);', join(bundle().assetPath, 'index.mjs')],
+      { env: { PATH: process.env.PATH, TABLE_NAME: 'knap', AWS_REGION: 'eu-west-1', NODE_OPTIONS: '--enable-source-maps' }, encoding: 'utf8' },
+    );
+    expect(type).toBe('function');
+  });
+});

@@ -1,0 +1,111 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { routes } from '../../functions/routes.js';
+import { ROUTE_TABLE_ACTIONS, functionLogicalId } from '../../lib/functions.js';
+import { resourcesOf, synthesize } from './synth.js';
+
+let template: Template;
+let tableId: string;
+beforeAll(() => {
+  ({ template } = synthesize());
+  [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
+});
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Every statement of every policy attached to the function's role. */
+const statementsOf = (routeId: string): Statement[] => {
+  const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
+  const roleId = fn.Properties?.Role['Fn::GetAtt'][0] as string;
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((policy) => list(policy.Properties?.Roles).some((role: { Ref?: string }) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties?.PolicyDocument.Statement as Statement[]);
+};
+
+/** action -> resources it is allowed on. */
+const grants = (routeId: string, service: string): Record<string, unknown[]> => {
+  const byAction: Record<string, unknown[]> = {};
+  for (const statement of statementsOf(routeId)) {
+    expect(statement.Effect).toBe('Allow');
+    for (const action of list(statement.Action).filter((candidate) => candidate.startsWith(`${service}:`))) {
+      (byAction[action] ??= []).push(...list(statement.Resource));
+    }
+  }
+  return byAction;
+};
+
+const tableArn = () => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
+const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, `/index/${name}`]] });
+
+// Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
+const expectedGrants = (): Record<string, Record<string, unknown[]>> => ({
+  token: {
+    'dynamodb:BatchWriteItem': [tableArn()],
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+  },
+  'create-knap': {
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:PutItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+  },
+  'list-knaps': {
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+    'dynamodb:Query': [tableArn(), indexArn('gsi1'), indexArn('gsi2')],
+  },
+});
+
+describe('least privilege, per function', () => {
+  test('every route has its pinned DynamoDB actions, and the map in lib/functions.ts agrees', () => {
+    const expected = expectedGrants();
+    expect(Object.keys(expected).sort()).toEqual(routes.map((route) => route.id).sort());
+    for (const route of routes) {
+      expect([...(ROUTE_TABLE_ACTIONS[route.id] ?? [])].sort()).toEqual(Object.keys(expected[route.id]!).sort());
+    }
+  });
+
+  test.each(routes.map((route) => [route.id] as const))('%s: exactly its DynamoDB actions, on exactly its resources', (routeId) => {
+    const actual = grants(routeId, 'dynamodb');
+    for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const expected = expectedGrants()[routeId]!;
+    for (const resources of Object.values(expected)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(actual).toEqual(expected);
+  });
+
+  test.each(routes.map((route) => [route.id] as const))('%s: writes its own log group and nothing else', (routeId) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
+    const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
+    expect(grants(routeId, 'logs')).toEqual({
+      'logs:CreateLogStream': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
+      'logs:PutLogEvents': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
+    });
+    const services = new Set(statementsOf(routeId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])));
+    expect([...services].sort()).toEqual(['dynamodb', 'logs']);
+  });
+
+  test('no wildcard anywhere: no action with *, no Resource *, no managed policies', () => {
+    for (const policy of Object.values(resourcesOf(template, 'AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties?.PolicyDocument.Statement as Statement[]) {
+        for (const action of list(statement.Action)) expect(action).not.toContain('*');
+        expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
+      }
+    }
+    for (const role of Object.values(resourcesOf(template, 'AWS::IAM::Role'))) {
+      expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties?.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+    }
+  });
+
+  test('each function has a role of its own', () => {
+    const roles = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((fn) => fn.Properties?.Role['Fn::GetAtt'][0]);
+    expect(new Set(roles).size).toBe(routes.length);
+  });
+});

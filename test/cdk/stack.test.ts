@@ -1,0 +1,167 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { routes } from '../../functions/routes.js';
+import { functionLogicalId } from '../../lib/functions.js';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/store/table.js';
+import { resourcesOf, synthesize } from './synth.js';
+
+// One synthesis for the whole file (bundling skipped: the template does not depend on it).
+let template: Template;
+let tableId: string;
+beforeAll(() => {
+  ({ template } = synthesize());
+  [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
+});
+
+const ref = (logicalId: string) => ({ Ref: logicalId });
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+
+describe('HTTP API routes, from functions/routes.ts', () => {
+  test('exactly one route per route-table entry, no catch-all', () => {
+    const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
+    expect([...routeKeys].sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    expect([...routeKeys].sort()).toEqual(['GET /api/studio/knap-tools', 'POST /api/oauth/token', 'POST /api/studio/knap-tools']);
+  });
+
+  test.each(routes.map((route) => [route.id, route] as const))('%s: its route goes to its own Lambda, payload 2.0', (_id, route) => {
+    const [, routeResource] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
+      ([, resource]) => resource.Properties?.RouteKey === `${route.method} ${route.path}`,
+    )!;
+    const integrationId = routeResource.Properties?.Target['Fn::Join'][1][1].Ref as string;
+    const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationId];
+    expect(integration?.Properties).toEqual(
+      expect.objectContaining({
+        IntegrationType: 'AWS_PROXY',
+        IntegrationUri: arnOf(functionLogicalId(route.id)),
+        PayloadFormatVersion: '2.0',
+      }),
+    );
+  });
+
+  test('API Gateway may invoke each function for its route only', () => {
+    for (const route of routes) {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: arnOf(functionLogicalId(route.id)),
+        SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${route.path}`])] },
+      });
+    }
+  });
+
+  test('the $default stage: auto-deployed, throttled, with JSON access logs kept a month', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: {
+        DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+    });
+    const format = JSON.parse(
+      Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'))[0]!.Properties?.AccessLogSettings.Format as string,
+    ) as Record<string, string>;
+    // Access logs never carry headers, so never a credential.
+    expect(Object.values(format).join(' ')).not.toMatch(/header|authorization/i);
+  });
+
+  test('no CORS unless origins are given', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: Match.absent() });
+  });
+
+  test('outputs: the API URL and the table name', () => {
+    const apiId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Api'))[0]!;
+    // No trailing slash: clients append /api/oauth/token.
+    template.hasOutput('ApiUrl', {
+      Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
+    });
+    template.hasOutput('TableName', { Value: ref(tableId) });
+  });
+});
+
+describe('functions', () => {
+  test('one Lambda per route, and no other', () => {
+    expect(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).sort()).toEqual(
+      routes.map((route) => functionLogicalId(route.id)).sort(),
+    );
+  });
+
+  test.each(routes.map((route) => [route.id, route] as const))('%s: Node.js 22 on arm64, 256 MB, 10 s, ESM handler', (_id, route) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+    expect(fn.Properties).toEqual(
+      expect.objectContaining({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 256,
+        Timeout: 10,
+        Handler: 'index.handler',
+        Description: `${route.method} ${route.path}: ${route.description}`,
+      }),
+    );
+  });
+
+  test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+    expect(fn.Properties?.Environment.Variables).toEqual({
+      TABLE_NAME: ref(tableId),
+      POWERTOOLS_SERVICE_NAME: 'knap-api',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      DYNAMODB_TIMEOUT_MS: '2000',
+      DEFAULT_RATE_LIMIT: '100',
+      NODE_OPTIONS: '--enable-source-maps',
+      // Empty: the SDK's endpoint; there for `sam local invoke --env-vars` to override.
+      DYNAMODB_ENDPOINT: '',
+    });
+    // DynamoDB gets at most 3 attempts of DYNAMODB_TIMEOUT_MS: they must fit in the function's timeout.
+    expect(3 * 2000).toBeLessThan(fn.Properties?.Timeout * 1000);
+  });
+
+  test.each(routes.map((route) => [route.id, route] as const))('%s: its own log group, kept one month', (_id, route) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+    const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
+    expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties).toEqual({ RetentionInDays: 30 });
+  });
+
+  test('log groups: one per function and one for access logs, no other', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 1);
+  });
+});
+
+describe('the table, as shared/store/table.ts and local/ensure-table.ts define it', () => {
+  test('keys, GSIs, TTL, point-in-time recovery, on-demand billing', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const attributes = [TABLE_KEYS.partition, TABLE_KEYS.sort, ...INDEXES.flatMap((index) => [index.partition, index.sort])];
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sort, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      GlobalSecondaryIndexes: INDEXES.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partition, KeyType: 'HASH' },
+          { AttributeName: index.sort, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: index.projection },
+      })),
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      ProvisionedThroughput: Match.absent(),
+      TableName: Match.absent(),
+    });
+    // Pinned literally too, so a change of the shared constants is a visible change here.
+    expect(INDEXES.map((index) => [index.name, index.projection])).toEqual([
+      ['gsi1', 'ALL'],
+      ['gsi2', 'ALL'],
+      ['gsi3', 'KEYS_ONLY'],
+    ]);
+    expect(TTL_ATTRIBUTE).toBe('expires_at');
+  });
+
+  test('survives the stack: retained on delete and on replacement', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
