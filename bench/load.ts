@@ -36,7 +36,7 @@ const stack = await startStackProcess();
 const failures: string[] = [];
 try {
   const documents = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
-  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console };
+  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console, defaultRateLimit: 100 };
   // Four clients far below their limits, one that will hit its limit.
   const limits = [1_000_000, 1_000_000, 1_000_000, 1_000_000, 120];
   const clients: LoadClient[] = [];

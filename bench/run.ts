@@ -42,7 +42,7 @@ interface Scenario {
 const stack = await startStackProcess({ COUNT_ROUND_TRIPS: 'true' });
 try {
   const documents = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
-  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console };
+  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console, defaultRateLimit: 100 };
   // A limit far above what the run can reach: this measures the API, not the limiter's 429s.
   const client = await createApiClient(deps, { orgName: 'bench', name: 'bench', rateLimit: 1_000_000 });
   documents.destroy();

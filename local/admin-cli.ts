@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ClientSummary } from '../shared/domain/clients.js';
-import type { Deps } from '../shared/runtime.js';
+import { type Deps, defaultRateLimitFromEnv } from '../shared/runtime.js';
 import {
   AdminError,
   type ClientWithSecret,
@@ -23,10 +23,18 @@ Commands:
   list-clients --org ORG [--json]
   regenerate-secret CLIENT_ID [--json]
   revoke-client CLIENT_ID [--json]
-  set-rate-limit CLIENT_ID N [--json]
+  set-rate-limit CLIENT_ID N|default [--json]
+
+A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
 Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = AWS via the credentials chain),
-TABLE_NAME (default knap), AWS_REGION, DEFAULT_RATE_LIMIT (for create-client without --rate-limit; default 100)`;
+TABLE_NAME (default knap), AWS_REGION, DEFAULT_RATE_LIMIT (the deployment's default, shown for
+clients without a limit of their own; default 100)`;
+
+/** The limit the API applies to this client: its own, or the deployment's default. */
+const effectiveLimit = (client: ClientSummary): number => client.rateLimit ?? defaultRateLimitFromEnv();
+
+const limitText = (client: ClientSummary): string => `${effectiveLimit(client)}${client.rateLimit === null ? ' (default)' : ''}`;
 
 /** The admin-facing view of a client, snake_case like the API. Never a secret or its hash. */
 const clientJson = (client: ClientSummary) => ({
@@ -35,7 +43,8 @@ const clientJson = (client: ClientSummary) => ({
   name: client.name,
   description: client.description,
   status: client.status,
-  rate_limit: client.rateLimit,
+  rate_limit: effectiveLimit(client),
+  rate_limit_is_default: client.rateLimit === null,
   user_id: client.userId,
   scopes: client.scopes.join(' '),
   created_at: client.createdAt,
@@ -56,7 +65,7 @@ const secretLines = (heading: string, client: ClientWithSecret): string[] => [
     ['Client ID', client.clientId],
     ['Client secret', client.clientSecret],
     ['Organization', client.orgName],
-    ['Rate limit', `${client.rateLimit} requests/minute`],
+    ['Rate limit', `${limitText(client)} requests/minute`],
     ['User id', String(client.userId)],
   ]).map((line) => `  ${line}`),
   '',
@@ -103,7 +112,7 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
           orgName: required(values.org, '--org'),
           name: required(values.name, '--name'),
           description: values.description,
-          rateLimit: positiveInt(values['rate-limit'], '--rate-limit') ?? positiveInt(process.env.DEFAULT_RATE_LIMIT, 'DEFAULT_RATE_LIMIT'),
+          rateLimit: positiveInt(values['rate-limit'], '--rate-limit'),
           userId: positiveInt(values['user-id'], '--user-id'),
         });
         print(withSecret(client), secretLines(`Created API client "${client.name}" for organization ${client.orgName}`, client));
@@ -111,7 +120,7 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
       }
       case 'list-clients': {
         const clients = await listApiClients(deps(), required(values.org, '--org'));
-        const rows = clients.map((c) => [c.name, c.description || '-', c.clientId, c.status, String(c.rateLimit), c.lastUsedAt ?? 'never']);
+        const rows = clients.map((c) => [c.name, c.description || '-', c.clientId, c.status, limitText(c), c.lastUsedAt ?? 'never']);
         print(
           clients.map(clientJson),
           clients.length === 0
@@ -134,9 +143,10 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
         return 0;
       }
       case 'set-rate-limit': {
-        const limit = positiveInt(required(args[1], 'N (requests per minute)'), 'N');
-        const client = await setRateLimit(deps(), clientId(), limit ?? 0);
-        print(clientJson(client), [`Rate limit of ${client.clientId} is now ${client.rateLimit} requests/minute.`]);
+        const value = required(args[1], 'N (requests per minute, or "default")');
+        const limit = value === 'default' ? null : (positiveInt(value, 'N') ?? null);
+        const client = await setRateLimit(deps(), clientId(), limit);
+        print(clientJson(client), [`Rate limit of ${client.clientId} is now ${limitText(client)} requests/minute.`]);
         return 0;
       }
       default:

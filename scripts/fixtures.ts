@@ -8,7 +8,7 @@
  * Only hashes are stored, as the real code does: sha256(secret), sha256(token).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type ApiClient, DEFAULT_SCOPES } from '../shared/domain/clients.js';
+import { type ApiClient, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES } from '../shared/domain/clients.js';
 import { epochSeconds, isoSeconds } from '../shared/domain/clock.js';
 import { hashCredential } from '../shared/domain/credentials.js';
 import type { Knap } from '../shared/domain/knaps.js';
@@ -241,5 +241,6 @@ export const primeRateLimits = async (repo: Repository, now = new Date()): Promi
     window: windowStart(now),
     now: isoSeconds(now),
     mode: 'open',
+    defaultLimit: DEFAULT_RATE_LIMIT,
   });
 };

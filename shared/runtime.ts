@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
 import { DynamoRepository, type Repository } from './store/repository.js';
@@ -16,7 +17,15 @@ export interface Deps {
   repo: Repository;
   clock: Clock;
   log: Log;
+  /** Requests per minute of clients that have no limit of their own. */
+  defaultRateLimit: number;
 }
+
+/** DEFAULT_RATE_LIMIT, the deployment's limit for clients without one of their own (100 when unset or invalid). */
+export const defaultRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
+  const limit = Number(env.DEFAULT_RATE_LIMIT);
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT ? limit : DEFAULT_RATE_LIMIT;
+};
 
 export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
 
@@ -31,6 +40,7 @@ export const defaultDeps = (): Deps => {
       repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
       clock: systemClock,
       log: createLogger(),
+      defaultRateLimit: defaultRateLimitFromEnv(),
     };
   }
   return defaults;

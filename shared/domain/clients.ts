@@ -17,7 +17,8 @@ export interface ApiClient {
   status: ClientStatus;
   /** Bumped by regenerate and revoke; every token carries the generation it was issued under. */
   generation: number;
-  rateLimit: number;
+  /** Requests per minute; null follows the deployment's default (DEFAULT_RATE_LIMIT). */
+  rateLimit: number | null;
   scopes: string[];
   secretHash: string;
   createdAt: string;
@@ -53,7 +54,7 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
       userId: input.userId ?? 1,
       status: 'active',
       generation: 1,
-      rateLimit: input.rateLimit ?? DEFAULT_RATE_LIMIT,
+      rateLimit: input.rateLimit ?? null,
       scopes: input.scopes ?? [...DEFAULT_SCOPES],
       secretHash: hashCredential(secret),
       createdAt: now,

@@ -58,8 +58,9 @@ export const revokeClient = async (deps: Deps, clientId: string): Promise<Client
   return summarizeClient(mustExist(client, clientId));
 };
 
-export const setRateLimit = async (deps: Deps, clientId: string, limit: number): Promise<ClientSummary> => {
-  validateRateLimit(limit);
+/** A limit of the client's own, or null to follow the deployment's default again. */
+export const setRateLimit = async (deps: Deps, clientId: string, limit: number | null): Promise<ClientSummary> => {
+  if (limit !== null) validateRateLimit(limit);
   const client = await deps.repo.updateClient(clientId, { rateLimit: limit }, isoSeconds(deps.clock.now()));
   return summarizeClient(mustExist(client, clientId));
 };

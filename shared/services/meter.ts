@@ -34,6 +34,7 @@ const diagnose = (
   guard: RequestGuard,
   window: number,
   now: Date,
+  defaultLimit: number,
 ): MeterOutcome | null => {
   if (!state) return { kind: 'unknown' };
   const { client } = state;
@@ -41,8 +42,9 @@ const diagnose = (
   if ('secretHash' in guard && !guardHolds(client, guard)) return { kind: 'mismatch', client };
   if (client.status === 'revoked') return { kind: 'revoked', client };
   if (!guardHolds(client, guard)) return { kind: 'mismatch', client };
-  if (state.window === window && state.count >= client.rateLimit) {
-    return { kind: 'limited', client, rate: rateState(client.rateLimit, state.count, window, now) };
+  const limit = client.rateLimit ?? defaultLimit;
+  if (state.window === window && state.count >= limit) {
+    return { kind: 'limited', client, rate: rateState(limit, state.count, window, now) };
   }
   return null;
 };
@@ -57,13 +59,20 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
   let window = windowStart(now);
   let mode: 'continue' | 'open' = lastWindow.get(clientId) === window ? 'continue' : 'open';
   for (let attempt = 0; attempt < 4; attempt += 1) {
-    const result = await deps.repo.countRequest({ clientId, guard, window, now: isoSeconds(now), mode });
+    const result = await deps.repo.countRequest({
+      clientId,
+      guard,
+      window,
+      now: isoSeconds(now),
+      defaultLimit: deps.defaultRateLimit,
+      mode,
+    });
     if (result.applied) {
       remember(clientId, window);
       const { client, count } = result.state;
-      return { kind: 'ok', client, rate: rateState(client.rateLimit, count, window, now) };
+      return { kind: 'ok', client, rate: rateState(client.rateLimit ?? deps.defaultRateLimit, count, window, now) };
     }
-    const outcome = diagnose(result.state, guard, window, now);
+    const outcome = diagnose(result.state, guard, window, now, deps.defaultRateLimit);
     if (outcome) return outcome;
     const stored = result.state?.window ?? null;
     if (stored !== null && stored > window) window = stored; // another container's clock is ahead: join its window

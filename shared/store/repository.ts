@@ -54,6 +54,8 @@ export interface CountRequestInput {
   guard: RequestGuard;
   window: number;
   now: string;
+  /** The limit of a client that has none of its own. */
+  defaultLimit: number;
   /** `continue`: the counter is already in this window; `open`: start this window at 1. */
   mode: 'continue' | 'open';
 }
@@ -63,7 +65,8 @@ export type CountRequestResult = { applied: true; state: MeteredClient } | { app
 export interface ClientChanges {
   secretHash?: string;
   status?: ClientStatus;
-  rateLimit?: number;
+  /** A limit of its own, or null to follow the deployment's default again. */
+  rateLimit?: number | null;
   /** End every token issued so far. */
   bumpGeneration?: boolean;
 }
@@ -108,7 +111,7 @@ const clientToItem = (client: ApiClient): Item => ({
   user_id: client.userId,
   status: client.status,
   generation: client.generation,
-  rate_limit: client.rateLimit,
+  rate_limit: client.rateLimit ?? undefined,
   scopes: client.scopes,
   secret_hash: client.secretHash,
   created_at: client.createdAt,
@@ -124,7 +127,7 @@ const itemToClient = (item: Item): ApiClient => ({
   userId: Number(item.user_id),
   status: item.status === 'revoked' ? 'revoked' : 'active',
   generation: Number(item.generation),
-  rateLimit: Number(item.rate_limit),
+  rateLimit: typeof item.rate_limit === 'number' ? item.rate_limit : null,
   scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
   secretHash: String(item.secret_hash),
   createdAt: String(item.created_at),
@@ -263,6 +266,7 @@ export class DynamoRepository implements Repository {
 
   async updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
     const sets = ['updated_at = :now'];
+    const removes: string[] = [];
     const values: Item = { ':now': now };
     if (changes.secretHash !== undefined) {
       sets.push('secret_hash = :secret');
@@ -272,7 +276,8 @@ export class DynamoRepository implements Repository {
       sets.push('#status = :status');
       values[':status'] = changes.status;
     }
-    if (changes.rateLimit !== undefined) {
+    if (changes.rateLimit === null) removes.push('rate_limit');
+    if (typeof changes.rateLimit === 'number') {
       sets.push('rate_limit = :limit');
       values[':limit'] = changes.rateLimit;
     }
@@ -285,7 +290,7 @@ export class DynamoRepository implements Repository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.client(clientId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: changes.status !== undefined ? { '#status': 'status' } : undefined,
           ExpressionAttributeValues: values,
@@ -310,7 +315,7 @@ export class DynamoRepository implements Repository {
     const open = input.mode === 'open';
     const windowCondition = open
       ? '(attribute_not_exists(rl_window) OR rl_window < :window)'
-      : 'rl_window = :window AND rl_count < rate_limit';
+      : 'rl_window = :window AND (rl_count < rate_limit OR (attribute_not_exists(rate_limit) AND rl_count < :defaultLimit))';
     try {
       const result = await this.db.send(
         new UpdateCommand({
@@ -326,6 +331,7 @@ export class DynamoRepository implements Repository {
             ':window': input.window,
             ':one': 1,
             ':now': input.now,
+            ...(open ? {} : { ':defaultLimit': input.defaultLimit }),
             ...guard.values,
           },
           ReturnValues: 'ALL_NEW',

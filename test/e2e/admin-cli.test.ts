@@ -50,7 +50,8 @@ describe('admin CLI', () => {
     const clients = JSON.parse(listed.out) as Record<string, unknown>[];
     expect(clients).toHaveLength(2);
     const used = clients.find((client) => client.client_id === created.client_id);
-    expect(used).toMatchObject({ last_used_at: '2026-11-23T14:30:00Z', status: 'active', rate_limit: 100 });
+    expect(used).toMatchObject({ last_used_at: '2026-11-23T14:30:00Z', status: 'active', rate_limit: 100, rate_limit_is_default: true });
+    expect((await admin('list-clients', '--org', 'listing-org')).out).toMatch(/active\s+100 \(default\)\s+2026-11-23T14:30:00Z/);
     expect(clients.find((client) => client.client_id !== created.client_id)?.last_used_at).toBeNull();
     const secretOfUnused = (JSON.parse(unused.out) as { client_secret: string }).client_secret;
     for (const text of [listed.out, (await admin('list-clients', '--org', 'listing-org')).out]) {
@@ -81,6 +82,9 @@ describe('admin CLI', () => {
     expect(limit.out).toContain('7 requests/minute');
     const tokens = await getToken(api.url, { clientId: created.client_id, clientSecret: created.client_secret });
     expect((await listKnaps(api.url, tokens.access_token)).headers.get('ratelimit-limit')).toBe('7');
+    const reset = await admin('set-rate-limit', created.client_id, 'default', '--json');
+    expect(JSON.parse(reset.out)).toMatchObject({ rate_limit: 100, rate_limit_is_default: true });
+    expect((await listKnaps(api.url, tokens.access_token)).headers.get('ratelimit-limit')).toBe('100');
 
     expect((await admin('revoke-client', created.client_id)).status).toBe(0);
     const response = await listKnaps(api.url, tokens.access_token);

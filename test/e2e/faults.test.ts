@@ -20,7 +20,7 @@ let token: string;
 beforeAll(async () => {
   table = await startTestTable();
   proxy = await startFaultProxy(table.endpoint);
-  const deps = { repo: new DynamoRepository(createDocumentClient({ endpoint: proxy.endpoint }), table.tableName), clock: systemClock, log };
+  const deps = { repo: new DynamoRepository(createDocumentClient({ endpoint: proxy.endpoint }), table.tableName), clock: systemClock, log, defaultRateLimit: 100 };
   api = await startApiServer({ deps, lambdaTimeoutMs: LAMBDA_TIMEOUT_MS });
   client = await createApiClient(deps, { orgName: 'faults', name: 'faulty', rateLimit: 10_000 });
   ({ access_token: token } = await getToken(api.url, client));

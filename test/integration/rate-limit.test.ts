@@ -47,6 +47,25 @@ describe('per-client rate limit (atomic counter on the client item)', () => {
     expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 5, remaining: 3 } });
   });
 
+  test('a client without a limit of its own follows the deployment default, exactly under a burst', async () => {
+    const clock = new FakeClock(new Date('2026-11-23T10:00:10Z'));
+    const deps = { ...table.deps(clock), defaultRateLimit: 12 };
+    const client = await createApiClient(deps, { orgName: 'acme', name: 'default limit' });
+    expect(client.rateLimit).toBeNull();
+    const guard = { secretHash: hashCredential(client.clientSecret) };
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 12, remaining: 11 } });
+
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => meterRequest(deps, client.clientId, guard)));
+    expect(outcomes.filter((outcome) => outcome.kind === 'ok')).toHaveLength(11);
+    expect(outcomes.find((outcome) => outcome.kind === 'limited')).toMatchObject({ rate: { limit: 12, remaining: 0 } });
+
+    // An own limit overrides the default; "default" again removes it.
+    await setRateLimit(deps, client.clientId, 15);
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 15, remaining: 2 } });
+    expect((await setRateLimit(deps, client.clientId, null)).rateLimit).toBeNull();
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'limited', rate: { limit: 12 } });
+  });
+
   test('a wrong secret never burns the client quota', async () => {
     const clock = new FakeClock();
     const { deps, client, guard } = await newClient(clock, 1);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startEmbeddedDynamo } from '../../local/dynamodb.js';
 import { ensureTable } from '../../local/ensure-table.js';
+import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient, createDynamoClient } from '../../shared/store/dynamo-client.js';
@@ -44,7 +45,12 @@ export const startTestTable = async (): Promise<TestTable> => {
   return {
     endpoint,
     tableName,
-    deps: (clock = systemClock) => ({ repo: new DynamoRepository(documents, tableName), clock, log: new MemoryLog() }),
+    deps: (clock = systemClock) => ({
+      repo: new DynamoRepository(documents, tableName),
+      clock,
+      log: new MemoryLog(),
+      defaultRateLimit: DEFAULT_RATE_LIMIT,
+    }),
     close: async () => {
       documents.destroy();
       await embedded?.close();
