@@ -53,7 +53,8 @@ export const startEmbeddedDynamo = async (options: { port?: number; host?: strin
     close: async () => {
       worker.postMessage('close');
       // LevelDB closes cleanly so the data folder stays consistent; terminate in any case.
-      await Promise.race([once(worker, 'message'), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      // AbortSignal.timeout does not hold the process open once the worker has answered.
+      await once(worker, 'message', { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
       await worker.terminate();
     },
   };
