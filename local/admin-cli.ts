@@ -120,7 +120,7 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
       }
       case 'list-clients': {
         const clients = await listApiClients(deps(), required(values.org, '--org'));
-        const rows = clients.map((c) => [c.name, c.description || '-', c.clientId, c.status, limitText(c), c.lastUsedAt ?? 'never']);
+        const rows = clients.map((c) => [c.name, c.description || '-', c.clientId, c.status, String(effectiveLimit(c)), c.lastUsedAt ?? 'never']);
         print(
           clients.map(clientJson),
           clients.length === 0

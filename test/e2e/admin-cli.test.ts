@@ -51,7 +51,7 @@ describe('admin CLI', () => {
     expect(clients).toHaveLength(2);
     const used = clients.find((client) => client.client_id === created.client_id);
     expect(used).toMatchObject({ last_used_at: '2026-11-23T14:30:00Z', status: 'active', rate_limit: 100, rate_limit_is_default: true });
-    expect((await admin('list-clients', '--org', 'listing-org')).out).toMatch(/active\s+100 \(default\)\s+2026-11-23T14:30:00Z/);
+    expect((await admin('list-clients', '--org', 'listing-org')).out).toMatch(/active\s+100\s+2026-11-23T14:30:00Z/);
     expect(clients.find((client) => client.client_id !== created.client_id)?.last_used_at).toBeNull();
     const secretOfUnused = (JSON.parse(unused.out) as { client_secret: string }).client_secret;
     for (const text of [listed.out, (await admin('list-clients', '--org', 'listing-org')).out]) {
