@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -10,7 +11,7 @@ export interface KnapSettings {
   readonly stageName: string;
   /** POWERTOOLS_LOG_LEVEL of every function. */
   readonly logLevel: LogLevel;
-  /** Requests per minute of a client created without `--rate-limit` (DEFAULT_RATE_LIMIT). */
+  /** DEFAULT_RATE_LIMIT: requests per minute of every client without a limit of its own. */
   readonly defaultRateLimit: number;
   /** Stage-wide steady rate, requests per second, over all clients. */
   readonly throttleRateLimit: number;
@@ -23,7 +24,7 @@ export interface KnapSettings {
 export const DEFAULT_SETTINGS: KnapSettings = {
   stageName: '$default',
   logLevel: 'INFO',
-  defaultRateLimit: 100,
+  defaultRateLimit: DEFAULT_RATE_LIMIT,
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
   corsAllowedOrigins: [],
@@ -95,7 +96,7 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     logLevel: pick(CONTEXT_KEYS.logLevel, logLevel, DEFAULT_SETTINGS.logLevel),
     defaultRateLimit: pick(
       CONTEXT_KEYS.defaultRateLimit,
-      (value) => integer(CONTEXT_KEYS.defaultRateLimit, value, 1, 1_000_000),
+      (value) => integer(CONTEXT_KEYS.defaultRateLimit, value, 1, MAX_RATE_LIMIT),
       DEFAULT_SETTINGS.defaultRateLimit,
     ),
     throttleRateLimit: pick(

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ClientSummary } from '../shared/domain/clients.js';
+import { type ClientSummary, effectiveRateLimit } from '../shared/domain/clients.js';
 import { type Deps, defaultRateLimitFromEnv } from '../shared/runtime.js';
 import {
   AdminError,
@@ -31,8 +31,7 @@ Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = AWS via the credential
 TABLE_NAME (default knap), AWS_REGION, DEFAULT_RATE_LIMIT (the deployment's default, shown for
 clients without a limit of their own; default 100)`;
 
-/** The limit the API applies to this client: its own, or the deployment's default. */
-const effectiveLimit = (client: ClientSummary): number => client.rateLimit ?? defaultRateLimitFromEnv();
+const effectiveLimit = (client: ClientSummary): number => effectiveRateLimit(client, defaultRateLimitFromEnv());
 
 const limitText = (client: ClientSummary): string => `${effectiveLimit(client)}${client.rateLimit === null ? ' (default)' : ''}`;
 

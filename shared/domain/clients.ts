@@ -64,5 +64,9 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
   };
 };
 
+/** The limit the API applies: the client's own, else the deployment's default. */
+export const effectiveRateLimit = (client: Pick<ApiClient, 'rateLimit'>, defaultLimit: number): number =>
+  client.rateLimit ?? defaultLimit;
+
 export const summarizeClient = ({ secretHash: _hash, generation: _generation, ...summary }: ApiClient): ClientSummary =>
   summary;

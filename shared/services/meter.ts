@@ -1,4 +1,4 @@
-import type { ApiClient } from '../domain/clients.js';
+import { type ApiClient, effectiveRateLimit } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { digestsEqual } from '../domain/credentials.js';
 import { type RateState, rateState, windowStart } from '../domain/rate-limit.js';
@@ -42,7 +42,7 @@ const diagnose = (
   if ('secretHash' in guard && !guardHolds(client, guard)) return { kind: 'mismatch', client };
   if (client.status === 'revoked') return { kind: 'revoked', client };
   if (!guardHolds(client, guard)) return { kind: 'mismatch', client };
-  const limit = client.rateLimit ?? defaultLimit;
+  const limit = effectiveRateLimit(client, defaultLimit);
   if (state.window === window && state.count >= limit) {
     return { kind: 'limited', client, rate: rateState(limit, state.count, window, now) };
   }
@@ -70,7 +70,7 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
     if (result.applied) {
       remember(clientId, window);
       const { client, count } = result.state;
-      return { kind: 'ok', client, rate: rateState(client.rateLimit ?? deps.defaultRateLimit, count, window, now) };
+      return { kind: 'ok', client, rate: rateState(effectiveRateLimit(client, deps.defaultRateLimit), count, window, now) };
     }
     const outcome = diagnose(result.state, guard, window, now, deps.defaultRateLimit);
     if (outcome) return outcome;
