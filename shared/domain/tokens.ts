@@ -51,6 +51,9 @@ export const issueToken = (
 
 export const tokenPrefix = (kind: TokenKind): string => TOKEN_PREFIX[kind];
 
+/** The scopes a token carries (stored space-separated, as OAuth writes them). */
+export const tokenScopes = (record: Pick<TokenRecord, 'scope'>): string[] => record.scope.split(' ').filter(Boolean);
+
 export const isExpired = (record: TokenRecord, clock: Clock): boolean => epochSeconds(clock.now()) >= record.expiresAt;
 
 /** Scopes a request may narrow to: a subset of what the client holds. Returns null when it asks for more. */

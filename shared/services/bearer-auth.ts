@@ -1,9 +1,8 @@
 import { hashCredential, looksLike } from '../domain/credentials.js';
-import { isExpired, tokenPrefix } from '../domain/tokens.js';
+import { isExpired, tokenPrefix, tokenScopes } from '../domain/tokens.js';
 import { ApiError, MESSAGES, bearerChallenge } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { meterRequest } from './meter.js';
-import { refusal } from './meter-errors.js';
+import { meterOrRefuse } from './meter-or-refuse.js';
 import type { Caller, RequestState } from './request-state.js';
 
 const unauthorized = (detail: string, withError = true): ApiError =>
@@ -32,17 +31,12 @@ export const authenticateBearer = async (
   const record = await deps.repo.getToken(hashCredential(token));
   if (!record || record.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
   if (isExpired(record, deps.clock)) throw unauthorized(MESSAGES.expiredAccessToken);
-  const outcome = await meterRequest(deps, record.clientId, { generation: record.generation });
-  if (outcome.kind !== 'ok') {
-    throw refusal(
-      outcome,
-      state,
-      { mismatch: MESSAGES.invalidatedAccessToken, unknown: MESSAGES.invalidAccessToken },
-      true,
-    );
-  }
-  state.rate = outcome.rate;
-  const caller: Caller = { client: outcome.client, scopes: record.scope.split(' ').filter(Boolean) };
+  const client = await meterOrRefuse(deps, record.clientId, { generation: record.generation }, state, {
+    mismatch: MESSAGES.invalidatedAccessToken,
+    unknown: MESSAGES.invalidAccessToken,
+    challenge: true,
+  });
+  const caller: Caller = { client, scopes: tokenScopes(record) };
   state.caller = caller;
   return caller;
 };

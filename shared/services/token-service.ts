@@ -1,10 +1,17 @@
-import { ACCESS_TOKEN_TTL_SECONDS, type TokenRecord, grantScope, isExpired, issueToken, tokenPrefix } from '../domain/tokens.js';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  type TokenRecord,
+  grantScope,
+  isExpired,
+  issueToken,
+  tokenPrefix,
+  tokenScopes,
+} from '../domain/tokens.js';
 import { hashCredential, looksLike } from '../domain/credentials.js';
 import { ApiError, MESSAGES, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { TokenResponse } from '../schemas/responses.js';
-import { meterRequest } from './meter.js';
-import { refusal } from './meter-errors.js';
+import { meterOrRefuse } from './meter-or-refuse.js';
 import type { RequestState } from './request-state.js';
 
 export const GRANT_TYPES = ['client_credentials', 'refresh_token'] as const;
@@ -18,22 +25,19 @@ export interface TokenRequest {
   scope?: string;
 }
 
-
 const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
 
 /**
  * Authenticates the client and counts the request in one conditional write. A wrong
  * secret fails that write's condition, so it never burns the client's quota.
  */
-const authenticateClient = async (deps: Deps, request: TokenRequest, state: RequestState) => {
+const authenticateClient = (deps: Deps, request: TokenRequest, state: RequestState) =>
   // Any string is looked up the same way: unknown client ids and wrong secrets take the same path.
-  const outcome = await meterRequest(deps, request.clientId, { secretHash: hashCredential(request.clientSecret) });
-  if (outcome.kind !== 'ok') {
-    throw refusal(outcome, state, { mismatch: MESSAGES.invalidClient, unknown: MESSAGES.invalidClient }, false);
-  }
-  state.rate = outcome.rate;
-  return outcome.client;
-};
+  meterOrRefuse(deps, request.clientId, { secretHash: hashCredential(request.clientSecret) }, state, {
+    mismatch: MESSAGES.invalidClient,
+    unknown: MESSAGES.invalidClient,
+    challenge: false,
+  });
 
 const scopeOrFail = (held: readonly string[], requested: string | undefined): string => {
   const scope = grantScope(held, requested);
@@ -70,7 +74,7 @@ const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: Reque
     wellFormed ? deps.repo.getToken(hashCredential(refreshToken)) : Promise.resolve(null),
   ]);
   const refresh = checkRefreshToken(deps, record, client);
-  const scope = scopeOrFail(refresh.scope.split(' ').filter(Boolean), request.scope);
+  const scope = scopeOrFail(tokenScopes(refresh), request.scope);
   const access = issueToken('access', client, scope, deps.clock);
   await deps.repo.putTokens([access.record]);
   return tokenResponse(access.token, refreshToken, scope);
