@@ -65,6 +65,7 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   return knap;
 };
 
+const invalidCursor = () => badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
 
 /**
  * Where each of the two listings stopped. A listing that is done is `null`, one not yet
@@ -87,7 +88,7 @@ const readCursor = (cursor: string | undefined): ListingCursor => {
   } catch {
     // fall through
   }
-  throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
+  throw invalidCursor();
 };
 
 const writeCursor = (cursor: Required<ListingCursor>): string | null =>
@@ -120,9 +121,7 @@ export const listKnaps = async (deps: Deps, caller: Caller, query: ListKnapsQuer
       next_cursor: writeCursor({ mine: mine.next, shared: shared.next }),
     };
   } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
-    }
+    if (error instanceof InvalidCursorError) throw invalidCursor();
     throw error;
   }
 };

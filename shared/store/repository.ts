@@ -222,6 +222,19 @@ const decodeCursor = (cursor: string | undefined, expectedPartition: { name: str
   throw new InvalidCursorError('Invalid cursor');
 };
 
+/**
+ * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
+ * BatchWriteItem hand back what they left, which is retried with backoff, five tries in all.
+ */
+const untilProcessed = async <T>(batch: T[], operation: string, send: (pending: T[]) => Promise<T[]>): Promise<void> => {
+  let pending = batch;
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    if (attempt >= 5) throw new Error(`${operation} left ${pending.length} item(s) unprocessed`);
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    pending = await send(pending);
+  }
+};
+
 const guardCondition = (guard: RequestGuard): { expression: string; values: Item } =>
   'secretHash' in guard
     ? { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash } }
@@ -347,14 +360,11 @@ export class DynamoRepository implements Repository {
   }
 
   async putTokens(records: TokenRecord[]): Promise<void> {
-    let pending = records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } }));
-    // BatchWriteItem may leave items unprocessed under throttling: retry those, with backoff.
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= 5) throw new Error(`BatchWriteItem left ${pending.length} token(s) unprocessed`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const puts = records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } }));
+    await untilProcessed(puts, 'BatchWriteItem', async (pending) => {
       const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-      pending = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-    }
+      return (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+    });
   }
 
   async getToken(tokenHash: string): Promise<TokenRecord | null> {
@@ -405,16 +415,13 @@ export class DynamoRepository implements Repository {
   private async batchGet(keys: Item[]): Promise<Item[]> {
     const items: Item[] = [];
     for (let start = 0; start < keys.length; start += 100) {
-      let pending: Item[] = keys.slice(start, start + 100);
-      for (let attempt = 0; pending.length > 0; attempt += 1) {
-        if (attempt >= 5) throw new Error(`BatchGetItem left ${pending.length} item(s) unprocessed`);
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      await untilProcessed(keys.slice(start, start + 100), 'BatchGetItem', async (pending) => {
         const result = await this.db.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
         );
         items.push(...(result.Responses?.[this.tableName] ?? []));
-        pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
+        return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      });
     }
     return items;
   }
