@@ -52,13 +52,17 @@ function canonicalIana(name: string): string | null {
   return name.replace(/(^|[/_-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());
 }
 
+/** A table lookup that never answers with an inherited property ("constructor", "__proto__"). */
+const lookup = (table: Readonly<Record<string, string>>, key: string): string | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
+
 /** Resolves an IANA name or documented abbreviation; throws ScheduleError for anything else. */
 export function resolveZone(name: string): string {
   const trimmed = name.trim();
   const key = trimmed.toLowerCase();
-  const mapped = ZONE_ABBREVIATIONS[key];
+  const mapped = lookup(ZONE_ABBREVIATIONS, key);
   if (mapped) return mapped;
-  const ambiguous = AMBIGUOUS_ABBREVIATIONS[key];
+  const ambiguous = lookup(AMBIGUOUS_ABBREVIATIONS, key);
   if (ambiguous) throw new ScheduleError(`Ambiguous time zone ${quote(trimmed)}: use an IANA name such as ${ambiguous}`);
   // Offsets like "+02:00" are not zone names; only "UTC+2" in a description is.
   const canonical = /^[\p{L}_]/u.test(trimmed) ? canonicalIana(trimmed) : null;
@@ -89,7 +93,7 @@ function zoneOfToken(token: Token): string | null {
   if (token.kind === 'zone') return resolveZone(token.text);
   if (token.kind === 'offset') return offsetZone(token);
   if (token.kind !== 'word') return null;
-  if (token.lower in ZONE_ABBREVIATIONS || token.lower in AMBIGUOUS_ABBREVIATIONS) return resolveZone(token.text);
+  if (lookup(ZONE_ABBREVIATIONS, token.lower) || lookup(AMBIGUOUS_ABBREVIATIONS, token.lower)) return resolveZone(token.text);
   return null;
 }
 

@@ -27,6 +27,11 @@ describe('resolveZone', () => {
     expect(() => resolveZone(input)).toThrow(ScheduleError);
   });
 
+  // Names of Object.prototype's properties are no abbreviations: the lookup must not find them.
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('%s is an unknown time zone', (input) => {
+    expect(() => resolveZone(input)).toThrow(`Unknown time zone "${input}"`);
+  });
+
   test('every abbreviation maps to a zone Intl knows', () => {
     for (const zone of Object.values(ZONE_ABBREVIATIONS)) {
       expect(() => new Intl.DateTimeFormat('en-US', { timeZone: zone })).not.toThrow();
