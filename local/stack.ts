@@ -1,7 +1,4 @@
-import { createDynamoClient } from '../shared/store/dynamo-client.js';
-import type { Deps } from '../shared/runtime.js';
-import { type EmbeddedDynamo, startEmbeddedDynamo } from './dynamodb.js';
-import { ensureTable } from './ensure-table.js';
+import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
 
 export interface LocalStackOptions {
@@ -13,9 +10,6 @@ export interface LocalStackOptions {
   dynamodbPort?: number;
   /** Where the embedded DynamoDB keeps its data; in memory when absent. */
   dataDir?: string;
-  region?: string;
-  /** Built from the environment when absent; given, they must point at the same table. */
-  deps?: (endpoint: string) => Deps;
   accessLog?: boolean;
   countRoundTrips?: boolean;
 }
@@ -34,35 +28,35 @@ export interface LocalStack {
  * as they do in Lambda, so those are set here before the handler modules load.
  */
 export const startLocalStack = async (options: LocalStackOptions): Promise<LocalStack> => {
-  let dynamo: EmbeddedDynamo | undefined;
-  const endpoint =
-    options.dynamodbEndpoint ??
-    (dynamo = await startEmbeddedDynamo({ port: options.dynamodbPort, dataDir: options.dataDir })).endpoint;
+  process.env.AWS_REGION ??= 'us-east-1';
+  const table = await openLocalTable({
+    tableName: options.tableName,
+    endpoint: options.dynamodbEndpoint,
+    port: options.dynamodbPort,
+    dataDir: options.dataDir,
+    region: process.env.AWS_REGION,
+  });
+  const { endpoint } = table;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = options.tableName;
-  process.env.AWS_REGION ??= options.region ?? 'us-east-1';
   try {
-    const admin = createDynamoClient({ endpoint, region: process.env.AWS_REGION });
-    const createdTable = await ensureTable(admin, options.tableName);
-    admin.destroy();
     const api = await startApiServer({
       port: options.port,
       host: options.host,
-      deps: options.deps?.(endpoint),
       accessLog: options.accessLog,
       countRoundTrips: options.countRoundTrips,
     });
     return {
       api,
       dynamodbEndpoint: endpoint,
-      createdTable,
+      createdTable: table.createdTable,
       close: async () => {
         await api.close();
-        await dynamo?.close();
+        await table.close();
       },
     };
   } catch (error) {
-    await dynamo?.close();
+    await table.close();
     throw error;
   }
 };

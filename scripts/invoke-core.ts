@@ -13,9 +13,8 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type RouteDefinition, routes } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
-import { startEmbeddedDynamo } from '../local/dynamodb.js';
-import { ensureTable } from '../local/ensure-table.js';
-import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
+import { openLocalTable } from '../local/local-table.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/repository.js';
 import { assertLocalEndpoint, primeRateLimits, seedFixtures } from './fixtures.js';
 
@@ -57,9 +56,9 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
   }
   // Before any call: never create a table or seed known credentials on AWS itself.
   if (external) assertLocalEndpoint(external);
-  const embedded = external ? undefined : await startEmbeddedDynamo();
-  const endpoint = external ?? (embedded?.endpoint as string);
   const region = process.env.AWS_REGION || 'us-east-1';
+  const table = await openLocalTable({ tableName, endpoint: external, region });
+  const { endpoint } = table;
 
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
@@ -69,19 +68,15 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
   process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ??= String(LAMBDA_SETTINGS.memoryMb);
   process.env.AWS_LAMBDA_FUNCTION_VERSION ??= '$LATEST';
 
-  const admin = createDynamoClient({ endpoint, region });
   const documents = createDocumentClient({ endpoint, region });
   const repo = new DynamoRepository(documents, tableName);
   try {
-    await ensureTable(admin, tableName);
     await seedFixtures(repo, endpoint);
   } catch (error) {
-    admin.destroy();
     documents.destroy();
-    await embedded?.close();
+    await table.close();
     throw error;
   }
-  admin.destroy();
   return {
     endpoint,
     tableName,
@@ -89,7 +84,7 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
     primeRateLimits: () => primeRateLimits(repo),
     close: async () => {
       documents.destroy();
-      await embedded?.close();
+      await table.close();
     },
   };
 };

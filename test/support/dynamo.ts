@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { startEmbeddedDynamo } from '../../local/dynamodb.js';
-import { ensureTable } from '../../local/ensure-table.js';
+import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { Deps, Log } from '../../shared/runtime.js';
-import { createDocumentClient, createDynamoClient } from '../../shared/store/dynamo-client.js';
+import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/repository.js';
 
 /** Captures log lines instead of printing them; tests read `lines`. */
@@ -34,13 +33,9 @@ export interface TestTable {
  * TEST_DYNAMODB_ENDPOINT (e.g. Amazon's DynamoDB Local), with a fresh table either way.
  */
 export const startTestTable = async (): Promise<TestTable> => {
-  const external = process.env.TEST_DYNAMODB_ENDPOINT;
-  const embedded = external ? undefined : await startEmbeddedDynamo();
-  const endpoint = external ?? (embedded?.endpoint as string);
   const tableName = `knap-test-${randomBytes(4).toString('hex')}`;
-  const admin = createDynamoClient({ endpoint });
-  await ensureTable(admin, tableName);
-  admin.destroy();
+  const table = await openLocalTable({ tableName, endpoint: process.env.TEST_DYNAMODB_ENDPOINT || undefined });
+  const { endpoint } = table;
   const documents = createDocumentClient({ endpoint });
   return {
     endpoint,
@@ -53,7 +48,7 @@ export const startTestTable = async (): Promise<TestTable> => {
     }),
     close: async () => {
       documents.destroy();
-      await embedded?.close();
+      await table.close();
     },
   };
 };
