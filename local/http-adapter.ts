@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
+import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 
 /**
@@ -8,6 +9,8 @@ import type { HttpEvent, HttpResult } from '../shared/http/types.js';
  * arrives base64-encoded.
  */
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(\s*;|$))/i;
+
+export const isTextContentType = (contentType: string): boolean => TEXT_TYPES.test(contentType);
 
 const singleValued = (values: Record<string, string | string[] | undefined>): Record<string, string> =>
   Object.fromEntries(
@@ -23,7 +26,7 @@ const queryParameters = (search: URLSearchParams): Record<string, string> | unde
 };
 
 /** `23/Nov/2026:09:20:47 +0000`, the format of requestContext.time. */
-const clfTime = (date: Date): string => {
+export const clfTime = (date: Date): string => {
   const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(date.toUTCString()) ?? [];
   return `${day}/${month}/${year}:${time} +0000`;
 };
@@ -33,7 +36,7 @@ export const toHttpApiEvent = (request: IncomingMessage, body: Buffer, routeKey:
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers = singleValued(request.headers);
   const method = request.method ?? 'GET';
-  const text = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
+  const text = body.length === 0 || isTextContentType(headers['content-type'] ?? '');
   const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
   delete headers.cookie;
   const requestId = randomUUID();
@@ -76,7 +79,7 @@ export const lambdaContext = (functionName: string, timeoutMs: number): Context 
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(LAMBDA_SETTINGS.memoryMb),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',

@@ -3,6 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { type RouteDefinition, routes } from '../functions/routes.js';
+import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import type { Deps } from '../shared/runtime.js';
@@ -18,7 +19,7 @@ interface HandlerModule {
 
 /** API Gateway's own payload limit; larger requests never reach a Lambda. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
-const LAMBDA_TIMEOUT_MS = 10_000;
+const LAMBDA_TIMEOUT_MS = LAMBDA_SETTINGS.timeoutSeconds * 1000;
 
 export interface ApiServerOptions {
   port?: number;

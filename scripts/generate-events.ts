@@ -15,11 +15,12 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { type RouteDefinition, routes } from '../functions/routes.js';
+import { clfTime, isTextContentType } from '../local/http-adapter.js';
 import { CLIENTS, FIXTURE_ORG, OTHER_ORG, TOKENS } from './fixtures.js';
-import { EVENTS_DIR, routeById } from './invoke-core.js';
+import { EVENTS_DIR } from './invoke-core.js';
 
 const API_ID = 'k7n2p4x9qa';
 const REGION = 'eu-west-1';
@@ -28,8 +29,6 @@ const SOURCE_IP = '203.0.113.24';
 const USER_AGENT = 'acme-integration/2.3 (+https://acme.example)';
 /** 2026-11-23T09:40:00Z; each case gets its own second after it. */
 const BASE_TIME = Date.UTC(2026, 10, 23, 9, 40, 0);
-
-const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(;|$))/i;
 
 interface Case {
   /** `<status>-<what>`: the file name without `.json`. */
@@ -173,11 +172,6 @@ const CASES: Record<string, Case[]> = {
 /** Stable, AWS-looking ids derived from the case, so regenerating changes nothing. */
 const digest = (seed: string): Buffer => createHash('sha256').update(seed).digest();
 
-const clfTime = (date: Date): string => {
-  const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(date.toUTCString()) ?? [];
-  return `${day}/${month}/${year}:${time} +0000`;
-};
-
 const bodyOf = (route: RouteDefinition, item: Case): { text: string; contentType: string } | undefined => {
   if (item.body === undefined) return undefined;
   if (typeof item.body === 'string') return { text: item.body, contentType: item.contentType ?? 'application/json' };
@@ -204,7 +198,7 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
   };
   const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
   const routeKey = `${route.method} ${route.path}`;
-  const text = body ? TEXT_TYPES.test(body.contentType) : true;
+  const text = body ? isTextContentType(body.contentType) : true;
   return {
     version: '2.0',
     routeKey,
@@ -230,21 +224,26 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
   };
 };
 
-export const EVENT_CASES = CASES;
-
-const write = async (): Promise<void> => {
+/** Every event file this script writes, in order: where it goes and what it holds. */
+export function* generatedEvents(): Generator<{ routeId: string; file: string; event: APIGatewayProxyEventV2 }> {
   let index = 0;
   for (const route of routes) {
     const cases = CASES[route.id];
     if (!cases) throw new Error(`No event cases for route ${route.id}`);
-    const folder = join(EVENTS_DIR, route.id);
-    await mkdir(folder, { recursive: true });
     for (const item of cases) {
-      const event = buildEvent(routeById(route.id), item, index++);
-      await writeFile(join(folder, `${item.name}.json`), `${JSON.stringify(event, null, 2)}\n`);
+      yield { routeId: route.id, file: join(EVENTS_DIR, route.id, `${item.name}.json`), event: buildEvent(route, item, index++) };
     }
-    console.log(`events/${route.id}: ${cases.length} events`);
   }
+}
+
+const write = async (): Promise<void> => {
+  const written = new Map<string, number>();
+  for (const { routeId, file, event } of generatedEvents()) {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(event, null, 2)}\n`);
+    written.set(routeId, (written.get(routeId) ?? 0) + 1);
+  }
+  for (const [routeId, count] of written) console.log(`events/${routeId}: ${count} events`);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) await write();
