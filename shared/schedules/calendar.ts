@@ -28,10 +28,6 @@ export function isoWeekIndex(days: number): number {
   return Math.floor((days - 4) / 7);
 }
 
-export function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

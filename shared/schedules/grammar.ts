@@ -5,7 +5,7 @@
  */
 import { ScheduleError, quote } from './errors.js';
 import { isWeekdaySlashList } from './timezones.js';
-import { type Token, markUsed, spanText, unused } from './tokens.js';
+import { type Token, isWord, markUsed, spanText, unused } from './tokens.js';
 import {
   CARDINAL_WORDS, MAX_INTERVAL, MONTHS, ORDINAL_TENS, ORDINAL_UNITS, ORDINAL_WORDS,
   SELF_CONTAINED_UNITS, SUB_DAILY_WORDS, UNIT_WORDS, type Unit, WEEKDAYS,
@@ -62,10 +62,6 @@ const DAY_QUALIFIERS: ReadonlyMap<string, number[]> = new Map([
   ['week', [1, 2, 3, 4, 5]], ['weekend', [0, 6]],
 ]);
 const RANGE_WORDS = ['to', 'through', 'thru', 'till', 'until'];
-
-function isWord(t: Token | undefined, ...words: string[]): t is Token {
-  return t !== undefined && t.kind === 'word' && words.includes(t.lower);
-}
 
 function text(scan: Scan, tokens: Token[]): string {
   return spanText(scan.description, tokens);

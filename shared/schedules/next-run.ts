@@ -1,7 +1,7 @@
 import type { IANAZone } from 'luxon';
 import { type CivilDate, civilDate, dayNumber, daysInMonth, isoWeekIndex, parseDate, weekdayOf } from './calendar.js';
 import { ScheduleError } from './errors.js';
-import { resolveZone } from './timezones.js';
+import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
 import { SCHEDULE_KINDS, type ScheduleInfo, type ScheduleKind } from './types.js';
 import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
 
@@ -17,8 +17,9 @@ interface Rule {
   weeksOfMonth: number[] | null;
   months: number[] | null;
   interval: number;
-  anchor: CivilDate | null;
   anchorDay: number | null;
+  /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
+  anchorPeriod: number | null;
   zone: IANAZone;
 }
 
@@ -64,6 +65,7 @@ function compile(info: ScheduleInfo): Rule {
   const interval = info.interval ?? 1;
   if (!Number.isInteger(interval) || interval < 1) throw invalid('interval must be a positive integer');
   const anchor = readAnchor(info, interval);
+  const anchorDay = anchor ? dayNumber(anchor.year, anchor.month, anchor.day) : null;
   const rule: Rule = {
     kind: info.schedule_type,
     ...readTime(info.schedule_time),
@@ -72,9 +74,9 @@ function compile(info: ScheduleInfo): Rule {
     weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', (n) => n === -1 || (n >= 1 && n <= 5)),
     months: intList(info.months_of_year, 'months_of_year', (n) => n >= 1 && n <= 12),
     interval,
-    anchor,
-    anchorDay: anchor ? dayNumber(anchor.year, anchor.month, anchor.day) : null,
-    zone: zoneOf(resolveZone(String(info.timezone ?? 'UTC'))),
+    anchorDay,
+    anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
+    zone: zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE))),
   };
   checkShape(rule);
   return rule;
@@ -91,8 +93,8 @@ function periodIndex(kind: ScheduleKind, date: CivilDate, day: number): number {
 }
 
 function inIntervalPeriod(rule: Rule, date: CivilDate, day: number): boolean {
-  if (!rule.anchor || rule.anchorDay === null) return true;
-  const apart = periodIndex(rule.kind, date, day) - periodIndex(rule.kind, rule.anchor, rule.anchorDay);
+  if (rule.anchorPeriod === null) return true;
+  const apart = periodIndex(rule.kind, date, day) - rule.anchorPeriod;
   return apart % rule.interval === 0;
 }
 

@@ -1,3 +1,4 @@
+import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
 import { ScheduleError } from './errors.js';
 import { readRecurrence } from './grammar.js';
@@ -7,10 +8,8 @@ import { resolveRecurrence } from './resolve.js';
 import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, extractZone, resolveZone } from './timezones.js';
 import { tokenize } from './tokens.js';
-import type { DescribeOptions, ParseOptions, ScheduleDescription, ScheduleInfo } from './types.js';
+import { type DescribeOptions, MAX_DESCRIPTION_LENGTH, type ParseOptions, type ScheduleDescription, type ScheduleInfo } from './types.js';
 import { localDayNumber, zoneOf } from './zoned-time.js';
-
-export const MAX_DESCRIPTION_LENGTH = 500;
 
 function checkDescription(description: unknown): string {
   if (typeof description !== 'string') throw new ScheduleError('The schedule description must be a string');
@@ -83,13 +82,8 @@ function orderFields(info: ScheduleInfo): ScheduleInfo {
   };
 }
 
-/** ISO 8601 UTC with 'Z' and whole seconds, e.g. '2026-11-24T09:00:00Z'. */
-export function formatInstant(instant: Date): string {
-  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 export function describeSchedule(description: string, options: DescribeOptions): ScheduleDescription {
   const now = checkNow(options?.now);
   const info = parseSchedule(description, { ...options, now });
-  return { schedule_info: info, next_run_at: formatInstant(nextRunAt(info, now)) };
+  return { schedule_info: info, next_run_at: isoSeconds(nextRunAt(info, now)) };
 }

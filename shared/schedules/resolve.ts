@@ -5,17 +5,10 @@
  */
 import { ScheduleError, contradiction, quote } from './errors.js';
 import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './grammar.js';
-import type { ScheduleKind } from './types.js';
+import type { ScheduleInfo } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
 
-export interface Recurrence {
-  schedule_type: ScheduleKind;
-  days_of_week: number[] | null;
-  days_of_month: number[] | null;
-  weeks_of_month: number[] | null;
-  months_of_year: number[] | null;
-  interval: number;
-}
+export type Recurrence = Omit<ScheduleInfo, 'schedule_time' | 'timezone' | 'anchor_date'>;
 
 interface Parts {
   unit: UnitMention | null;
@@ -31,7 +24,7 @@ const QUARTER_FIRST_MONTHS = [1, 4, 7, 10];
 const QUARTER_LAST_MONTHS = [3, 6, 9, 12];
 
 /** Ascending, with -1 ("last") at the end. */
-export function sortDays(values: Iterable<number>): number[] {
+function sortDays(values: Iterable<number>): number[] {
   const key = (v: number) => (v === -1 ? 99 : v);
   return [...new Set(values)].sort((a, b) => key(a) - key(b));
 }
@@ -129,6 +122,11 @@ function requireUnit(p: Parts, allowed: UnitMention['unit'][], other: string): n
 
 type DayFields = Pick<Recurrence, 'days_of_week' | 'days_of_month' | 'weeks_of_month'>;
 
+/** Every day field unset; spread first, then set the ones a schedule uses. */
+const NO_DAYS: Readonly<DayFields & Pick<Recurrence, 'months_of_year'>> = {
+  days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null,
+};
+
 /** The day fields of a schedule picked by days of the month or by nth weekdays. */
 function dayFields(p: Parts): DayFields {
   if (p.nth) return { days_of_week: p.nth.days, days_of_month: null, weeks_of_month: p.nth.weeks };
@@ -166,7 +164,7 @@ function checkDatesExist(p: Parts, months: number[]): void {
 
 /** Named months: a yearly date ("March 3"), or days restricted to months ("Mondays in June"). */
 function withMonths(p: Parts, months: number[]): Recurrence {
-  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: months };
+  const base = { ...NO_DAYS, months_of_year: months };
   if (p.monthDays || p.nth) {
     checkDatesExist(p, months);
     const interval = requireUnit(p, ['year'], p.nth?.text ?? p.monthDayText);
@@ -194,18 +192,16 @@ function weekly(p: Parts, days: DaySetMention): Recurrence {
     throw new ScheduleError(`Say which ${quote(days.text)} of the ${unit.unit} to run, e.g. "first Monday of the month"`);
   }
   const interval = dailyNarrowed ? 1 : requireUnit(p, ['week'], days.text);
-  const empty = { days_of_month: null, weeks_of_month: null, months_of_year: null };
-  return { ...empty, schedule_type: 'weekly', days_of_week: days.days, interval };
+  return { ...NO_DAYS, schedule_type: 'weekly', days_of_week: days.days, interval };
 }
 
 /** "daily", "every 2 weeks", "monthly", "yearly" with no day: the start of each period. */
 function fromUnit(unit: UnitMention): Recurrence {
-  const none = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null };
   switch (unit.unit) {
-    case 'day': return { ...none, schedule_type: 'daily', interval: unit.interval };
-    case 'week': return { ...none, schedule_type: 'weekly', days_of_week: [1], interval: unit.interval };
-    case 'month': return { ...none, schedule_type: 'monthly', days_of_month: [1], interval: unit.interval };
-    default: return { ...none, schedule_type: 'yearly', days_of_month: [1], months_of_year: [1], interval: unit.interval };
+    case 'day': return { ...NO_DAYS, schedule_type: 'daily', interval: unit.interval };
+    case 'week': return { ...NO_DAYS, schedule_type: 'weekly', days_of_week: [1], interval: unit.interval };
+    case 'month': return { ...NO_DAYS, schedule_type: 'monthly', days_of_month: [1], interval: unit.interval };
+    default: return { ...NO_DAYS, schedule_type: 'yearly', days_of_month: [1], months_of_year: [1], interval: unit.interval };
   }
 }
 

@@ -1,8 +1,8 @@
 import { ScheduleError, contradiction, quote } from './errors.js';
-import { type Token, markUsed, spanText, unused } from './tokens.js';
+import { type Token, isWord, markUsed, spanText, unused } from './tokens.js';
 import { MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
 
-export const DEFAULT_TIME = { hour: 9, minute: 0 };
+const DEFAULT_TIME = { hour: 9, minute: 0 };
 
 export interface TimeOfDay {
   hour: number;
@@ -34,10 +34,6 @@ const PERIOD_HOURS: Record<Period, (h: number) => boolean> = {
   evening: (h) => h >= 16,
   night: (h) => h >= 18 || h < 6,
 };
-
-function isWord(t: Token | undefined, ...words: string[]): t is Token {
-  return t !== undefined && t.kind === 'word' && words.includes(t.lower);
-}
 
 function withMeridiem(free: Token[], i: number, hour: number, minute: number, core: Token[]): ClockReading {
   const next = free[i];

@@ -29,7 +29,7 @@ export const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
 };
 
 /** Abbreviations in common use for several zones: guessing would silently shift runs by hours. */
-export const AMBIGUOUS_ABBREVIATIONS: Readonly<Record<string, string>> = {
+const AMBIGUOUS_ABBREVIATIONS: Readonly<Record<string, string>> = {
   ist: 'Asia/Kolkata, Asia/Jerusalem or Europe/Dublin',
   ast: 'America/Halifax or Asia/Riyadh',
 };

@@ -92,6 +92,11 @@ export function spanText(description: string, tokens: readonly Token[]): string 
   return description.slice(first.start, last.end);
 }
 
+/** A word token whose lower-case form is one of `words`. */
+export function isWord(t: Token | undefined, ...words: string[]): t is Token {
+  return t !== undefined && t.kind === 'word' && words.includes(t.lower);
+}
+
 export function markUsed(tokens: readonly Token[]): void {
   for (const t of tokens) t.used = true;
 }

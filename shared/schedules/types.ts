@@ -2,6 +2,9 @@ export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly';
 
 export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly'];
 
+/** Longest schedule description read. Here, free of the parser's imports, so the request schema can share it. */
+export const MAX_DESCRIPTION_LENGTH = 500;
+
 /**
  * A parsed recurrence. Every run is at `schedule_time` (local wall time in `timezone`) on each
  * date that satisfies all the non-null constraints. Arrays are sorted ascending with -1 last.

@@ -10,8 +10,6 @@ export const WEEKDAYS: ReadonlyMap<string, number> = buildMap([
   [6, ['saturday', 'saturdays', 'sat']],
 ]);
 
-export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
 export const MONTHS: ReadonlyMap<string, number> = buildMap([
   [1, ['january', 'jan']],
   [2, ['february', 'feb']],

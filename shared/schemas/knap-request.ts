@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { SCHEDULE_TYPES } from '../domain/knaps.js';
 import { badRequest } from '../errors.js';
+import { MAX_DESCRIPTION_LENGTH } from '../schedules/types.js';
 import { storableJsonProblem } from './storable-json.js';
 
 export const MAX_NAME_LENGTH = 255;
@@ -20,7 +21,7 @@ const flag = (field: string, fallback: boolean) => v.optional(v.boolean(`${field
 /** null reads as absent: JSON clients often send a field they have no value for as null. */
 export const ToolMetadataSchema = v.looseObject({
   action_description: v.nullish(text('tool_metadata.action_description', 10_000)),
-  schedule_description: v.nullish(text('tool_metadata.schedule_description', 500)),
+  schedule_description: v.nullish(text('tool_metadata.schedule_description', MAX_DESCRIPTION_LENGTH)),
   timezone: v.nullish(text('tool_metadata.timezone', 64)),
 });
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { SCHEDULE_TYPES } from '../domain/knaps.js';
+import { SCHEDULE_KINDS } from '../schedules/types.js';
 
 /** What the API answers. Types below are derived from these, and so is docs/openapi.json. */
 export const ErrorSchema = v.object({ detail: v.string() });
@@ -16,7 +17,7 @@ export type TokenResponse = v.InferOutput<typeof TokenResponseSchema>;
 const days = (description: string) => v.nullable(v.pipe(v.array(v.pipe(v.number(), v.integer())), v.description(description)));
 
 export const ScheduleInfoSchema = v.object({
-  schedule_type: v.picklist(['daily', 'weekly', 'monthly', 'yearly']),
+  schedule_type: v.picklist(SCHEDULE_KINDS),
   schedule_time: v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/), v.description('Local time of day, HH:MM, 24-hour')),
   days_of_week: days('0 = Sunday ... 6 = Saturday'),
   days_of_month: days('1..31, -1 = last day of the month'),
