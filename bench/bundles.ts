@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureBundles as measureSynthesized } from '../scripts/measure-bundles.js';
+import { measureBundles as measureSynthesized, median } from '../scripts/measure-bundles.js';
 
 export interface BundleMeasure {
   function: string;
@@ -10,8 +10,6 @@ export interface BundleMeasure {
   asset_kb: number;
   cold_import_ms: number;
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Synthesizes the stack into a scratch folder (the bundles exactly as deployed) and measures them. */
 export const measureBundles = async (): Promise<BundleMeasure[]> => {

@@ -6,12 +6,8 @@
  */
 import '../local/quiet-sdk-warning.js';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../shared/domain/clock.js';
 import { createApiClient } from '../shared/services/admin-service.js';
-import { createDocumentClient } from '../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../shared/store/repository.js';
-import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
-import { startStackProcess } from './local-server.js';
+import { startStackProcess, tokenForm } from './local-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,19 +31,14 @@ interface LoadClient {
 const stack = await startStackProcess();
 const failures: string[] = [];
 try {
-  const documents = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
-  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console, defaultRateLimit: 100 };
   // Four clients far below their limits, one that will hit its limit.
   const limits = [1_000_000, 1_000_000, 1_000_000, 1_000_000, 120];
   const clients: LoadClient[] = [];
   for (const [index, limit] of limits.entries()) {
-    const client = await createApiClient(deps, { orgName: `load-${index % 2}`, name: `load ${index}`, rateLimit: limit });
+    const client = await createApiClient(stack.deps, { orgName: `load-${index % 2}`, name: `load ${index}`, rateLimit: limit });
     clients.push({ ...client, limit, token: '', created: new Set(), windows: new Map() });
   }
-  documents.destroy();
 
-  const tokenForm = (client: LoadClient) =>
-    new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString();
   const send = (client: LoadClient, kind: number): Promise<Response> => {
     if (kind === 0) {
       return fetch(`${stack.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: tokenForm(client) });
@@ -106,16 +97,13 @@ try {
   let expected = 0;
   for (const client of clients) {
     expected += client.created.size;
-    const documentsAgain = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
-    const repo = new DynamoRepository(documentsAgain, DEFAULT_TABLE_NAME);
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await repo.listKnapsByCreator(client.clientId, { limit: 100, cursor });
+      const page = await stack.deps.repo.listKnapsByCreator(client.clientId, { limit: 100, cursor });
       for (const knap of page.knaps) seen.add(knap.uuid);
       cursor = page.next ?? undefined;
     } while (cursor);
-    documentsAgain.destroy();
     for (const uuid of client.created) {
       if (seen.has(uuid)) readable += 1;
       else failures.push(`Knap ${uuid} of ${client.clientId} was created (201) but is not listed`);

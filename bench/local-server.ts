@@ -1,18 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../local/ports.js';
+import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
+import { systemClock } from '../shared/domain/clock.js';
+import type { Deps } from '../shared/runtime.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../shared/store/repository.js';
+import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface RunningStack {
   url: string;
-  dynamodbEndpoint: string;
-  process: ChildProcess;
+  /** Direct access to the stack's table, for creating clients and checking what was stored. */
+  deps: Deps;
   stop(): Promise<void>;
 }
+
+/** The form of a client_credentials grant. */
+export const tokenForm = (client: { clientId: string; clientSecret: string }): string =>
+  new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString();
 
 /**
  * `npm start` in a child process, on free ports and a throwaway data folder, so the load
@@ -45,11 +55,17 @@ export const startStackProcess = async (env: Record<string, string> = {}): Promi
       }
     });
   });
+  const documents = createDocumentClient({ endpoint: `http://127.0.0.1:${dynamodbPort}` });
   return {
     url: `http://127.0.0.1:${port}`,
-    dynamodbEndpoint: `http://127.0.0.1:${dynamodbPort}`,
-    process: child,
+    deps: {
+      repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME),
+      clock: systemClock,
+      log: console,
+      defaultRateLimit: DEFAULT_RATE_LIMIT,
+    },
     stop: async () => {
+      documents.destroy();
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -13,12 +13,8 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
-import { systemClock } from '../shared/domain/clock.js';
-import { createDocumentClient } from '../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../shared/store/repository.js';
-import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
-import { startStackProcess } from './local-server.js';
+import { startStackProcess, tokenForm } from './local-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,13 +37,9 @@ interface Scenario {
 
 const stack = await startStackProcess({ COUNT_ROUND_TRIPS: 'true' });
 try {
-  const documents = createDocumentClient({ endpoint: stack.dynamodbEndpoint });
-  const deps = { repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME), clock: systemClock, log: console, defaultRateLimit: 100 };
   // A limit far above what the run can reach: this measures the API, not the limiter's 429s.
-  const client = await createApiClient(deps, { orgName: 'bench', name: 'bench', rateLimit: 1_000_000 });
-  documents.destroy();
-
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString();
+  const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'bench', rateLimit: 1_000_000 });
+  const form = tokenForm(client);
   const tokenResponse = await fetch(`${stack.url}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
