@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type ClientSummary, effectiveRateLimit } from '../shared/domain/clients.js';
-import { type Deps, defaultRateLimitFromEnv } from '../shared/runtime.js';
+import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import {
   AdminError,
   type ClientWithSecret,
@@ -163,7 +163,7 @@ const isUsageError = (error: unknown): boolean =>
 const describe = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
   if (error.name === 'ResourceNotFoundException') {
-    return `Table ${process.env.TABLE_NAME || 'knap'} not found. Is the API running (npm start), and DYNAMODB_ENDPOINT/TABLE_NAME set to it?`;
+    return `Table ${tableNameFromEnv()} not found. Is the API running (npm start), and DYNAMODB_ENDPOINT/TABLE_NAME set to it?`;
   }
   if ('code' in error && error.code === 'ECONNREFUSED') {
     return `Cannot reach DynamoDB at ${process.env.DYNAMODB_ENDPOINT}. Is npm start running?`;

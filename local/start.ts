@@ -4,13 +4,13 @@
  */
 import './quiet-sdk-warning.js';
 import { resolve } from 'node:path';
-import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
+import { tableNameFromEnv } from '../shared/runtime.js';
 import { startLocalStack } from './stack.js';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
 const dynamodbPort = Number(env.DYNAMODB_PORT ?? 8000);
-const tableName = env.TABLE_NAME || DEFAULT_TABLE_NAME;
+const tableName = tableNameFromEnv(env);
 const dataDir = resolve(env.DATA_DIR ?? '.data');
 const external = env.DYNAMODB_ENDPOINT || undefined;
 

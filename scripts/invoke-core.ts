@@ -16,6 +16,7 @@ import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { openLocalTable } from '../local/local-table.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/repository.js';
+import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { assertLocalEndpoint, primeRateLimits, seedFixtures } from './fixtures.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,7 +50,7 @@ export interface InvokeEnvironmentOptions {
  */
 export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions = {}): Promise<InvokeEnvironment> => {
   const external = options.endpoint ?? (process.env.DYNAMODB_ENDPOINT || undefined);
-  const tableName = options.tableName ?? (process.env.TABLE_NAME || (external ? 'knap-invoke' : 'knap'));
+  const tableName = options.tableName ?? (process.env.TABLE_NAME || (external ? 'knap-invoke' : DEFAULT_TABLE_NAME));
   if (loaded.size > 0) {
     // Like a warm container, a loaded function keeps the table it was loaded with.
     throw new Error('Functions are already loaded in this process: start one invoke environment per process');
