@@ -1,5 +1,6 @@
 import {
   CreateTableCommand,
+  type CreateTableCommandInput,
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
@@ -7,6 +8,26 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table.js';
+
+const attributes = [TABLE_KEYS.partition, TABLE_KEYS.sort, ...INDEXES.flatMap((index) => [index.partition, index.sort])];
+
+/** The table's keys, indexes and billing, from shared/store/table.ts; the CDK stack's table must match it. */
+export const TABLE_DEFINITION = {
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+  KeySchema: [
+    { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },
+    { AttributeName: TABLE_KEYS.sort, KeyType: 'RANGE' },
+  ],
+  GlobalSecondaryIndexes: INDEXES.map((index) => ({
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partition, KeyType: 'HASH' },
+      { AttributeName: index.sort, KeyType: 'RANGE' },
+    ],
+    Projection: { ProjectionType: index.projection },
+  })),
+} satisfies Omit<CreateTableCommandInput, 'TableName'>;
 
 const tableExists = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
   try {
@@ -21,26 +42,9 @@ const tableExists = async (client: DynamoDBClient, tableName: string): Promise<b
 /** Creates the table as the CDK stack defines it, when it is missing. Returns whether it created it. */
 export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
   if (await tableExists(client, tableName)) return false;
-  const attributes = [TABLE_KEYS.partition, TABLE_KEYS.sort, ...INDEXES.flatMap((index) => [index.partition, index.sort])];
   try {
     await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-        KeySchema: [
-          { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },
-          { AttributeName: TABLE_KEYS.sort, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: INDEXES.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partition, KeyType: 'HASH' },
-            { AttributeName: index.sort, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: index.projection },
-        })),
-      }),
+      new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }),
     );
   } catch (error) {
     if (error instanceof ResourceInUseException) return false; // created by someone else meanwhile

@@ -1,7 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../shared/store/table.js';
+import { TABLE_DEFINITION } from '../../local/ensure-table.js';
+import { INDEXES, TTL_ATTRIBUTE } from '../../shared/store/table.js';
 import { resourcesOf, synthesize } from './synth.js';
 
 // One synthesis for the whole file (bundling skipped: the template does not depend on it).
@@ -131,28 +132,15 @@ describe('functions', () => {
 describe('the table, as shared/store/table.ts and local/ensure-table.ts define it', () => {
   test('keys, GSIs, TTL, point-in-time recovery, on-demand billing', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
-    const attributes = [TABLE_KEYS.partition, TABLE_KEYS.sort, ...INDEXES.flatMap((index) => [index.partition, index.sort])];
+    // The same keys and indexes as the table `npm start` creates (local/ensure-table.ts)...
     template.hasResourceProperties('AWS::DynamoDB::Table', {
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [
-        { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },
-        { AttributeName: TABLE_KEYS.sort, KeyType: 'RANGE' },
-      ],
-      AttributeDefinitions: attributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      GlobalSecondaryIndexes: INDEXES.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partition, KeyType: 'HASH' },
-          { AttributeName: index.sort, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: index.projection },
-      })),
+      ...TABLE_DEFINITION,
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       ProvisionedThroughput: Match.absent(),
       TableName: Match.absent(),
     });
-    // Pinned literally too, so a change of the shared constants is a visible change here.
+    // ...pinned literally too, so a change of the shared constants is a visible change here.
     expect(INDEXES.map((index) => [index.name, index.projection])).toEqual([
       ['gsi1', 'ALL'],
       ['gsi2', 'ALL'],
