@@ -10,27 +10,18 @@
  * - 2027-01-01 is a Friday, 2027-02-01 a Monday; 2028 is a leap year.
  */
 import { describeSchedule, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
+import { scheduleInfo } from '../../support/schedule-info.js';
 
 type Info = ScheduleInfo;
 
-const BASE: Omit<Info, 'schedule_type' | 'schedule_time'> = {
-  days_of_week: null,
-  days_of_month: null,
-  weeks_of_month: null,
-  months_of_year: null,
-  interval: 1,
-  timezone: 'UTC',
-  anchor_date: null,
-};
-
 const WEEKDAYS = [1, 2, 3, 4, 5];
 
-const daily = (time: string, x: Partial<Info> = {}): Info => ({ ...BASE, schedule_type: 'daily', schedule_time: time, ...x });
+const daily = (time: string, x: Partial<Info> = {}): Info => scheduleInfo({ schedule_time: time, ...x });
 const weekly = (days: number[], time: string, x: Partial<Info> = {}): Info =>
-  ({ ...BASE, schedule_type: 'weekly', schedule_time: time, days_of_week: days, ...x });
-const monthly = (time: string, x: Partial<Info>): Info => ({ ...BASE, schedule_type: 'monthly', schedule_time: time, ...x });
+  scheduleInfo({ schedule_type: 'weekly', schedule_time: time, days_of_week: days, ...x });
+const monthly = (time: string, x: Partial<Info>): Info => scheduleInfo({ schedule_type: 'monthly', schedule_time: time, ...x });
 const yearly = (months: number[], time: string, x: Partial<Info>): Info =>
-  ({ ...BASE, schedule_type: 'yearly', schedule_time: time, months_of_year: months, ...x });
+  scheduleInfo({ schedule_type: 'yearly', schedule_time: time, months_of_year: months, ...x });
 
 type Row = [phrase: string, info: Info, nextRunAt: string];
 

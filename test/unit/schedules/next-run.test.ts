@@ -1,20 +1,6 @@
 /** Focused tests of nextRunAt on hand-built schedules; expected instants worked out by hand. */
 import { nextRunAt, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
-
-function info(x: Partial<ScheduleInfo>): ScheduleInfo {
-  return {
-    schedule_type: 'daily',
-    schedule_time: '09:00',
-    days_of_week: null,
-    days_of_month: null,
-    weeks_of_month: null,
-    months_of_year: null,
-    interval: 1,
-    timezone: 'UTC',
-    anchor_date: null,
-    ...x,
-  };
-}
+import { scheduleInfo as info } from '../../support/schedule-info.js';
 
 const at = (iso: string) => new Date(iso);
 const next = (i: ScheduleInfo, after: string) => nextRunAt(i, at(after)).toISOString();
