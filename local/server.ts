@@ -12,7 +12,7 @@ import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.j
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
-interface HandlerModule {
+export interface HandlerModule {
   handler: LambdaHandler;
   createHandler: (deps: Deps) => LambdaHandler;
 }
@@ -40,13 +40,17 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+/** The route's handler module, as the route table names it. */
+export const importRouteModule = (route: RouteDefinition): Promise<HandlerModule> =>
+  import(`../${route.entry.replace(/\.ts$/, '.js')}`) as Promise<HandlerModule>;
+
 /** Like Lambda, a function's module loads on its first request (a cold start), and stays loaded. */
 const handlerLoader = (deps: Deps | undefined) => {
   const loaded = new Map<RouteDefinition, Promise<LambdaHandler>>();
   return (route: RouteDefinition): Promise<LambdaHandler> => {
     let handler = loaded.get(route);
     if (!handler) {
-      handler = import(`../${route.entry.replace(/\.ts$/, '.js')}`).then((module: HandlerModule) =>
+      handler = importRouteModule(route).then((module) =>
         deps ? module.createHandler(deps) : module.handler,
       );
       loaded.set(route, handler);

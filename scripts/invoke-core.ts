@@ -6,14 +6,16 @@
  * scripts/fixtures.ts. Functions are then loaded as Lambda loads them, from their module in
  * the route table, and called with an API Gateway HTTP API event and a Lambda context.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type RouteDefinition, routes } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
+import { lambdaContext as localLambdaContext } from '../local/http-adapter.js';
 import { openLocalTable } from '../local/local-table.js';
+import { type HandlerModule, importRouteModule } from '../local/server.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/repository.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
@@ -100,7 +102,7 @@ export const routeById = (id: string): RouteDefinition => {
 export const loadHandler = (route: RouteDefinition): Promise<LambdaHandler> => {
   let handler = loaded.get(route.id);
   if (!handler) {
-    handler = import(`../${route.entry.replace(/\.ts$/, '.js')}`).then((module: { handler?: LambdaHandler }) => {
+    handler = importRouteModule(route).then((module: Partial<HandlerModule>) => {
       if (typeof module.handler !== 'function') throw new Error(`${route.entry} does not export a handler`);
       return module.handler;
     });
@@ -112,21 +114,11 @@ export const loadHandler = (route: RouteDefinition): Promise<LambdaHandler> => {
 /** What the Lambda runtime passes as the context, with the stack's memory and timeout. */
 export const lambdaContext = (route: RouteDefinition, region = process.env.AWS_REGION || 'us-east-1'): Context => {
   const functionName = `KnapApi-${route.id}`;
-  const deadline = Date.now() + LAMBDA_SETTINGS.timeoutSeconds * 1000;
   const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
   return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
+    ...localLambdaContext(functionName, LAMBDA_SETTINGS.timeoutSeconds * 1000),
     invokedFunctionArn: `arn:aws:lambda:${region}:123456789012:function:${functionName}`,
-    memoryLimitInMB: String(LAMBDA_SETTINGS.memoryMb),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 };
 
