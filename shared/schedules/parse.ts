@@ -14,8 +14,10 @@ import { localDayNumber, zoneOf } from './zoned-time.js';
 function checkDescription(description: unknown): string {
   if (typeof description !== 'string') throw new ScheduleError('The schedule description must be a string');
   if (description.trim() === '') throw new ScheduleError('The schedule description is blank');
-  if (description.length > MAX_DESCRIPTION_LENGTH) {
-    const lengths = `${description.length} characters, at most ${MAX_DESCRIPTION_LENGTH}`;
+  // Characters as users (and the request schema) count them: code points, not UTF-16 units.
+  const length = [...description].length;
+  if (length > MAX_DESCRIPTION_LENGTH) {
+    const lengths = `${length} characters, at most ${MAX_DESCRIPTION_LENGTH}`;
     throw new ScheduleError(`The schedule description is too long (${lengths})`);
   }
   return description;

@@ -83,6 +83,12 @@ describe('robustness', () => {
     expect(() => parseSchedule('every day '.repeat(60), { now: NOW })).toThrow(/too long/);
   });
 
+  test('length is counted in characters, as the request schema counts it, not UTF-16 units', () => {
+    const emoji = '\u{1F600}'.repeat(MAX_DESCRIPTION_LENGTH);
+    expect(() => parseSchedule(emoji, { now: NOW })).not.toThrow(/too long/);
+    expect(() => parseSchedule(`${emoji}!`, { now: NOW })).toThrow(`too long (${MAX_DESCRIPTION_LENGTH + 1} characters`);
+  });
+
   test('parseSchedule works without options (now defaults to the current time)', () => {
     const info = parseSchedule('every day at 9');
     expect(info.schedule_time).toBe('09:00');
