@@ -41,14 +41,23 @@ try {
 
   const send = (client: LoadClient, kind: number): Promise<Response> => {
     if (kind === 0) {
-      return fetch(`${stack.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: tokenForm(client) });
+      return fetch(`${stack.url}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: tokenForm(client),
+      });
     }
     const auth = { authorization: `Bearer ${client.token}` };
     return kind < 3
       ? fetch(`${stack.url}/api/studio/knap-tools`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `load ${kind}`, visibility: kind === 1 ? 'public' : 'private', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every weekday at 9am' } }),
+          body: JSON.stringify({
+            name: `load ${kind}`,
+            visibility: kind === 1 ? 'public' : 'private',
+            schedule_type: 'scheduled',
+            tool_metadata: { schedule_description: 'every weekday at 9am' },
+          }),
         })
       : fetch(`${stack.url}/api/studio/knap-tools?limit=5`, { headers: auth });
   };
@@ -85,9 +94,12 @@ try {
   for (const client of clients) {
     for (const [window, tally] of client.windows) {
       if (tally.limited > 0 && tally.counted < client.limit) {
-        failures.push(`${client.clientId} got ${tally.limited} 429s in window ${window} after only ${tally.counted} counted requests (limit ${client.limit})`);
+        failures.push(
+          `${client.clientId} got ${tally.limited} 429s in window ${window} after only ${tally.counted} counted requests (limit ${client.limit})`,
+        );
       }
-      if (tally.counted > client.limit) failures.push(`${client.clientId} passed ${tally.counted} requests in window ${window}, over its limit ${client.limit}`);
+      if (tally.counted > client.limit)
+        failures.push(`${client.clientId} passed ${tally.counted} requests in window ${window}, over its limit ${client.limit}`);
     }
   }
 
@@ -110,9 +122,15 @@ try {
     }
   }
 
-  console.log(`\n${total} requests, concurrency ${concurrency}, ${clients.length} clients, ${seconds.toFixed(1)} s (${Math.round(total / seconds)} req/s)`);
-  console.table(Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, count]) => [status, { responses: count }])));
-  console.log(`429s: ${statuses.get(429) ?? 0}, all from the client limited to ${limits.at(-1)}/min; Knaps created: ${expected}, readable afterwards: ${readable}`);
+  console.log(
+    `\n${total} requests, concurrency ${concurrency}, ${clients.length} clients, ${seconds.toFixed(1)} s (${Math.round(total / seconds)} req/s)`,
+  );
+  console.table(
+    Object.fromEntries([...statuses].sort(([a], [b]) => a - b).map(([status, count]) => [status, { responses: count }])),
+  );
+  console.log(
+    `429s: ${statuses.get(429) ?? 0}, all from the client limited to ${limits.at(-1)}/min; Knaps created: ${expected}, readable afterwards: ${readable}`,
+  );
 } finally {
   await stack.stop();
 }

@@ -22,7 +22,11 @@ export interface RunningStack {
 
 /** The form of a client_credentials grant. */
 export const tokenForm = (client: { clientId: string; clientSecret: string }): string =>
-  new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString();
+  new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  }).toString();
 
 /**
  * `npm start` in a child process, on free ports and a throwaway data folder, so the load

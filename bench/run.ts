@@ -49,13 +49,24 @@ try {
   const bearer = { authorization: `Bearer ${token}` };
 
   const scenarios: Scenario[] = [
-    { name: 'token grant (client_credentials)', method: 'POST', path: '/api/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form },
+    {
+      name: 'token grant (client_credentials)',
+      method: 'POST',
+      path: '/api/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    },
     {
       name: 'create Knap (scheduled)',
       method: 'POST',
       path: '/api/studio/knap-tools',
       headers: { ...bearer, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', schedule_type: 'scheduled', visibility: 'public', tool_metadata: { schedule_description: 'every weekday at 9am' } }),
+      body: JSON.stringify({
+        name: 'Bench',
+        schedule_type: 'scheduled',
+        visibility: 'public',
+        tool_metadata: { schedule_description: 'every weekday at 9am' },
+      }),
     },
     { name: 'list Knaps (limit=20)', method: 'GET', path: '/api/studio/knap-tools?limit=20', headers: bearer },
   ];
@@ -63,7 +74,11 @@ try {
   const roundTrips = async (scenario: Scenario): Promise<number> => {
     const counts: number[] = [];
     for (let i = 0; i < 20; i += 1) {
-      const response = await fetch(stack.url + scenario.path, { method: scenario.method, headers: scenario.headers, body: scenario.body });
+      const response = await fetch(stack.url + scenario.path, {
+        method: scenario.method,
+        headers: scenario.headers,
+        body: scenario.body,
+      });
       await response.arrayBuffer();
       counts.push(Number(response.headers.get('x-dynamodb-round-trips')));
     }
@@ -101,7 +116,9 @@ try {
     bundles,
   };
 
-  console.log(`\nKnap API on the local stack (dynalite), ${connections} connections, ${duration} s each, ${report.machine.cpus} cores\n`);
+  console.log(
+    `\nKnap API on the local stack (dynalite), ${connections} connections, ${duration} s each, ${report.machine.cpus} cores\n`,
+  );
   console.table(rows);
   if (bundles.length > 0) console.table(bundles);
   mkdirSync(dirname(values.out as string), { recursive: true });

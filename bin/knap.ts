@@ -4,7 +4,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
-import { CONTEXT_KEYS, DEFAULT_STACK_NAME, contextFlag, settingsFromContext } from '../lib/config.js';
+import { CONTEXT_KEYS, contextFlag, DEFAULT_STACK_NAME, settingsFromContext } from '../lib/config.js';
 import { KnapStack } from '../lib/knap-stack.js';
 
 const app = new App();

@@ -1,8 +1,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
-  type CorsPreflightOptions,
   CorsHttpMethod,
+  type CorsPreflightOptions,
   HttpApi,
   HttpMethod,
   type HttpRoute,
@@ -81,8 +81,7 @@ export class KnapApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
-    this.url =
-      settings.stageName === '$default' ? this.httpApi.apiEndpoint : `${this.httpApi.apiEndpoint}/${settings.stageName}`;
+    this.url = settings.stageName === '$default' ? this.httpApi.apiEndpoint : `${this.httpApi.apiEndpoint}/${settings.stageName}`;
 
     this.routes = [...props.functions].flatMap(([route, fn]) =>
       this.httpApi.addRoutes({

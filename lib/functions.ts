@@ -1,8 +1,8 @@
-import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { type RouteDefinition, routes as allRoutes } from '../functions/routes.js';
-import type { KnapSettings } from './config.js';
+import { routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
 import type { IndexName } from '../shared/store/table.js';
+import type { KnapSettings } from './config.js';
 import type { KnapData } from './data.js';
 import { type DynamoAction, KnapFunction } from './knap-function.js';
 
@@ -61,7 +61,9 @@ export class KnapFunctions extends Construct {
     for (const route of routes) {
       const actions = ROUTE_TABLE_ACTIONS[route.id];
       if (!actions) {
-        throw new Error(`Route "${route.id}" has no DynamoDB actions in lib/functions.ts ROUTE_TABLE_ACTIONS; add the ones it uses`);
+        throw new Error(
+          `Route "${route.id}" has no DynamoDB actions in lib/functions.ts ROUTE_TABLE_ACTIONS; add the ones it uses`,
+        );
       }
       const fn = new KnapFunction(this, pascalCase(route.id), {
         entry: route.entry,

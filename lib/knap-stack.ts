@@ -1,7 +1,7 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { type KnapSettings, DEFAULT_SETTINGS } from './config.js';
 import { KnapApi } from './api.js';
+import { DEFAULT_SETTINGS, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
 import { KnapFunctions } from './functions.js';
 

@@ -54,7 +54,12 @@ const withSecret = (client: ClientWithSecret) => ({ ...clientJson(client), clien
 
 const table = (rows: string[][]): string[] => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
 };
 
 const secretLines = (heading: string, client: ClientWithSecret): string[] => [
@@ -102,7 +107,11 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
       return command === undefined && !values.help ? 2 : 0;
     }
     const print = (json: unknown, human: string[]) =>
-      values.json ? io.out(JSON.stringify(json, null, 2)) : human.forEach((line) => io.out(line));
+      values.json
+        ? io.out(JSON.stringify(json, null, 2))
+        : human.forEach((line) => {
+            io.out(line);
+          });
     const clientId = () => required(args[0], 'CLIENT_ID');
 
     switch (command) {
@@ -119,7 +128,14 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
       }
       case 'list-clients': {
         const clients = await listApiClients(deps(), required(values.org, '--org'));
-        const rows = clients.map((c) => [c.name, c.description || '-', c.clientId, c.status, String(effectiveLimit(c)), c.lastUsedAt ?? 'never']);
+        const rows = clients.map((c) => [
+          c.name,
+          c.description || '-',
+          c.clientId,
+          c.status,
+          String(effectiveLimit(c)),
+          c.lastUsedAt ?? 'never',
+        ]);
         print(
           clients.map(clientJson),
           clients.length === 0

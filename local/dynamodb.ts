@@ -30,7 +30,9 @@ type WorkerMessage = { port: number } | { error: string; code?: string } | { clo
  * dynalite: an existing DynamoDB implementation on LevelDB. With `dataDir` the data
  * outlives restarts; without it everything is in memory (tests). Port 0 picks a free port.
  */
-export const startEmbeddedDynamo = async (options: { port?: number; host?: string; dataDir?: string } = {}): Promise<EmbeddedDynamo> => {
+export const startEmbeddedDynamo = async (
+  options: { port?: number; host?: string; dataDir?: string } = {},
+): Promise<EmbeddedDynamo> => {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const host = options.host ?? '127.0.0.1';
   const worker = new Worker(WORKER_SOURCE, {

@@ -43,9 +43,7 @@ const tableExists = async (client: DynamoDBClient, tableName: string): Promise<b
 export const ensureTable = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {
   if (await tableExists(client, tableName)) return false;
   try {
-    await client.send(
-      new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }),
-    );
+    await client.send(new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }));
   } catch (error) {
     if (error instanceof ResourceInUseException) return false; // created by someone else meanwhile
     throw error;
@@ -53,7 +51,12 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
   await waitUntilActive(client, tableName);
   // DynamoDB Local and AWS honour TTL; dynalite does not implement it, which is fine (expiry is checked in code).
   await client
-    .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }))
+    .send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    )
     .catch(() => undefined);
   return true;
 };

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { type RouteDefinition, routes } from '../functions/routes.js';
@@ -50,9 +50,7 @@ const handlerLoader = (deps: Deps | undefined) => {
   return (route: RouteDefinition): Promise<LambdaHandler> => {
     let handler = loaded.get(route);
     if (!handler) {
-      handler = importRouteModule(route).then((module) =>
-        deps ? module.createHandler(deps) : module.handler,
-      );
+      handler = importRouteModule(route).then((module) => (deps ? module.createHandler(deps) : module.handler));
       loaded.set(route, handler);
     }
     return handler;
@@ -97,7 +95,9 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
       const calls = { count: 0 };
-      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS)));
+      const result = await requestRoundTrips.run(calls, () =>
+        handler(event, lambdaContext(route.id, options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS)),
+      );
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       writeHttpResult(response, result);
     }

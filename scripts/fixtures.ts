@@ -104,13 +104,55 @@ const ALL_SCOPES = DEFAULT_SCOPES.join(' ');
 
 /** The fixture tokens, stored as sha256 hashes with generation = the client's current one. */
 export const TOKENS = {
-  access: { token: 'knap_at_FIXTURE-local-invoke-only-access-token-000000001', kind: 'access', client: 'main', scope: ALL_SCOPES, expiresAt: FAR_FUTURE },
-  refresh: { token: 'knap_rt_FIXTURE-local-invoke-only-refresh-token-00000001', kind: 'refresh', client: 'main', scope: ALL_SCOPES, expiresAt: FAR_FUTURE },
-  readOnly: { token: 'knap_at_FIXTURE-local-invoke-only-read-only-token-000001', kind: 'access', client: 'main', scope: 'knaps:read', expiresAt: FAR_FUTURE },
-  expired: { token: 'knap_at_FIXTURE-local-invoke-only-expired-token-0000001', kind: 'access', client: 'main', scope: ALL_SCOPES, expiresAt: LONG_AGO },
-  revoked: { token: 'knap_at_FIXTURE-local-invoke-only-revoked-client-token-01', kind: 'access', client: 'revoked', scope: ALL_SCOPES, expiresAt: FAR_FUTURE },
-  limited: { token: 'knap_at_FIXTURE-local-invoke-only-limited-client-token-01', kind: 'access', client: 'limited', scope: ALL_SCOPES, expiresAt: FAR_FUTURE },
-  colleague: { token: 'knap_at_FIXTURE-local-invoke-only-colleague-token-000001', kind: 'access', client: 'colleague', scope: ALL_SCOPES, expiresAt: FAR_FUTURE },
+  access: {
+    token: 'knap_at_FIXTURE-local-invoke-only-access-token-000000001',
+    kind: 'access',
+    client: 'main',
+    scope: ALL_SCOPES,
+    expiresAt: FAR_FUTURE,
+  },
+  refresh: {
+    token: 'knap_rt_FIXTURE-local-invoke-only-refresh-token-00000001',
+    kind: 'refresh',
+    client: 'main',
+    scope: ALL_SCOPES,
+    expiresAt: FAR_FUTURE,
+  },
+  readOnly: {
+    token: 'knap_at_FIXTURE-local-invoke-only-read-only-token-000001',
+    kind: 'access',
+    client: 'main',
+    scope: 'knaps:read',
+    expiresAt: FAR_FUTURE,
+  },
+  expired: {
+    token: 'knap_at_FIXTURE-local-invoke-only-expired-token-0000001',
+    kind: 'access',
+    client: 'main',
+    scope: ALL_SCOPES,
+    expiresAt: LONG_AGO,
+  },
+  revoked: {
+    token: 'knap_at_FIXTURE-local-invoke-only-revoked-client-token-01',
+    kind: 'access',
+    client: 'revoked',
+    scope: ALL_SCOPES,
+    expiresAt: FAR_FUTURE,
+  },
+  limited: {
+    token: 'knap_at_FIXTURE-local-invoke-only-limited-client-token-01',
+    kind: 'access',
+    client: 'limited',
+    scope: ALL_SCOPES,
+    expiresAt: FAR_FUTURE,
+  },
+  colleague: {
+    token: 'knap_at_FIXTURE-local-invoke-only-colleague-token-000001',
+    kind: 'access',
+    client: 'colleague',
+    scope: ALL_SCOPES,
+    expiresAt: FAR_FUTURE,
+  },
 } as const satisfies Record<string, FixtureToken>;
 
 interface FixtureKnap {
@@ -187,7 +229,8 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
 
 /** Refuses to put known credentials into a table on AWS. */
 export const assertLocalEndpoint = (endpoint: string | undefined): void => {
-  if (!endpoint) throw new Error('Fixtures are only seeded into a local DynamoDB (set DYNAMODB_ENDPOINT or use the embedded one)');
+  if (!endpoint)
+    throw new Error('Fixtures are only seeded into a local DynamoDB (set DYNAMODB_ENDPOINT or use the embedded one)');
   const host = new URL(endpoint).hostname;
   if (/(^|\.)amazonaws\.com(\.cn)?$|(^|\.)api\.aws$/i.test(host)) {
     throw new Error(`Refusing to seed fixture credentials into ${endpoint}: that is AWS, not a local DynamoDB`);

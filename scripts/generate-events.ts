@@ -58,14 +58,24 @@ const CASES: Record<string, Case[]> = {
     },
     { name: '200-narrowed-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read', ...postCredentials } },
     { name: '200-refresh-token', body: { grant_type: 'refresh_token', refresh_token: TOKENS.refresh.token, ...postCredentials } },
-    { name: '400-unsupported-grant', body: { grant_type: 'password', username: 'ada', password: 'lovelace', ...postCredentials } },
+    {
+      name: '400-unsupported-grant',
+      body: { grant_type: 'password', username: 'ada', password: 'lovelace', ...postCredentials },
+    },
     { name: '400-missing-grant-type', body: { ...postCredentials } },
     { name: '400-missing-client-secret', body: { grant_type: 'client_credentials', client_id: main.clientId } },
     { name: '400-invalid-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read admin', ...postCredentials } },
-    { name: '401-wrong-secret', body: { grant_type: 'client_credentials', client_id: main.clientId, client_secret: 'knap_cs_not-the-right-secret' } },
+    {
+      name: '401-wrong-secret',
+      body: { grant_type: 'client_credentials', client_id: main.clientId, client_secret: 'knap_cs_not-the-right-secret' },
+    },
     {
       name: '401-unknown-client',
-      body: { grant_type: 'client_credentials', client_id: 'knap_ci_00000000000000000000000000000000', client_secret: main.secret },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: 'knap_ci_00000000000000000000000000000000',
+        client_secret: main.secret,
+      },
     },
     {
       name: '401-revoked-client',
@@ -112,7 +122,11 @@ const CASES: Record<string, Case[]> = {
       headers: { authorization: bearer(TOKENS.access.token) },
       body: { name: 'Meeting notes to CRM', schedule_type: 'post_meeting_transcription', visibility: 'public' },
     },
-    { name: '400-empty-name', headers: { authorization: bearer(TOKENS.access.token) }, body: { name: '', schedule_type: 'manual' } },
+    {
+      name: '400-empty-name',
+      headers: { authorization: bearer(TOKENS.access.token) },
+      body: { name: '', schedule_type: 'manual' },
+    },
     {
       name: '400-malformed-json',
       headers: { authorization: bearer(TOKENS.access.token) },
@@ -127,7 +141,11 @@ const CASES: Record<string, Case[]> = {
     {
       name: '400-impossible-schedule',
       headers: { authorization: bearer(TOKENS.access.token) },
-      body: { name: 'Leap day report', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every February 30 at 25:00' } },
+      body: {
+        name: 'Leap day report',
+        schedule_type: 'scheduled',
+        tool_metadata: { schedule_description: 'every February 30 at 25:00' },
+      },
     },
     {
       name: '400-other-org-visibility',
@@ -213,7 +231,11 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
       domainPrefix: API_ID,
       http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: SOURCE_IP, userAgent: USER_AGENT },
       // HTTP API request ids: 16 characters of base64 ending in '='.
-      requestId: `${seed.subarray(12, 32).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 15)}=`,
+      requestId: `${seed
+        .subarray(12, 32)
+        .toString('base64')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(0, 15)}=`,
       routeKey,
       stage: '$default',
       time: clfTime(now),

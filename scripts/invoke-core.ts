@@ -7,7 +7,7 @@
  * the route table, and called with an API Gateway HTTP API event and a Lambda context.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -155,7 +155,9 @@ export const invokeFile = async (env: InvokeEnvironment, routeId: string, file: 
   const route = routeById(routeId);
   const event = await readEvent(file);
   if (event.routeKey !== `${route.method} ${route.path}`) {
-    throw new Error(`${relative(PROJECT_ROOT, file)} is for "${event.routeKey}", not ${route.id} (${route.method} ${route.path})`);
+    throw new Error(
+      `${relative(PROJECT_ROOT, file)} is for "${event.routeKey}", not ${route.id} (${route.method} ${route.path})`,
+    );
   }
   const expected = expectedStatus(file);
   if (expected === 429) await env.primeRateLimits();

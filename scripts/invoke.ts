@@ -17,11 +17,11 @@ import '../local/quiet-sdk-warning.js';
 import { relative, resolve } from 'node:path';
 import { routes } from '../functions/routes.js';
 import {
-  type InvokeEnvironment,
   type Invocation,
-  PROJECT_ROOT,
+  type InvokeEnvironment,
   invokeFile,
   listEventFiles,
+  PROJECT_ROOT,
   routeById,
   routeIdOfFile,
   startInvokeEnvironment,
@@ -37,7 +37,11 @@ Environment: DYNAMODB_ENDPOINT (default: an in-memory dynalite), TABLE_NAME, AWS
 
 const describe = (invocation: Invocation): string => {
   const expectation =
-    invocation.expected === null ? '' : invocation.expected === invocation.status ? ' as expected' : ` EXPECTED ${invocation.expected}`;
+    invocation.expected === null
+      ? ''
+      : invocation.expected === invocation.status
+        ? ' as expected'
+        : ` EXPECTED ${invocation.expected}`;
   return `${invocation.route.id} <- ${relative(PROJECT_ROOT, invocation.file)}: ${invocation.status}${expectation} (${invocation.durationMs.toFixed(0)} ms)`;
 };
 
@@ -49,7 +53,9 @@ const parseArgs = (args: string[]): Command | string => {
   if (args[0] === '--seed') return args.length === 1 ? { mode: 'seed' } : 'Nothing may follow --seed';
   if (args.length === 1) {
     const routeId = routeIdOfFile(args[0]!);
-    return routeId ? { mode: 'one', routeId, file: resolve(args[0]!) } : `Cannot tell the function of ${args[0]}: give its id first`;
+    return routeId
+      ? { mode: 'one', routeId, file: resolve(args[0]!) }
+      : `Cannot tell the function of ${args[0]}: give its id first`;
   }
   if (args.length === 2) {
     try {

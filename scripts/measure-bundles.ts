@@ -10,7 +10,7 @@
  */
 import '../local/quiet-sdk-warning.js';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 

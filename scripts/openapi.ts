@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { CreateKnapSchema } from '../shared/schemas/knap-request.js';
 import { ErrorSchema, KnapListingSchema, KnapSchema, TokenResponseSchema } from '../shared/schemas/responses.js';
 import { TokenFormSchema } from '../shared/schemas/token-request.js';
@@ -33,7 +33,8 @@ export const openApiDocument = () => ({
   info: {
     title: 'Knap API',
     version: '1.0.0',
-    description: 'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription.',
+    description:
+      'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription.',
   },
   paths: {
     '/api/oauth/token': {
@@ -42,7 +43,11 @@ export const openApiDocument = () => ({
         security: [{}, { clientBasic: [] }],
         requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenForm') } } },
         responses: {
-          '200': { description: 'A token set (Cache-Control: no-store)', headers: rateLimitHeaders, content: json('TokenResponse') },
+          '200': {
+            description: 'A token set (Cache-Control: no-store)',
+            headers: rateLimitHeaders,
+            content: json('TokenResponse'),
+          },
           '400': problem('Unsupported or missing grant_type, missing fields, invalid scope, unparseable body'),
           '401': problem('Invalid client credentials, revoked client, or an invalid refresh token'),
           '413': problem('Body over 16 KB'),

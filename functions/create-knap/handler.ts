@@ -1,6 +1,6 @@
-import { json } from '../../shared/http/responses.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseCreateKnap } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';

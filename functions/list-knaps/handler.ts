@@ -1,5 +1,5 @@
-import { json } from '../../shared/http/responses.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
+import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';

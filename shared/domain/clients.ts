@@ -1,5 +1,5 @@
 import { type Clock, isoSeconds } from './clock.js';
-import { PREFIX, hashCredential, newClientId, newSecret } from './credentials.js';
+import { hashCredential, newClientId, newSecret, PREFIX } from './credentials.js';
 
 export type ClientStatus = 'active' | 'revoked';
 
@@ -68,5 +68,4 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
 export const effectiveRateLimit = (client: Pick<ApiClient, 'rateLimit'>, defaultLimit: number): number =>
   client.rateLimit ?? defaultLimit;
 
-export const summarizeClient = ({ secretHash: _hash, generation: _generation, ...summary }: ApiClient): ClientSummary =>
-  summary;
+export const summarizeClient = ({ secretHash: _hash, generation: _generation, ...summary }: ApiClient): ClientSummary => summary;

@@ -1,5 +1,5 @@
 import { type Clock, epochSeconds } from './clock.js';
-import { PREFIX, hashCredential, newSecret } from './credentials.js';
+import { hashCredential, newSecret, PREFIX } from './credentials.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;

@@ -4,8 +4,8 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../runtime.js';
-import { requestDeadline } from '../store/dynamo-client.js';
 import type { RequestState } from '../services/request-state.js';
+import { requestDeadline } from '../store/dynamo-client.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
 import { errorHandler } from './error-handler.js';
@@ -43,7 +43,8 @@ const noStore = (): ApiMiddleware => {
 /** A JSON API is forgiving about a missing Content-Type, but not about a wrong one. */
 const assumeJson = (): ApiMiddleware => ({
   before: async (request) => {
-    const headers = (request.event.headers ??= {});
+    request.event.headers ??= {};
+    const headers = request.event.headers;
     if (!headers['content-type'] && request.event.body) headers['content-type'] = 'application/json';
   },
 });

@@ -72,8 +72,6 @@ export const errorHandler = (log: Log): ApiMiddleware => ({
       route: request.event.routeKey,
       requestId: request.event.requestContext?.requestId,
     });
-    request.response = transient
-      ? problem(503, MESSAGES.unavailable, { 'Retry-After': '1' })
-      : problem(500, MESSAGES.internal);
+    request.response = transient ? problem(503, MESSAGES.unavailable, { 'Retry-After': '1' }) : problem(500, MESSAGES.internal);
   },
 });

@@ -3,12 +3,21 @@
  * time-zone readers. Each recogniser either claims a short run of tokens and records a fact, or
  * declines. Facts are only collected here; resolve.ts decides what they mean together.
  */
-import { ScheduleError, quote } from './errors.js';
+import { quote, ScheduleError } from './errors.js';
 import { isWeekdaySlashList } from './timezones.js';
-import { type Token, isWord, markUsed, spanText, unused } from './tokens.js';
+import { isWord, markUsed, spanText, type Token, unused } from './tokens.js';
 import {
-  CARDINAL_WORDS, MAX_INTERVAL, MONTHS, ORDINAL_TENS, ORDINAL_UNITS, ORDINAL_WORDS,
-  SELF_CONTAINED_UNITS, SUB_DAILY_WORDS, UNIT_WORDS, type Unit, WEEKDAYS,
+  CARDINAL_WORDS,
+  MAX_INTERVAL,
+  MONTHS,
+  ORDINAL_TENS,
+  ORDINAL_UNITS,
+  ORDINAL_WORDS,
+  SELF_CONTAINED_UNITS,
+  SUB_DAILY_WORDS,
+  UNIT_WORDS,
+  type Unit,
+  WEEKDAYS,
 } from './vocabulary.js';
 
 export interface UnitMention {
@@ -52,14 +61,20 @@ interface Scan {
 type Recogniser = (scan: Scan, i: number) => number;
 
 const WEEKDAY_GROUP_WORDS: ReadonlyMap<string, number[]> = new Map([
-  ['weekday', [1, 2, 3, 4, 5]], ['weekdays', [1, 2, 3, 4, 5]],
-  ['workday', [1, 2, 3, 4, 5]], ['workdays', [1, 2, 3, 4, 5]],
-  ['weekend', [0, 6]], ['weekends', [0, 6]],
+  ['weekday', [1, 2, 3, 4, 5]],
+  ['weekdays', [1, 2, 3, 4, 5]],
+  ['workday', [1, 2, 3, 4, 5]],
+  ['workdays', [1, 2, 3, 4, 5]],
+  ['weekend', [0, 6]],
+  ['weekends', [0, 6]],
 ]);
 // "business day", "working days", "week day", "weekend days": a qualifier and then "day(s)".
 const DAY_QUALIFIERS: ReadonlyMap<string, number[]> = new Map([
-  ['business', [1, 2, 3, 4, 5]], ['working', [1, 2, 3, 4, 5]], ['work', [1, 2, 3, 4, 5]],
-  ['week', [1, 2, 3, 4, 5]], ['weekend', [0, 6]],
+  ['business', [1, 2, 3, 4, 5]],
+  ['working', [1, 2, 3, 4, 5]],
+  ['work', [1, 2, 3, 4, 5]],
+  ['week', [1, 2, 3, 4, 5]],
+  ['weekend', [0, 6]],
 ]);
 const RANGE_WORDS = ['to', 'through', 'thru', 'till', 'until'];
 
@@ -118,7 +133,7 @@ const intervalWeekday: Recogniser = (scan, i) => {
 /** "hourly", "every 15 minutes": recognised only to say they are not supported. */
 const subDaily: Recogniser = (scan, i) => {
   const t = scan.free[i];
-  if (!t || t.kind !== 'word' || !SUB_DAILY_WORDS.has(t.lower)) return 0;
+  if (t?.kind !== 'word' || !SUB_DAILY_WORDS.has(t.lower)) return 0;
   let first = i;
   while (first > 0 && (countValue(scan.free[first - 1]) !== null || isWord(scan.free[first - 1], 'every', 'each'))) first--;
   const phrase = text(scan, scan.free.slice(first, i + 1));
@@ -175,7 +190,7 @@ const DAY_WORDS = ['day', 'days'];
 
 function isWeekdayGroupStart(free: Token[], i: number): boolean {
   const t = free[i];
-  if (!t || t.kind !== 'word') return false;
+  if (t?.kind !== 'word') return false;
   return WEEKDAY_GROUP_WORDS.has(t.lower) || (DAY_QUALIFIERS.has(t.lower) && isWord(free[i + 1], ...DAY_WORDS));
 }
 
@@ -203,7 +218,7 @@ function recordNth(scan: Scan, i: number, items: Item[], tokens: Token[], day: W
       throw new ScheduleError(`${what} is not a week of the month (first to fifth, or last)`);
     }
   }
-  const single = items.length === 1 && day.days.length === 1 ? items[0]?.value ?? null : null;
+  const single = items.length === 1 && day.days.length === 1 ? (items[0]?.value ?? null) : null;
   const everyOrdinal = isWord(scan.free[i - 1], 'every') && single !== null && single >= 2 ? single : null;
   const weeks = items.map((it) => it.value);
   scan.facts.nth.push({ weeks, days: day.days, text: text(scan, [...tokens, ...day.tokens]), everyOrdinal });
@@ -298,7 +313,7 @@ function readRange(free: Token[], i: number): WeekdayItem | null {
 function readWeekdayItem(free: Token[], i: number): WeekdayItem | null {
   const t = free[i];
   if (t && isWeekdaySlashList(t)) return { days: t.lower.split('/').map((d) => WEEKDAYS.get(d) as number), tokens: [t] };
-  if (!t || t.kind !== 'word') return null;
+  if (t?.kind !== 'word') return null;
   const range = readRange(free, i);
   if (range) return range;
   const day = WEEKDAYS.get(t.lower);
@@ -319,7 +334,7 @@ function readWeekdayList(scan: Scan, i: number): WeekdayList | null {
     const sep = tokens.length > 0 && isWord(scan.free[j], 'and') ? 1 : 0;
     const item = readWeekdayItem(scan.free, j + sep);
     if (!item) break;
-    item.days.forEach((d) => days.add(d));
+    for (const d of item.days) days.add(d);
     tokens.push(...(sep ? [scan.free[j] as Token] : []), ...item.tokens);
     j += sep + item.tokens.length;
   }
@@ -357,7 +372,15 @@ const endOf: Recogniser = (scan, i) => {
 };
 
 const RECOGNISERS: Recogniser[] = [
-  subDaily, intervalUnit, intervalWeekday, ordinals, bareMonthDay, monthList, weekdayList, unitWord, endOf,
+  subDaily,
+  intervalUnit,
+  intervalWeekday,
+  ordinals,
+  bareMonthDay,
+  monthList,
+  weekdayList,
+  unitWord,
+  endOf,
 ];
 
 /** Runs the recognisers over the unclaimed tokens and returns what they found. */

@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
-import { ScheduleError, quote } from './errors.js';
-import { type Token, spanText } from './tokens.js';
+import { quote, ScheduleError } from './errors.js';
+import { spanText, type Token } from './tokens.js';
 import { FILLER_WORDS } from './vocabulary.js';
 
 const DATE_COMPONENTS: chrono.Component[] = ['day', 'month', 'year', 'weekday'];

@@ -85,10 +85,14 @@ function compile(info: ScheduleInfo): Rule {
 /** Index of the day, ISO week, month or year containing the date: the unit of `interval`. */
 function periodIndex(kind: ScheduleKind, date: CivilDate, day: number): number {
   switch (kind) {
-    case 'daily': return day;
-    case 'weekly': return isoWeekIndex(day);
-    case 'monthly': return date.year * 12 + date.month;
-    default: return date.year;
+    case 'daily':
+      return day;
+    case 'weekly':
+      return isoWeekIndex(day);
+    case 'monthly':
+      return date.year * 12 + date.month;
+    default:
+      return date.year;
   }
 }
 

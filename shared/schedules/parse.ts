@@ -8,7 +8,13 @@ import { resolveRecurrence } from './resolve.js';
 import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, extractZone, resolveZone } from './timezones.js';
 import { tokenize } from './tokens.js';
-import { type DescribeOptions, MAX_DESCRIPTION_LENGTH, type ParseOptions, type ScheduleDescription, type ScheduleInfo } from './types.js';
+import {
+  type DescribeOptions,
+  MAX_DESCRIPTION_LENGTH,
+  type ParseOptions,
+  type ScheduleDescription,
+  type ScheduleInfo,
+} from './types.js';
 import { localDayNumber, zoneOf } from './zoned-time.js';
 
 function checkDescription(description: unknown): string {

@@ -3,7 +3,7 @@
  * together. The rules, in order: a quarter, named months, days of the month or nth weekdays,
  * plain weekdays, then a bare unit ("weekly") or a daily part of the day ("every morning").
  */
-import { ScheduleError, contradiction, quote } from './errors.js';
+import { contradiction, quote, ScheduleError } from './errors.js';
 import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './grammar.js';
 import type { ScheduleInfo } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
@@ -124,7 +124,10 @@ type DayFields = Pick<Recurrence, 'days_of_week' | 'days_of_month' | 'weeks_of_m
 
 /** Every day field unset; spread first, then set the ones a schedule uses. */
 const NO_DAYS: Readonly<DayFields & Pick<Recurrence, 'months_of_year'>> = {
-  days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null,
+  days_of_week: null,
+  days_of_month: null,
+  weeks_of_month: null,
+  months_of_year: null,
 };
 
 /** The day fields of a schedule picked by days of the month or by nth weekdays. */
@@ -198,10 +201,14 @@ function weekly(p: Parts, days: DaySetMention): Recurrence {
 /** "daily", "every 2 weeks", "monthly", "yearly" with no day: the start of each period. */
 function fromUnit(unit: UnitMention): Recurrence {
   switch (unit.unit) {
-    case 'day': return { ...NO_DAYS, schedule_type: 'daily', interval: unit.interval };
-    case 'week': return { ...NO_DAYS, schedule_type: 'weekly', days_of_week: [1], interval: unit.interval };
-    case 'month': return { ...NO_DAYS, schedule_type: 'monthly', days_of_month: [1], interval: unit.interval };
-    default: return { ...NO_DAYS, schedule_type: 'yearly', days_of_month: [1], months_of_year: [1], interval: unit.interval };
+    case 'day':
+      return { ...NO_DAYS, schedule_type: 'daily', interval: unit.interval };
+    case 'week':
+      return { ...NO_DAYS, schedule_type: 'weekly', days_of_week: [1], interval: unit.interval };
+    case 'month':
+      return { ...NO_DAYS, schedule_type: 'monthly', days_of_month: [1], interval: unit.interval };
+    default:
+      return { ...NO_DAYS, schedule_type: 'yearly', days_of_month: [1], months_of_year: [1], interval: unit.interval };
   }
 }
 

@@ -1,5 +1,5 @@
-import { ScheduleError, contradiction, quote } from './errors.js';
-import { type Token, isWord, markUsed, spanText, unused } from './tokens.js';
+import { contradiction, quote, ScheduleError } from './errors.js';
+import { isWord, markUsed, spanText, type Token, unused } from './tokens.js';
 import { MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
 
 const DEFAULT_TIME = { hour: 9, minute: 0 };

@@ -1,6 +1,6 @@
 import { IANAZone } from 'luxon';
-import { ScheduleError, quote } from './errors.js';
-import { type Token, markUsed } from './tokens.js';
+import { quote, ScheduleError } from './errors.js';
+import { markUsed, type Token } from './tokens.js';
 import { WEEKDAYS } from './vocabulary.js';
 
 export const DEFAULT_TIMEZONE = 'UTC';
@@ -10,22 +10,45 @@ export const DEFAULT_TIMEZONE = 'UTC';
  * region's civil time all year, daylight saving included: "9am EST" in July is 9am in New York.
  */
 export const ZONE_ABBREVIATIONS: Readonly<Record<string, string>> = {
-  utc: 'UTC', gmt: 'UTC',
-  est: 'America/New_York', edt: 'America/New_York', et: 'America/New_York', eastern: 'America/New_York',
-  cst: 'America/Chicago', cdt: 'America/Chicago', ct: 'America/Chicago', central: 'America/Chicago',
-  mst: 'America/Denver', mdt: 'America/Denver', mt: 'America/Denver', mountain: 'America/Denver',
-  pst: 'America/Los_Angeles', pdt: 'America/Los_Angeles', pt: 'America/Los_Angeles', pacific: 'America/Los_Angeles',
-  akst: 'America/Anchorage', akdt: 'America/Anchorage',
+  utc: 'UTC',
+  gmt: 'UTC',
+  est: 'America/New_York',
+  edt: 'America/New_York',
+  et: 'America/New_York',
+  eastern: 'America/New_York',
+  cst: 'America/Chicago',
+  cdt: 'America/Chicago',
+  ct: 'America/Chicago',
+  central: 'America/Chicago',
+  mst: 'America/Denver',
+  mdt: 'America/Denver',
+  mt: 'America/Denver',
+  mountain: 'America/Denver',
+  pst: 'America/Los_Angeles',
+  pdt: 'America/Los_Angeles',
+  pt: 'America/Los_Angeles',
+  pacific: 'America/Los_Angeles',
+  akst: 'America/Anchorage',
+  akdt: 'America/Anchorage',
   hst: 'Pacific/Honolulu',
   bst: 'Europe/London',
-  cet: 'Europe/Berlin', cest: 'Europe/Berlin',
-  eet: 'Europe/Athens', eest: 'Europe/Athens',
+  cet: 'Europe/Berlin',
+  cest: 'Europe/Berlin',
+  eet: 'Europe/Athens',
+  eest: 'Europe/Athens',
   msk: 'Europe/Moscow',
   sast: 'Africa/Johannesburg',
-  jst: 'Asia/Tokyo', kst: 'Asia/Seoul', hkt: 'Asia/Hong_Kong', sgt: 'Asia/Singapore',
-  awst: 'Australia/Perth', acst: 'Australia/Adelaide', acdt: 'Australia/Adelaide',
-  aest: 'Australia/Sydney', aedt: 'Australia/Sydney',
-  nzst: 'Pacific/Auckland', nzdt: 'Pacific/Auckland',
+  jst: 'Asia/Tokyo',
+  kst: 'Asia/Seoul',
+  hkt: 'Asia/Hong_Kong',
+  sgt: 'Asia/Singapore',
+  awst: 'Australia/Perth',
+  acst: 'Australia/Adelaide',
+  acdt: 'Australia/Adelaide',
+  aest: 'Australia/Sydney',
+  aedt: 'Australia/Sydney',
+  nzst: 'Pacific/Auckland',
+  nzdt: 'Pacific/Auckland',
 };
 
 /** Abbreviations in common use for several zones: guessing would silently shift runs by hours. */

@@ -33,10 +33,7 @@ export const CreateKnapSchema = v.object({
     v.check((value) => value.trim().length > 0, 'name must not be empty'),
     v.check((value) => characters(value) <= MAX_NAME_LENGTH, `name must be 1 to ${MAX_NAME_LENGTH} characters`),
   ),
-  schedule_type: v.optional(
-    v.picklist(SCHEDULE_TYPES, `schedule_type must be one of: ${SCHEDULE_TYPES.join(', ')}`),
-    'manual',
-  ),
+  schedule_type: v.optional(v.picklist(SCHEDULE_TYPES, `schedule_type must be one of: ${SCHEDULE_TYPES.join(', ')}`), 'manual'),
   is_active: flag('is_active', true),
   visibility: v.optional(text('visibility', MAX_NAME_LENGTH), 'private'),
   active_by_default: flag('active_by_default', true),

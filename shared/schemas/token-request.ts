@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ApiError, MESSAGES, badRequest } from '../errors.js';
+import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import { GRANT_TYPES, type GrantType, type TokenRequest } from '../services/token-service.js';
 
 const field = (name: string) =>
@@ -16,8 +16,7 @@ export const TokenFormSchema = v.looseObject({
 
 export type TokenForm = v.InferOutput<typeof TokenFormSchema>;
 
-const isGrantType = (value: string | undefined): value is GrantType =>
-  (GRANT_TYPES as readonly string[]).includes(value ?? '');
+const isGrantType = (value: string | undefined): value is GrantType => (GRANT_TYPES as readonly string[]).includes(value ?? '');
 
 interface ClientCredentials {
   clientId?: string;

@@ -1,4 +1,12 @@
-import { type ApiClient, type ClientSummary, MAX_RATE_LIMIT, type NewClientInput, createClient, newClientSecret, summarizeClient } from '../domain/clients.js';
+import {
+  type ApiClient,
+  type ClientSummary,
+  createClient,
+  MAX_RATE_LIMIT,
+  type NewClientInput,
+  newClientSecret,
+  summarizeClient,
+} from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
 import type { Deps } from '../runtime.js';

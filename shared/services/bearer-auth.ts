@@ -1,6 +1,6 @@
 import { hashCredential, looksLike } from '../domain/credentials.js';
 import { isExpired, tokenPrefix, tokenScopes } from '../domain/tokens.js';
-import { ApiError, MESSAGES, bearerChallenge } from '../errors.js';
+import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
 import type { Caller, RequestState } from './request-state.js';
@@ -20,16 +20,12 @@ export const bearerToken = (authorization: string | undefined): string => {
  * Two round trips: read the token, then one conditional write on the client that checks it
  * is active and still on the token's generation, and counts the request.
  */
-export const authenticateBearer = async (
-  deps: Deps,
-  authorization: string | undefined,
-  state: RequestState,
-): Promise<Caller> => {
+export const authenticateBearer = async (deps: Deps, authorization: string | undefined, state: RequestState): Promise<Caller> => {
   const token = bearerToken(authorization);
   // A refresh token (or anything not shaped like an access token) never reaches the table.
   if (!looksLike(token, tokenPrefix('access'))) throw unauthorized(MESSAGES.invalidAccessToken);
   const record = await deps.repo.getToken(hashCredential(token));
-  if (!record || record.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
+  if (record?.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
   if (isExpired(record, deps.clock)) throw unauthorized(MESSAGES.expiredAccessToken);
   const client = await meterOrRefuse(deps, record.clientId, { generation: record.generation }, state, {
     mismatch: MESSAGES.invalidatedAccessToken,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type Knap, type KnapPage, isShared } from '../domain/knaps.js';
-import { ScheduleError, describeSchedule } from '../schedules/index.js';
+import { isShared, type Knap, type KnapPage } from '../domain/knaps.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
+import { describeSchedule, ScheduleError } from '../schedules/index.js';
 import type { CreateKnapInput, ListKnapsQuery } from '../schemas/knap-request.js';
 import type { KnapListing } from '../schemas/responses.js';
 import { InvalidCursorError } from '../store/repository.js';
@@ -21,7 +21,10 @@ const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_inf
     throw badRequest('tool_metadata.schedule_description is required when schedule_type is scheduled');
   }
   try {
-    const { schedule_info, next_run_at } = describeSchedule(description, { timezone: input.tool_metadata.timezone ?? undefined, now });
+    const { schedule_info, next_run_at } = describeSchedule(description, {
+      timezone: input.tool_metadata.timezone ?? undefined,
+      now,
+    });
     return { schedule_info, next_run_at };
   } catch (error) {
     if (error instanceof ScheduleError) throw badRequest(error.detail);
@@ -92,9 +95,7 @@ const readCursor = (cursor: string | undefined): ListingCursor => {
 };
 
 const writeCursor = (cursor: Required<ListingCursor>): string | null =>
-  cursor.mine === null && cursor.shared === null
-    ? null
-    : Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+  cursor.mine === null && cursor.shared === null ? null : Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
 const DONE: KnapPage = { knaps: [], next: null };
 

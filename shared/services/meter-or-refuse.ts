@@ -1,5 +1,5 @@
 import type { ApiClient } from '../domain/clients.js';
-import { ApiError, MESSAGES, bearerChallenge, rateLimited } from '../errors.js';
+import { ApiError, bearerChallenge, MESSAGES, rateLimited } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { RequestGuard } from '../store/repository.js';
 import { type MeterOutcome, meterRequest } from './meter.js';

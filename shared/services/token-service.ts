@@ -1,14 +1,14 @@
+import { hashCredential, looksLike } from '../domain/credentials.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
-  type TokenRecord,
   grantScope,
   isExpired,
   issueToken,
+  type TokenRecord,
   tokenPrefix,
   tokenScopes,
 } from '../domain/tokens.js';
-import { hashCredential, looksLike } from '../domain/credentials.js';
-import { ApiError, MESSAGES, badRequest } from '../errors.js';
+import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { TokenResponse } from '../schemas/responses.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
@@ -46,7 +46,7 @@ const scopeOrFail = (held: readonly string[], requested: string | undefined): st
 };
 
 const checkRefreshToken = (deps: Deps, record: TokenRecord | null, client: { clientId: string; generation: number }) => {
-  if (!record || record.kind !== 'refresh' || record.clientId !== client.clientId) {
+  if (record?.kind !== 'refresh' || record.clientId !== client.clientId) {
     throw invalidRefresh(MESSAGES.invalidRefreshToken);
   }
   if (isExpired(record, deps.clock)) throw invalidRefresh(MESSAGES.expiredRefreshToken);
@@ -89,6 +89,4 @@ const tokenResponse = (accessToken: string, refreshToken: string, scope: string)
 });
 
 export const grantTokens = (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> =>
-  request.grantType === 'client_credentials'
-    ? clientCredentials(deps, request, state)
-    : refreshTokenGrant(deps, request, state);
+  request.grantType === 'client_credentials' ? clientCredentials(deps, request, state) : refreshTokenGrant(deps, request, state);

@@ -34,7 +34,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiClient, ClientStatus } from '../domain/clients.js';
-import { type Knap, type KnapOwnership, type KnapPage, isShared } from '../domain/knaps.js';
+import { isShared, type Knap, type KnapOwnership, type KnapPage } from '../domain/knaps.js';
 import type { TokenKind, TokenRecord } from '../domain/tokens.js';
 
 type Item = Record<string, unknown>;

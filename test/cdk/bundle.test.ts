@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routes } from '../../functions/routes.js';
@@ -40,7 +40,10 @@ describe.each(routes.map((route) => [route.id, functionLogicalId(route.id)] as c
   });
 
   test('the source map covers our code only', () => {
-    const map = JSON.parse(readFileSync(join(bundle().assetPath, 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    const map = JSON.parse(readFileSync(join(bundle().assetPath, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+      sourcesContent?: unknown;
+    };
     expect(map.sources.length).toBeGreaterThan(0);
     expect(map.sources.filter((source) => source.includes('node_modules'))).toEqual([]);
     expect(map.sourcesContent).toBeUndefined();
@@ -49,8 +52,16 @@ describe.each(routes.map((route) => [route.id, functionLogicalId(route.id)] as c
   test('loads in a fresh node process and exports the handler', () => {
     const type = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', 'const m = await import(process.argv[1]); process.stdout.write(typeof m.handler);', join(bundle().assetPath, 'index.mjs')],
-      { env: { PATH: process.env.PATH, TABLE_NAME: 'knap', AWS_REGION: 'eu-west-1', NODE_OPTIONS: '--enable-source-maps' }, encoding: 'utf8' },
+      [
+        '--input-type=module',
+        '-e',
+        'const m = await import(process.argv[1]); process.stdout.write(typeof m.handler);',
+        join(bundle().assetPath, 'index.mjs'),
+      ],
+      {
+        env: { PATH: process.env.PATH, TABLE_NAME: 'knap', AWS_REGION: 'eu-west-1', NODE_OPTIONS: '--enable-source-maps' },
+        encoding: 'utf8',
+      },
     );
     expect(type).toBe('function');
   });

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
-import { ROUTE_TABLE_ACTIONS, functionLogicalId } from '../../lib/functions.js';
+import { functionLogicalId, ROUTE_TABLE_ACTIONS } from '../../lib/functions.js';
 import { resourcesOf, synthesize } from './synth.js';
 
 let template: Template;
@@ -24,7 +24,7 @@ const statementsOf = (routeId: string): Statement[] => {
   const roleId = fn.Properties?.Role['Fn::GetAtt'][0] as string;
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((policy) => list(policy.Properties?.Roles).some((role: { Ref?: string }) => role.Ref === roleId))
-    .flatMap((policy) => policy.Properties?.PolicyDocument.Statement as Statement[]);
+    .flatMap((policy) => (policy.Properties?.PolicyDocument?.Statement ?? []) as Statement[]);
 };
 
 /** action -> resources it is allowed on. */
@@ -33,7 +33,7 @@ const grants = (routeId: string, service: string): Record<string, unknown[]> => 
   for (const statement of statementsOf(routeId)) {
     expect(statement.Effect).toBe('Allow');
     for (const action of list(statement.Action).filter((candidate) => candidate.startsWith(`${service}:`))) {
-      (byAction[action] ??= []).push(...list(statement.Resource));
+      byAction[action] = [...(byAction[action] ?? []), ...list(statement.Resource)];
     }
   }
   return byAction;
@@ -70,13 +70,17 @@ describe('least privilege, per function', () => {
     }
   });
 
-  test.each(routes.map((route) => [route.id] as const))('%s: exactly its DynamoDB actions, on exactly its resources', (routeId) => {
-    const actual = grants(routeId, 'dynamodb');
-    for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    const expected = expectedGrants()[routeId]!;
-    for (const resources of Object.values(expected)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    expect(actual).toEqual(expected);
-  });
+  test.each(routes.map((route) => [route.id] as const))(
+    '%s: exactly its DynamoDB actions, on exactly its resources',
+    (routeId) => {
+      const actual = grants(routeId, 'dynamodb');
+      for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      const expected = expectedGrants()[routeId]!;
+      for (const resources of Object.values(expected))
+        resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      expect(actual).toEqual(expected);
+    },
+  );
 
   test.each(routes.map((route) => [route.id] as const))('%s: writes its own log group and nothing else', (routeId) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
@@ -85,13 +89,15 @@ describe('least privilege, per function', () => {
       'logs:CreateLogStream': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
       'logs:PutLogEvents': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
     });
-    const services = new Set(statementsOf(routeId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])));
+    const services = new Set(
+      statementsOf(routeId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])),
+    );
     expect([...services].sort()).toEqual(['dynamodb', 'logs']);
   });
 
   test('no wildcard anywhere: no action with *, no Resource *, no managed policies', () => {
     for (const policy of Object.values(resourcesOf(template, 'AWS::IAM::Policy'))) {
-      for (const statement of policy.Properties?.PolicyDocument.Statement as Statement[]) {
+      for (const statement of (policy.Properties?.PolicyDocument.Statement ?? []) as Statement[]) {
         for (const action of list(statement.Action)) expect(action).not.toContain('*');
         expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
       }

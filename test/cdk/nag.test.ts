@@ -30,7 +30,12 @@ const acknowledgments = (root: IConstruct): { path: string; id: string; reason: 
 describe('cdk-nag AwsSolutions', () => {
   test('no unacknowledged finding: no error, no warning', () => {
     const report = new cdkNag.AwsSolutionsChecks().validateScope(app);
-    expect(report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(
+      report.violations.map(
+        (violation) =>
+          `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`,
+      ),
+    ).toEqual([]);
     expect(report.success).toBe(true);
   });
 
@@ -51,5 +56,4 @@ describe('cdk-nag AwsSolutions', () => {
     ]);
     for (const { reason } of found) expect(reason.length).toBeGreaterThan(100);
   });
-
 });

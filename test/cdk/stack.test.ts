@@ -23,20 +23,23 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect([...routeKeys].sort()).toEqual(['GET /api/studio/knap-tools', 'POST /api/oauth/token', 'POST /api/studio/knap-tools']);
   });
 
-  test.each(routes.map((route) => [route.id, route] as const))('%s: its route goes to its own Lambda, payload 2.0', (_id, route) => {
-    const [, routeResource] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
-      ([, resource]) => resource.Properties?.RouteKey === `${route.method} ${route.path}`,
-    )!;
-    const integrationId = routeResource.Properties?.Target['Fn::Join'][1][1].Ref as string;
-    const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationId];
-    expect(integration?.Properties).toEqual(
-      expect.objectContaining({
-        IntegrationType: 'AWS_PROXY',
-        IntegrationUri: arnOf(functionLogicalId(route.id)),
-        PayloadFormatVersion: '2.0',
-      }),
-    );
-  });
+  test.each(routes.map((route) => [route.id, route] as const))(
+    '%s: its route goes to its own Lambda, payload 2.0',
+    (_id, route) => {
+      const [, routeResource] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
+        ([, resource]) => resource.Properties?.RouteKey === `${route.method} ${route.path}`,
+      )!;
+      const integrationId = routeResource.Properties?.Target['Fn::Join'][1][1].Ref as string;
+      const integration = resourcesOf(template, 'AWS::ApiGatewayV2::Integration')[integrationId];
+      expect(integration?.Properties).toEqual(
+        expect.objectContaining({
+          IntegrationType: 'AWS_PROXY',
+          IntegrationUri: arnOf(functionLogicalId(route.id)),
+          PayloadFormatVersion: '2.0',
+        }),
+      );
+    },
+  );
 
   test('API Gateway may invoke each function for its route only', () => {
     for (const route of routes) {
@@ -88,19 +91,22 @@ describe('functions', () => {
     );
   });
 
-  test.each(routes.map((route) => [route.id, route] as const))('%s: Node.js 22 on arm64, 256 MB, 10 s, ESM handler', (_id, route) => {
-    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
-    expect(fn.Properties).toEqual(
-      expect.objectContaining({
-        Runtime: 'nodejs22.x',
-        Architectures: ['arm64'],
-        MemorySize: 256,
-        Timeout: 10,
-        Handler: 'index.handler',
-        Description: `${route.method} ${route.path}: ${route.description}`,
-      }),
-    );
-  });
+  test.each(routes.map((route) => [route.id, route] as const))(
+    '%s: Node.js 22 on arm64, 256 MB, 10 s, ESM handler',
+    (_id, route) => {
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+      expect(fn.Properties).toEqual(
+        expect.objectContaining({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          MemorySize: 256,
+          Timeout: 10,
+          Handler: 'index.handler',
+          Description: `${route.method} ${route.path}: ${route.description}`,
+        }),
+      );
+    },
+  );
 
   test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;

@@ -44,6 +44,8 @@ export const synthesize = (options: SynthOptions = {}): Synthesized => {
   return { app, stack, template };
 };
 
+// CloudFormation properties are free-form JSON whose shape each test asserts on.
+// biome-ignore lint/suspicious/noExplicitAny: template JSON has no static type
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; [key: string]: unknown }>;
 
 export const resourcesOf = (template: Template, type: string): Resources => template.findResources(type) as Resources;

@@ -1,6 +1,6 @@
 import { SourceMap } from 'node:module';
 import { build } from 'esbuild';
-import { type RawSourceMap, isOwnSource, trimSourceMap } from '../../scripts/trim-sourcemap.mjs';
+import { isOwnSource, type RawSourceMap, trimSourceMap } from '../../scripts/trim-sourcemap.mjs';
 
 /**
  * The bundling hook keeps source maps for our own code only. Checked against esbuild's

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { runAdmin } from '../../local/admin-cli.js';
-import { type TestApi, getToken, listKnaps, postToken, startTestApi } from '../support/api.js';
+import { getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 
 const run = promisify(execFile);
 
@@ -28,7 +28,14 @@ const createJson = async (...extra: string[]) => {
 describe('admin CLI', () => {
   test('create-client prints the id and the secret once; the secret works', async () => {
     const created = await createJson('--description', 'Nightly sync', '--rate-limit', '50', '--user-id', '42');
-    expect(created).toMatchObject({ org_name: 'acme', name: 'CLI app', description: 'Nightly sync', rate_limit: 50, user_id: 42, status: 'active' });
+    expect(created).toMatchObject({
+      org_name: 'acme',
+      name: 'CLI app',
+      description: 'Nightly sync',
+      rate_limit: 50,
+      user_id: 42,
+      status: 'active',
+    });
     expect(created.client_id).toMatch(/^knap_ci_[0-9a-f]{32}$/);
     expect(created.client_secret).toMatch(/^knap_cs_/);
     await getToken(api.url, { clientId: created.client_id, clientSecret: created.client_secret });
@@ -50,7 +57,12 @@ describe('admin CLI', () => {
     const clients = JSON.parse(listed.out) as Record<string, unknown>[];
     expect(clients).toHaveLength(2);
     const used = clients.find((client) => client.client_id === created.client_id);
-    expect(used).toMatchObject({ last_used_at: '2026-11-23T14:30:00Z', status: 'active', rate_limit: 100, rate_limit_is_default: true });
+    expect(used).toMatchObject({
+      last_used_at: '2026-11-23T14:30:00Z',
+      status: 'active',
+      rate_limit: 100,
+      rate_limit_is_default: true,
+    });
     expect((await admin('list-clients', '--org', 'listing-org')).out).toMatch(/active\s+100\s+2026-11-23T14:30:00Z/);
     expect(clients.find((client) => client.client_id !== created.client_id)?.last_used_at).toBeNull();
     const secretOfUnused = (JSON.parse(unused.out) as { client_secret: string }).client_secret;
@@ -92,7 +104,11 @@ describe('admin CLI', () => {
     const regenerate = await admin('regenerate-secret', created.client_id);
     expect(regenerate.status).not.toBe(0);
     expect(regenerate.err).toMatch(/revoked/);
-    const token = await postToken(api.url, { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret });
+    const token = await postToken(api.url, {
+      grant_type: 'client_credentials',
+      client_id: created.client_id,
+      client_secret: created.client_secret,
+    });
     expect(token.status).toBe(401);
   });
 
@@ -117,11 +133,17 @@ describe('admin CLI', () => {
 
   test('as a real process: npm run -s admin against the table in the environment', async () => {
     const env = { ...process.env, DYNAMODB_ENDPOINT: api.table.endpoint, TABLE_NAME: api.table.tableName, NODE_OPTIONS: '' };
-    const created = await run('npm', ['run', '-s', 'admin', '--', 'create-client', '--org', 'proc-org', '--name', 'Proc', '--json'], { env });
+    const created = await run(
+      'npm',
+      ['run', '-s', 'admin', '--', 'create-client', '--org', 'proc-org', '--name', 'Proc', '--json'],
+      { env },
+    );
     const { client_id, client_secret } = JSON.parse(created.stdout) as { client_id: string; client_secret: string };
     await getToken(api.url, { clientId: client_id, clientSecret: client_secret });
 
-    const failed = await run('npm', ['run', '-s', 'admin', '--', 'revoke-client', 'knap_ci_missing'], { env }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await run('npm', ['run', '-s', 'admin', '--', 'revoke-client', 'knap_ci_missing'], { env }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect('code' in failed && failed.code).toBe(2);
     expect((failed as { stderr: string }).stderr.trim()).toBe('error: No API client with id knap_ci_missing');
   }, 60_000);

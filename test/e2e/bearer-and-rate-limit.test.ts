@@ -1,6 +1,6 @@
 import { setRateLimit } from '../../shared/services/admin-service.js';
+import { getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 import { body } from '../support/json.js';
-import { type TestApi, getToken, listKnaps, postToken, startTestApi } from '../support/api.js';
 
 let api: TestApi;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { type ApiServer, startApiServer } from '../../local/server.js';
-import { createApiClient } from '../../shared/services/admin-service.js';
 import { systemClock } from '../../shared/domain/clock.js';
+import { createApiClient } from '../../shared/services/admin-service.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/repository.js';
 import { createKnap, getToken, listKnaps, postToken } from '../support/api.js';
-import { MemoryLog, type TestTable, startTestTable } from '../support/dynamo.js';
+import { MemoryLog, startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { body } from '../support/json.js';
 
@@ -20,7 +20,12 @@ let token: string;
 beforeAll(async () => {
   table = await startTestTable();
   proxy = await startFaultProxy(table.endpoint);
-  const deps = { repo: new DynamoRepository(createDocumentClient({ endpoint: proxy.endpoint }), table.tableName), clock: systemClock, log, defaultRateLimit: 100 };
+  const deps = {
+    repo: new DynamoRepository(createDocumentClient({ endpoint: proxy.endpoint }), table.tableName),
+    clock: systemClock,
+    log,
+    defaultRateLimit: 100,
+  };
   api = await startApiServer({ deps, lambdaTimeoutMs: LAMBDA_TIMEOUT_MS });
   client = await createApiClient(deps, { orgName: 'faults', name: 'faulty', rateLimit: 10_000 });
   ({ access_token: token } = await getToken(api.url, client));
@@ -49,7 +54,11 @@ describe('DynamoDB failing mid-request', () => {
     async (mode) => {
       log.lines.length = 0;
       proxy.mode = mode;
-      for (const request of [grant, () => listKnaps(api.url, token), () => createKnap(api.url, token, { name: 'during outage' })]) {
+      for (const request of [
+        grant,
+        () => listKnaps(api.url, token),
+        () => createKnap(api.url, token, { name: 'during outage' }),
+      ]) {
         const { response, ms } = await timed(request);
         expect(response.status).toBe(503);
         expect(response.headers.get('retry-after')).toBe('1');

@@ -6,14 +6,18 @@ import { hashCredential } from '../../shared/domain/credentials.js';
 import type { HttpResult } from '../../shared/http/types.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
 import { FakeClock } from '../support/clock.js';
-import { type TestTable, startTestTable } from '../support/dynamo.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, httpEvent } from '../support/events.js';
 import { failingRepo } from '../support/failing-repo.js';
 
 let table: TestTable;
 let deps: ReturnType<TestTable['deps']>;
 let accessToken: string;
-let handlers: { token: ReturnType<typeof tokenHandler>; create: ReturnType<typeof createKnapHandler>; list: ReturnType<typeof listKnapsHandler> };
+let handlers: {
+  token: ReturnType<typeof tokenHandler>;
+  create: ReturnType<typeof createKnapHandler>;
+  list: ReturnType<typeof listKnapsHandler>;
+};
 
 beforeAll(async () => {
   table = await startTestTable();
@@ -23,7 +27,11 @@ beforeAll(async () => {
   const granted = await handlers.token(
     httpEvent('POST /api/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      }).toString(),
     }),
     context(),
   );
@@ -57,26 +65,47 @@ const contentTypes = fc.oneof(
 );
 
 const deepJson = fc.integer({ min: 1, max: 3000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
-const deepArrays = fc.integer({ min: 1, max: 3000 }).map((depth) => `{"name":"x","tool_metadata":{"d":${'['.repeat(depth)}${']'.repeat(depth)}}}`);
+const deepArrays = fc
+  .integer({ min: 1, max: 3000 })
+  .map((depth) => `{"name":"x","tool_metadata":{"d":${'['.repeat(depth)}${']'.repeat(depth)}}}`);
 
 const bodies = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.json({ maxDepth: 6 }),
   fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify({ name: 'n', tool_metadata: value })),
-  fc.record({
-    name: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer(), fc.constant(null)),
-    schedule_type: fc.oneof(fc.constantFrom('manual', 'scheduled', 'post_meeting_transcription'), fc.string()),
-    visibility: fc.oneof(fc.constantFrom('private', 'public', 'hostile', 'other'), fc.string()),
-    is_active: fc.oneof(fc.boolean(), fc.string()),
-    tool_metadata: fc.oneof(
-      fc.record({ schedule_description: fc.string({ unit: 'grapheme', maxLength: 200 }), timezone: fc.string() }, { requiredKeys: [] }),
-      fc.jsonValue(),
-    ),
-  }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        name: fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer(), fc.constant(null)),
+        schedule_type: fc.oneof(fc.constantFrom('manual', 'scheduled', 'post_meeting_transcription'), fc.string()),
+        visibility: fc.oneof(fc.constantFrom('private', 'public', 'hostile', 'other'), fc.string()),
+        is_active: fc.oneof(fc.boolean(), fc.string()),
+        tool_metadata: fc.oneof(
+          fc.record(
+            { schedule_description: fc.string({ unit: 'grapheme', maxLength: 200 }), timezone: fc.string() },
+            { requiredKeys: [] },
+          ),
+          fc.jsonValue(),
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
   deepJson,
   deepArrays,
-  fc.constantFrom('{"name":"x"', '[]', 'null', '"str"', '1e400', '{"name":"\\ud800"}', '{"__proto__":{"name":1}}', '{"name":"x","tool_metadata":{"n":1e400}}'),
-  fc.integer({ min: 1, max: 3 }).map((megabytes) => JSON.stringify({ name: 'big', tool_metadata: { x: 'y'.repeat(megabytes * 400_000) } })),
+  fc.constantFrom(
+    '{"name":"x"',
+    '[]',
+    'null',
+    '"str"',
+    '1e400',
+    '{"name":"\\ud800"}',
+    '{"__proto__":{"name":1}}',
+    '{"name":"x","tool_metadata":{"n":1e400}}',
+  ),
+  fc
+    .integer({ min: 1, max: 3 })
+    .map((megabytes) => JSON.stringify({ name: 'big', tool_metadata: { x: 'y'.repeat(megabytes * 400_000) } })),
 );
 
 describe('hostile input never gets a 5xx', () => {
@@ -100,7 +129,10 @@ describe('hostile input never gets a 5xx', () => {
   test('POST /api/oauth/token: random forms, bodies, content types and Authorization headers', async () => {
     const formish = fc
       .dictionary(
-        fc.oneof(fc.constantFrom('grant_type', 'client_id', 'client_secret', 'refresh_token', 'scope'), fc.string({ maxLength: 10 })),
+        fc.oneof(
+          fc.constantFrom('grant_type', 'client_id', 'client_secret', 'refresh_token', 'scope'),
+          fc.string({ maxLength: 10 }),
+        ),
         fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('client_credentials', 'refresh_token')),
       )
       .map((fields) => new URLSearchParams(fields).toString());
@@ -110,18 +142,27 @@ describe('hostile input never gets a 5xx', () => {
       fc.string({ unit: 'binary', maxLength: 60 }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(formish, bodies), contentTypes, authorization, fc.boolean(), async (body, contentType, auth, base64) => {
-        const result = await handlers.token(
-          httpEvent('POST /api/oauth/token', {
-            headers: { ...(contentType ? { 'content-type': contentType } : {}), ...(auth !== undefined ? { authorization: auth } : {}) },
-            body: base64 ? Buffer.from(body).toString('base64') : body,
-            isBase64Encoded: base64,
-          }),
-          context(),
-        );
-        expectWellFormed(result, [400, 401, 413]);
-        expect(result.headers?.['Cache-Control']).toBe('no-store');
-      }),
+      fc.asyncProperty(
+        fc.oneof(formish, bodies),
+        contentTypes,
+        authorization,
+        fc.boolean(),
+        async (body, contentType, auth, base64) => {
+          const result = await handlers.token(
+            httpEvent('POST /api/oauth/token', {
+              headers: {
+                ...(contentType ? { 'content-type': contentType } : {}),
+                ...(auth !== undefined ? { authorization: auth } : {}),
+              },
+              body: base64 ? Buffer.from(body).toString('base64') : body,
+              isBase64Encoded: base64,
+            }),
+            context(),
+          );
+          expectWellFormed(result, [400, 401, 413]);
+          expect(result.headers?.['Cache-Control']).toBe('no-store');
+        },
+      ),
       { numRuns: 300 },
     );
   }, 120_000);
@@ -133,12 +174,20 @@ describe('hostile input never gets a 5xx', () => {
       fc.string({ maxLength: 50 }).map((value) => `Bearer ${accessToken}\r\n${value}`),
       fc.string({ maxLength: 50 }).map((value) => `Bearer knap_at_${value}`),
       fc.integer({ min: 1, max: 20_000 }).map((size) => `Bearer knap_at_${'a'.repeat(size)}`),
-      fc.constantFrom(`Bearer ${accessToken.slice(0, -1)}`, `Bearer ${accessToken}x`, `Bearer  ${accessToken}`, `bearer\t${accessToken}`),
+      fc.constantFrom(
+        `Bearer ${accessToken.slice(0, -1)}`,
+        `Bearer ${accessToken}x`,
+        `Bearer  ${accessToken}`,
+        `bearer\t${accessToken}`,
+      ),
     );
     await fc.assert(
       fc.asyncProperty(header, fc.boolean(), async (authorization, post) => {
         const event = post
-          ? httpEvent('POST /api/studio/knap-tools', { headers: { authorization, 'content-type': 'application/json' }, body: '{"name":"x"}' })
+          ? httpEvent('POST /api/studio/knap-tools', {
+              headers: { authorization, 'content-type': 'application/json' },
+              body: '{"name":"x"}',
+            })
           : httpEvent('GET /api/studio/knap-tools', { headers: { authorization } });
         const result = await (post ? handlers.create : handlers.list)(event, context());
         expectWellFormed(result, [200, 201, 401]);
@@ -154,7 +203,10 @@ describe('hostile input never gets a 5xx', () => {
     const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
     const post = (fields: Record<string, string>) =>
       handlers.token(
-        httpEvent('POST /api/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
+        httpEvent('POST /api/oauth/token', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+        }),
         context(),
       );
     const tokens = JSON.parse((await post(form)).body ?? '{}');
@@ -162,7 +214,10 @@ describe('hostile input never gets a 5xx', () => {
     await post({ ...form, client_secret: `${client.clientSecret}x` });
     const failingDeps = { ...deps, repo: failingRepo(deps.repo, 'putKnap') };
     await createKnapHandler(failingDeps)(
-      httpEvent('POST /api/studio/knap-tools', { headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{"name":"x"}' }),
+      httpEvent('POST /api/studio/knap-tools', {
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+        body: '{"name":"x"}',
+      }),
       context(),
     );
 

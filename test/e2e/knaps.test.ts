@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { startApiServer } from '../../local/server.js';
 import { KnapListingSchema, KnapSchema } from '../../shared/schemas/responses.js';
+import { createKnap, getToken, listKnaps, startTestApi, type TestApi } from '../support/api.js';
 import { failingRepo } from '../support/failing-repo.js';
 import { body as json } from '../support/json.js';
-import { type TestApi, createKnap, getToken, listKnaps, startTestApi } from '../support/api.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
@@ -39,8 +39,19 @@ describe('POST /api/studio/knap-tools', () => {
     const knap = await created({ name: 'Weekly digest' });
     expect(Object.keys(knap).sort()).toEqual(
       [
-        'active_by_default', 'can_toggle_default_active', 'creation_timestamp', 'creation_user_id', 'is_active', 'name',
-        'next_run_at', 'schedule_info', 'schedule_type', 'tool_metadata', 'updated_at', 'uuid', 'visibility',
+        'active_by_default',
+        'can_toggle_default_active',
+        'creation_timestamp',
+        'creation_user_id',
+        'is_active',
+        'name',
+        'next_run_at',
+        'schedule_info',
+        'schedule_type',
+        'tool_metadata',
+        'updated_at',
+        'uuid',
+        'visibility',
       ].sort(),
     );
     expect(knap).toMatchObject({
@@ -121,14 +132,18 @@ describe('POST /api/studio/knap-tools', () => {
     expect(await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: '  ' } })).toMatch(
       /schedule_description is required/,
     );
-    expect(await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every blorpday' } })).toMatch(
-      /blorpday/,
-    );
-    expect(await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'daily at 25:00' } })).toMatch(
-      /25:00/,
-    );
     expect(
-      await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'daily', timezone: 'Mars/Olympus' } }),
+      await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'every blorpday' } }),
+    ).toMatch(/blorpday/);
+    expect(
+      await rejected({ name: 'x', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'daily at 25:00' } }),
+    ).toMatch(/25:00/);
+    expect(
+      await rejected({
+        name: 'x',
+        schedule_type: 'scheduled',
+        tool_metadata: { schedule_description: 'daily', timezone: 'Mars/Olympus' },
+      }),
     ).toMatch(/Mars\/Olympus/);
   });
 
@@ -138,13 +153,25 @@ describe('POST /api/studio/knap-tools', () => {
     ['a blank name', { name: '   ' }, /^name must not be empty/],
     ['a 256-character name', { name: 'x'.repeat(256) }, /^name must be 1 to 255 characters/],
     ['a number for name', { name: 5 }, /^name is required and must be a string/],
-    ['an unknown schedule_type', { name: 'x', schedule_type: 'hourly' }, /^schedule_type must be one of: manual, scheduled, post_meeting_transcription/],
+    [
+      'an unknown schedule_type',
+      { name: 'x', schedule_type: 'hourly' },
+      /^schedule_type must be one of: manual, scheduled, post_meeting_transcription/,
+    ],
     ['a string for is_active', { name: 'x', is_active: 'yes' }, /^is_active must be true or false/],
     ['null for active_by_default', { name: 'x', active_by_default: null }, /^active_by_default must be true or false/],
     ['a number for visibility', { name: 'x', visibility: 1 }, /^visibility must be a string/],
     ['a list for tool_metadata', { name: 'x', tool_metadata: [] }, /^tool_metadata must be an object/],
-    ['a number for action_description', { name: 'x', tool_metadata: { action_description: 1 } }, /^tool_metadata.action_description must be a string/],
-    ['deeply nested metadata', { name: 'x', tool_metadata: { a: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) } }, /nested too deeply/],
+    [
+      'a number for action_description',
+      { name: 'x', tool_metadata: { action_description: 1 } },
+      /^tool_metadata.action_description must be a string/,
+    ],
+    [
+      'deeply nested metadata',
+      { name: 'x', tool_metadata: { a: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) } },
+      /nested too deeply/,
+    ],
     ['an array body', [{ name: 'x' }], /^Request body must be a JSON object/],
     ['a string body', '"just a string"', /^Request body must be a JSON object/],
     ['null', 'null', /^Request body must be a JSON object/],
@@ -220,7 +247,9 @@ describe('GET /api/studio/knap-tools', () => {
     for (let i = 0; i < 5; i += 1) {
       api.clock.advance(1);
       names.unshift(`knap ${i}`);
-      expect((await createKnap(api.url, access_token, { name: `knap ${i}`, visibility: i % 2 ? 'public' : 'private' })).status).toBe(201);
+      expect(
+        (await createKnap(api.url, access_token, { name: `knap ${i}`, visibility: i % 2 ? 'public' : 'private' })).status,
+      ).toBe(201);
     }
     const seen: string[] = [];
     const publicSeen: string[] = [];
@@ -245,7 +274,10 @@ describe('GET /api/studio/knap-tools', () => {
     ['?limit=101', /^limit must be a whole number from 1 to 100/],
     ['?limit=abc', /^limit must be a whole number from 1 to 100/],
     ['?cursor=not-a-cursor', /^cursor is not valid/],
-    [`?cursor=${Buffer.from(JSON.stringify({ mine: 'eyJnc2kxcGsiOiJDUkVBVE9SI290aGVyIiwic2siOiJ4IiwicGsiOiJ5IiwiZ3NpMXNrIjoieiJ9' })).toString('base64url')}`, /^cursor is not valid/],
+    [
+      `?cursor=${Buffer.from(JSON.stringify({ mine: 'eyJnc2kxcGsiOiJDUkVBVE9SI290aGVyIiwic2siOiJ4IiwicGsiOiJ5IiwiZ3NpMXNrIjoieiJ9' })).toString('base64url')}`,
+      /^cursor is not valid/,
+    ],
   ])('bad query %s: 400', async (query, message) => {
     const response = await listKnaps(api.url, token, query);
     expect(response.status).toBe(400);

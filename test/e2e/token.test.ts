@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { TokenResponseSchema } from '../../shared/schemas/responses.js';
-import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { regenerateSecret, revokeClient } from '../../shared/services/admin-service.js';
+import { roundTrips } from '../../shared/store/dynamo-client.js';
+import { basic, getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 import { body as json } from '../support/json.js';
-import { type TestApi, basic, getToken, listKnaps, postToken, startTestApi } from '../support/api.js';
 
 const UNSUPPORTED = "Unsupported grant_type. Use 'client_credentials' or 'refresh_token'.";
 
@@ -36,8 +36,16 @@ describe('POST /api/oauth/token, client_credentials', () => {
 
   test('client_secret_basic works the same, and every grant issues a new access token', async () => {
     const client = await api.newClient();
-    const first = await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: basic(client.clientId, client.clientSecret) });
-    const second = await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: basic(client.clientId, client.clientSecret) });
+    const first = await postToken(
+      api.url,
+      { grant_type: 'client_credentials' },
+      { authorization: basic(client.clientId, client.clientSecret) },
+    );
+    const second = await postToken(
+      api.url,
+      { grant_type: 'client_credentials' },
+      { authorization: basic(client.clientId, client.clientSecret) },
+    );
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     const [a, b] = [await json(first), await json(second)];
@@ -51,22 +59,38 @@ describe('POST /api/oauth/token, client_credentials', () => {
     expect(narrowed.status).toBe(200);
     expect((await json(narrowed)).scope).toBe('knaps:read');
 
-    const wider = await postToken(api.url, { grant_type: 'client_credentials', scope: 'knaps:read admin', ...credentials(client) });
+    const wider = await postToken(api.url, {
+      grant_type: 'client_credentials',
+      scope: 'knaps:read admin',
+      ...credentials(client),
+    });
     expect(wider.status).toBe(400);
     expect((await json(wider)).detail).toContain('Invalid scope');
   });
 
   test('unknown client and wrong secret: the same 401, same text, no rate-limit headers', async () => {
     const client = await api.newClient();
-    const wrong = await postToken(api.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: 'knap_cs_wrong' });
-    const unknown = await postToken(api.url, { grant_type: 'client_credentials', client_id: 'knap_ci_unknown', client_secret: 'knap_cs_wrong' });
+    const wrong = await postToken(api.url, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: 'knap_cs_wrong',
+    });
+    const unknown = await postToken(api.url, {
+      grant_type: 'client_credentials',
+      client_id: 'knap_ci_unknown',
+      client_secret: 'knap_cs_wrong',
+    });
     for (const response of [wrong, unknown]) {
       expect(response.status).toBe(401);
       expect(await json(response)).toEqual({ detail: 'Invalid client credentials' });
       expect(response.headers.get('ratelimit-limit')).toBeNull();
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
-    const badBasic = await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: basic(client.clientId, 'nope') });
+    const badBasic = await postToken(
+      api.url,
+      { grant_type: 'client_credentials' },
+      { authorization: basic(client.clientId, 'nope') },
+    );
     expect(badBasic.status).toBe(401);
     expect(await json(badBasic)).toEqual({ detail: 'Invalid client credentials' });
   });
@@ -97,7 +121,11 @@ describe('POST /api/oauth/token, bad requests', () => {
   test.each([
     ['client_id', { grant_type: 'client_credentials', client_secret: 's' }, 'Missing required parameter: client_id'],
     ['client_secret', { grant_type: 'client_credentials', client_id: 'c' }, 'Missing required parameter: client_secret'],
-    ['refresh_token', { grant_type: 'refresh_token', client_id: 'c', client_secret: 's' }, 'Missing required parameter: refresh_token'],
+    [
+      'refresh_token',
+      { grant_type: 'refresh_token', client_id: 'c', client_secret: 's' },
+      'Missing required parameter: refresh_token',
+    ],
   ])('missing %s: 400', async (_, fields, detail) => {
     const response = await postToken(api.url, fields);
     expect(response.status).toBe(400);
@@ -121,7 +149,11 @@ describe('POST /api/oauth/token, bad requests', () => {
     expect(repeated.status).toBe(400);
     expect(await json(repeated)).toEqual({ detail: 'Parameter grant_type must be given once' });
 
-    const both = await postToken(api.url, { grant_type: 'client_credentials', client_secret: 's' }, { authorization: basic('c', 's') });
+    const both = await postToken(
+      api.url,
+      { grant_type: 'client_credentials', client_secret: 's' },
+      { authorization: basic('c', 's') },
+    );
     expect(both.status).toBe(400);
     expect((await json(both)).detail).toMatch(/not both/);
   });
@@ -137,10 +169,19 @@ describe('POST /api/oauth/token, refresh_token', () => {
   test('a new access token for the same client; the refresh token stays the same', async () => {
     const client = await api.newClient();
     const tokens = await getToken(api.url, client);
-    const response = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
+    const response = await postToken(api.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      ...credentials(client),
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, refresh_token: tokens.refresh_token, scope: tokens.scope });
+    expect(body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: tokens.refresh_token,
+      scope: tokens.scope,
+    });
     expect(body.access_token).not.toBe(tokens.access_token);
     expect((await listKnaps(api.url, body.access_token)).status).toBe(200);
   });
@@ -187,10 +228,18 @@ describe('POST /api/oauth/token, refresh_token', () => {
     expect(await json(expired)).toEqual({ detail: 'Access token has expired' });
 
     api.clock.advance(30 * 24 * 3600 - 3600 - 1);
-    const refreshed = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
+    const refreshed = await postToken(api.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      ...credentials(client),
+    });
     expect(refreshed.status).toBe(200);
     api.clock.advance(1);
-    const late = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
+    const late = await postToken(api.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      ...credentials(client),
+    });
     expect(late.status).toBe(401);
     expect(await json(late)).toEqual({ detail: 'Refresh token has expired' });
   });
@@ -205,7 +254,12 @@ describe('regenerate and revoke end every token at once', () => {
     const access = await listKnaps(api.url, tokens.access_token);
     expect(access.status).toBe(401);
     expect(await json(access)).toEqual({ detail: 'Access token has been invalidated' });
-    const refresh = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.clientId, client_secret: newSecret });
+    const refresh = await postToken(api.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.clientId,
+      client_secret: newSecret,
+    });
     expect(refresh.status).toBe(401);
     expect(await json(refresh)).toEqual({ detail: 'Refresh token has been invalidated' });
     const oldSecret = await postToken(api.url, { grant_type: 'client_credentials', ...credentials(client) });
@@ -224,7 +278,11 @@ describe('regenerate and revoke end every token at once', () => {
     expect(access.status).toBe(401);
     expect(await json(access)).toEqual({ detail: 'API client has been revoked' });
     expect(access.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
-    const refresh = await postToken(api.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...credentials(client) });
+    const refresh = await postToken(api.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      ...credentials(client),
+    });
     expect(refresh.status).toBe(401);
     expect(await json(refresh)).toEqual({ detail: 'API client has been revoked' });
   });

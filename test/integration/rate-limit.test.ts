@@ -1,9 +1,9 @@
-import { roundTrips } from '../../shared/store/dynamo-client.js';
-import { meterRequest } from '../../shared/services/meter.js';
-import { createApiClient, setRateLimit } from '../../shared/services/admin-service.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
+import { createApiClient, setRateLimit } from '../../shared/services/admin-service.js';
+import { meterRequest } from '../../shared/services/meter.js';
+import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { FakeClock } from '../support/clock.js';
-import { type TestTable, startTestTable } from '../support/dynamo.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -41,7 +41,10 @@ describe('per-client rate limit (atomic counter on the client item)', () => {
     expect(limited).toMatchObject({ kind: 'limited', rate: { limit: 2, remaining: 0, resetSeconds: 10 } });
 
     clock.advance(10); // 10:01:00, a new window
-    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { remaining: 1, resetSeconds: 60 } });
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({
+      kind: 'ok',
+      rate: { remaining: 1, resetSeconds: 60 },
+    });
 
     await setRateLimit(deps, client.clientId, 5);
     expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 5, remaining: 3 } });

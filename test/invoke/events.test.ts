@@ -5,11 +5,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { routes } from '../../functions/routes.js';
 import { generatedEvents } from '../../scripts/generate-events.js';
 import {
-  type InvokeEnvironment,
-  PROJECT_ROOT,
   expectedStatus,
+  type InvokeEnvironment,
   invokeFile,
   listEventFiles,
+  PROJECT_ROOT,
   readEvent,
   routeById,
   startInvokeEnvironment,
@@ -33,7 +33,9 @@ afterAll(() => env?.close());
 
 const name = (file: string) => relative(PROJECT_ROOT, file);
 const headerOf = (result: APIGatewayProxyStructuredResultV2, header: string): string | undefined =>
-  Object.entries(result.headers ?? {}).find(([key]) => key.toLowerCase() === header)?.[1]?.toString();
+  Object.entries(result.headers ?? {})
+    .find(([key]) => key.toLowerCase() === header)?.[1]
+    ?.toString();
 
 describe('the events folder', () => {
   test('every function has events, at least one success and one refusal', () => {

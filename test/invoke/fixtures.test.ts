@@ -1,6 +1,6 @@
+import { assertLocalEndpoint, CLIENTS, seedFixtures, TOKENS } from '../../scripts/fixtures.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
-import { CLIENTS, TOKENS, assertLocalEndpoint, seedFixtures } from '../../scripts/fixtures.js';
-import { type TestTable, startTestTable } from '../support/dynamo.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -18,12 +18,17 @@ describe('fixture credentials', () => {
     const access = await repo.getToken(hashCredential(TOKENS.access.token));
     expect(access).toEqual(expect.objectContaining({ kind: 'access', clientId: CLIENTS.main.clientId, generation: 1 }));
     expect(access!.expiresAt).toBeGreaterThan(Date.now() / 1000 + 10 * 365 * 24 * 3600);
-    for (const { token, kind } of Object.values(TOKENS)) expect(token.startsWith(kind === 'access' ? 'knap_at_' : 'knap_rt_')).toBe(true);
+    for (const { token, kind } of Object.values(TOKENS))
+      expect(token.startsWith(kind === 'access' ? 'knap_at_' : 'knap_rt_')).toBe(true);
   });
 
   test('seeding again (a persistent local table) puts every fixture back as it was', async () => {
     const { repo } = table.deps();
-    await repo.updateClient(CLIENTS.main.clientId, { status: 'revoked', bumpGeneration: true, rateLimit: 1 }, '2026-01-01T00:00:00Z');
+    await repo.updateClient(
+      CLIENTS.main.clientId,
+      { status: 'revoked', bumpGeneration: true, rateLimit: 1 },
+      '2026-01-01T00:00:00Z',
+    );
     await seedFixtures(repo, table.endpoint);
     const main = await repo.getClient(CLIENTS.main.clientId);
     expect(main).toEqual(expect.objectContaining({ status: 'active', rateLimit: CLIENTS.main.rateLimit, generation: 2 }));

@@ -1,8 +1,8 @@
 import { startApiServer } from '../../local/server.js';
-import { createApiClient } from '../../shared/services/admin-service.js';
 import type { NewClientInput } from '../../shared/domain/clients.js';
+import { createApiClient } from '../../shared/services/admin-service.js';
 import { FakeClock } from './clock.js';
-import { type TestTable, startTestTable } from './dynamo.js';
+import { startTestTable, type TestTable } from './dynamo.js';
 
 export interface TestApi {
   url: string;

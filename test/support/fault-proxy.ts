@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { type IncomingMessage, type Server, createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -35,7 +35,10 @@ export const startFaultProxy = async (upstream: string): Promise<FaultProxy> => 
     if (mode === 'hang') return void hanging.add(request);
     if (mode === 'throttle') {
       request.resume();
-      response.writeHead(400, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-errortype': 'ProvisionedThroughputExceededException' });
+      response.writeHead(400, {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amzn-errortype': 'ProvisionedThroughputExceededException',
+      });
       return void response.end(THROTTLED);
     }
     const forward = httpRequest(

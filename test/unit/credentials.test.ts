@@ -1,4 +1,4 @@
-import { PREFIX, digestsEqual, hashCredential, looksLike, newClientId, newSecret } from '../../shared/domain/credentials.js';
+import { digestsEqual, hashCredential, looksLike, newClientId, newSecret, PREFIX } from '../../shared/domain/credentials.js';
 
 describe('credentials', () => {
   test('secrets carry their prefix and 256 random bits', () => {

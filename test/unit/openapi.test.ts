@@ -4,8 +4,13 @@ import { openApiDocument } from '../../scripts/openapi.js';
 test('docs/openapi.json is what the schemas say (run `npm run openapi` after changing them)', () => {
   const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
   expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
-  expect(Object.keys(committed.components.schemas).sort()).toEqual(
-    ['CreateKnap', 'Error', 'Knap', 'KnapListing', 'TokenForm', 'TokenResponse'],
-  );
+  expect(Object.keys(committed.components.schemas).sort()).toEqual([
+    'CreateKnap',
+    'Error',
+    'Knap',
+    'KnapListing',
+    'TokenForm',
+    'TokenResponse',
+  ]);
   expect(JSON.stringify(committed)).not.toContain('$defs');
 });

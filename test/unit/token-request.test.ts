@@ -14,7 +14,9 @@ const failure = (body: unknown, authorization?: string): ApiError => {
 
 describe('token request parsing', () => {
   test('client_secret_post', () => {
-    expect(parseTokenRequest({ grant_type: 'client_credentials', client_id: 'a', client_secret: 'b', extra: 'ignored' }, undefined)).toEqual({
+    expect(
+      parseTokenRequest({ grant_type: 'client_credentials', client_id: 'a', client_secret: 'b', extra: 'ignored' }, undefined),
+    ).toEqual({
       grantType: 'client_credentials',
       clientId: 'a',
       clientSecret: 'b',

@@ -1,6 +1,6 @@
-import { grantScope, isExpired, issueToken } from '../../shared/domain/tokens.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
 import { rateState, windowStart } from '../../shared/domain/rate-limit.js';
+import { grantScope, isExpired, issueToken } from '../../shared/domain/tokens.js';
 import { FakeClock } from '../support/clock.js';
 
 describe('tokens', () => {

@@ -160,7 +160,14 @@ describe('nextRunAt: intervals keep their anchor', () => {
   });
 
   test('every other Sunday across the New York fall-back', () => {
-    const i = info({ schedule_type: 'weekly', days_of_week: [0], schedule_time: '01:30', timezone: 'America/New_York', interval: 2, anchor_date: '2026-11-01' });
+    const i = info({
+      schedule_type: 'weekly',
+      days_of_week: [0],
+      schedule_time: '01:30',
+      timezone: 'America/New_York',
+      interval: 2,
+      anchor_date: '2026-11-01',
+    });
     expect(runs(i, '2026-10-31T12:00:00Z', 2)).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-15T06:30:00.000Z']);
   });
 });

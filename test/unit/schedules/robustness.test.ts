@@ -1,7 +1,11 @@
 /** Bad input only ever yields a ScheduleError, quickly; good input yields consistent results. */
 import fc from 'fast-check';
 import {
-  describeSchedule, MAX_DESCRIPTION_LENGTH, nextRunAt, parseSchedule, ScheduleError,
+  describeSchedule,
+  MAX_DESCRIPTION_LENGTH,
+  nextRunAt,
+  parseSchedule,
+  ScheduleError,
 } from '../../../shared/schedules/index.js';
 
 const NOW = new Date('2026-03-04T10:00:00Z');
@@ -18,11 +22,69 @@ function onlyScheduleErrors(fn: () => unknown): boolean {
 }
 
 const WORDS = [
-  'every', 'each', 'other', 'day', 'days', 'week', 'weeks', 'month', 'year', 'quarter', 'daily', 'weekly',
-  'monday', 'fri', 'weekday', 'weekends', 'first', 'last', 'second', 'the', 'of', 'and', 'at', 'on', 'in',
-  'noon', 'midnight', 'morning', 'evening', 'night', 'half', 'quarter', 'past', 'to', 'am', 'pm', 'march',
-  'feb', 'dec', '1st', '15th', '31st', '29', '9', '12', '25', '0930', '9:30', '17:45', '25:00', 'utc', 'pst',
-  'Europe/Berlin', 'Mars/Olympus', 'UTC+2', '-', '&', '@', 'o\'clock', 'twenty', 'first', 'end', 'from',
+  'every',
+  'each',
+  'other',
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'year',
+  'quarter',
+  'daily',
+  'weekly',
+  'monday',
+  'fri',
+  'weekday',
+  'weekends',
+  'first',
+  'last',
+  'second',
+  'the',
+  'of',
+  'and',
+  'at',
+  'on',
+  'in',
+  'noon',
+  'midnight',
+  'morning',
+  'evening',
+  'night',
+  'half',
+  'quarter',
+  'past',
+  'to',
+  'am',
+  'pm',
+  'march',
+  'feb',
+  'dec',
+  '1st',
+  '15th',
+  '31st',
+  '29',
+  '9',
+  '12',
+  '25',
+  '0930',
+  '9:30',
+  '17:45',
+  '25:00',
+  'utc',
+  'pst',
+  'Europe/Berlin',
+  'Mars/Olympus',
+  'UTC+2',
+  '-',
+  '&',
+  '@',
+  "o'clock",
+  'twenty',
+  'first',
+  'end',
+  'from',
 ];
 
 describe('robustness', () => {
@@ -45,7 +107,7 @@ describe('robustness', () => {
     const sentence = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
     fc.assert(
       fc.property(sentence, (text) => {
-        let result;
+        let result: ReturnType<typeof describeSchedule> | undefined;
         try {
           result = describeSchedule(text, { now: NOW });
         } catch (err) {
@@ -107,8 +169,15 @@ describe('robustness', () => {
 
   test('schedule_info keys come in a fixed order', () => {
     expect(Object.keys(parseSchedule('every day', { now: NOW }))).toEqual([
-      'schedule_type', 'schedule_time', 'days_of_week', 'days_of_month', 'weeks_of_month',
-      'months_of_year', 'interval', 'timezone', 'anchor_date',
+      'schedule_type',
+      'schedule_time',
+      'days_of_week',
+      'days_of_month',
+      'weeks_of_month',
+      'months_of_year',
+      'interval',
+      'timezone',
+      'anchor_date',
     ]);
   });
 
