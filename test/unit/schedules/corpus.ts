@@ -1,0 +1,416 @@
+/**
+ * Table-driven corpus for natural-language schedules. Every expected value below was worked out
+ * by hand from a calendar (weekdays, DST dates, offsets), not produced by the code under test.
+ *
+ * Calendar facts used:
+ * - 2026-03-04 is a Wednesday; March 2026 starts on a Sunday, April 2026 on a Wednesday.
+ * - US DST 2026: starts Sun 2026-03-08 02:00 EST (07:00Z), ends Sun 2026-11-01 02:00 EDT (06:00Z).
+ * - EU DST 2026: starts Sun 2026-03-29 01:00Z, ends Sun 2026-10-25 01:00Z.
+ * - Sydney leaves DST on Sun 2026-04-05; Auckland is on NZDT (+13) in January.
+ * - 2027-01-01 is a Friday, 2027-02-01 a Monday; 2028 is a leap year.
+ *
+ * A module of its own so english.test.ts can say every accepted row back and read it again.
+ */
+import type { ScheduleInfo } from '../../../shared/schedules/index.js';
+import { scheduleInfo } from '../../support/schedule-info.js';
+
+type Info = ScheduleInfo;
+
+const WEEKDAYS = [1, 2, 3, 4, 5];
+
+const daily = (time: string, x: Partial<Info> = {}): Info => scheduleInfo({ schedule_time: time, ...x });
+const weekly = (days: number[], time: string, x: Partial<Info> = {}): Info =>
+  scheduleInfo({ schedule_type: 'weekly', schedule_time: time, days_of_week: days, ...x });
+const monthly = (time: string, x: Partial<Info>): Info => scheduleInfo({ schedule_type: 'monthly', schedule_time: time, ...x });
+const yearly = (months: number[], time: string, x: Partial<Info>): Info =>
+  scheduleInfo({ schedule_type: 'yearly', schedule_time: time, months_of_year: months, ...x });
+
+export type Row = [phrase: string, info: Info, nextRunAt: string];
+
+export interface Group {
+  name: string;
+  now: string;
+  timezone?: string;
+  rows: Row[];
+}
+
+export const WED = '2026-03-04T10:00:00Z'; // Wednesday 4 March 2026, 10:00 UTC
+
+export const groups: Group[] = [
+  {
+    name: 'daily and times of day',
+    now: WED,
+    rows: [
+      ['every day', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['daily at 9am', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['each morning at 8', daily('08:00'), '2026-03-05T08:00:00Z'],
+      ['every day at 10:30', daily('10:30'), '2026-03-04T10:30:00Z'],
+      ['every day at 10:00', daily('10:00'), '2026-03-05T10:00:00Z'], // strictly after now
+      ['everyday at 7pm', daily('19:00'), '2026-03-04T19:00:00Z'],
+      ['every day at noon', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['every day at midnight', daily('00:00'), '2026-03-05T00:00:00Z'],
+      ['every day at 9:30 in the morning', daily('09:30'), '2026-03-05T09:30:00Z'],
+      ['Every day at 5PM', daily('17:00'), '2026-03-04T17:00:00Z'],
+      ['every day at 17:45', daily('17:45'), '2026-03-04T17:45:00Z'],
+      ['every evening at 8', daily('20:00'), '2026-03-04T20:00:00Z'],
+      ['every night at 11', daily('23:00'), '2026-03-04T23:00:00Z'],
+      ['nightly at 2', daily('02:00'), '2026-03-05T02:00:00Z'],
+      ['every afternoon at 3', daily('15:00'), '2026-03-04T15:00:00Z'],
+      ['at 8 in the evening every day', daily('20:00'), '2026-03-04T20:00:00Z'],
+      ['half past 9 every day', daily('09:30'), '2026-03-05T09:30:00Z'],
+      ['quarter to 6 in the evening, daily', daily('17:45'), '2026-03-04T17:45:00Z'],
+      ['every day at 12am', daily('00:00'), '2026-03-05T00:00:00Z'],
+      ['every day at 12pm', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['every day at 7.30pm', daily('19:30'), '2026-03-04T19:30:00Z'],
+      ['every day at 12 noon', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['at 0930 every day', daily('09:30'), '2026-03-05T09:30:00Z'],
+      ["each day at 9 o'clock", daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['every morning', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['Run please, every day @ 6 a.m.', daily('06:00'), '2026-03-05T06:00:00Z'],
+      ['every day at 9:00:00', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['once a day at 23:59', daily('23:59'), '2026-03-04T23:59:00Z'],
+    ],
+  },
+  {
+    name: 'weekly',
+    now: WED,
+    rows: [
+      ['every weekday', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['weekdays at 10:15', weekly(WEEKDAYS, '10:15'), '2026-03-04T10:15:00Z'],
+      ['every weekend at 10', weekly([0, 6], '10:00'), '2026-03-07T10:00:00Z'],
+      ['weekends', weekly([0, 6], '09:00'), '2026-03-07T09:00:00Z'],
+      ['Mondays and Thursdays', weekly([1, 4], '09:00'), '2026-03-05T09:00:00Z'],
+      ['Tue, Wed at 5pm', weekly([2, 3], '17:00'), '2026-03-04T17:00:00Z'],
+      ['every Monday at 9 a.m.', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['Mon-Fri at 08:30', weekly(WEEKDAYS, '08:30'), '2026-03-05T08:30:00Z'],
+      ['monday through friday at 7.30pm', weekly(WEEKDAYS, '19:30'), '2026-03-04T19:30:00Z'],
+      ['from Monday to Friday at 6pm', weekly(WEEKDAYS, '18:00'), '2026-03-04T18:00:00Z'],
+      ['Friday to Monday at 10', weekly([0, 1, 5, 6], '10:00'), '2026-03-06T10:00:00Z'],
+      ['every business day at 9', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['every Sunday', weekly([0], '09:00'), '2026-03-08T09:00:00Z'],
+      ['Saturdays at noon', weekly([6], '12:00'), '2026-03-07T12:00:00Z'],
+      ['every Tuesday and Thursday at 12 noon', weekly([2, 4], '12:00'), '2026-03-05T12:00:00Z'],
+      ['weekly', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['weekly on Wednesday at 11', weekly([3], '11:00'), '2026-03-04T11:00:00Z'],
+      ['please run this knap every weekday morning at 7:15', weekly(WEEKDAYS, '07:15'), '2026-03-05T07:15:00Z'],
+      ['every Friday afternoon at 4', weekly([5], '16:00'), '2026-03-06T16:00:00Z'],
+      ['daily on weekdays at 9', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['every Monday, Wednesday, and Friday at 8:30am', weekly([1, 3, 5], '08:30'), '2026-03-06T08:30:00Z'],
+      ['mon/wed/fri at 9', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+      ['once a week on Thursday', weekly([4], '09:00'), '2026-03-05T09:00:00Z'],
+      ['every Wednesday at 9:59', weekly([3], '09:59'), '2026-03-11T09:59:00Z'],
+    ],
+  },
+  {
+    name: 'intervals (anchored on the first run)',
+    now: WED,
+    rows: [
+      ['every other Friday', weekly([5], '09:00', { interval: 2, anchor_date: '2026-03-06' }), '2026-03-06T09:00:00Z'],
+      ['every 2 weeks on Monday', weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }), '2026-03-09T09:00:00Z'],
+      ['every 3 days', daily('09:00', { interval: 3, anchor_date: '2026-03-05' }), '2026-03-05T09:00:00Z'],
+      ['every other day at 6pm', daily('18:00', { interval: 2, anchor_date: '2026-03-04' }), '2026-03-04T18:00:00Z'],
+      ['every 2 weeks', weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }), '2026-03-09T09:00:00Z'],
+      ['fortnightly on Thursday', weekly([4], '09:00', { interval: 2, anchor_date: '2026-03-05' }), '2026-03-05T09:00:00Z'],
+      ['biweekly on Friday at 3pm', weekly([5], '15:00', { interval: 2, anchor_date: '2026-03-06' }), '2026-03-06T15:00:00Z'],
+      ['every second Tuesday', weekly([2], '09:00', { interval: 2, anchor_date: '2026-03-10' }), '2026-03-10T09:00:00Z'],
+      [
+        'every 2 months on the 1st',
+        monthly('09:00', { days_of_month: [1], interval: 2, anchor_date: '2026-04-01' }),
+        '2026-04-01T09:00:00Z',
+      ],
+      [
+        'every 3 months on the 15th',
+        monthly('09:00', { days_of_month: [15], interval: 3, anchor_date: '2026-03-15' }),
+        '2026-03-15T09:00:00Z',
+      ],
+      [
+        'every 2 years on March 3',
+        yearly([3], '09:00', { days_of_month: [3], interval: 2, anchor_date: '2027-03-03' }),
+        '2027-03-03T09:00:00Z',
+      ],
+      [
+        'every other month on the first Monday',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [1], interval: 2, anchor_date: '2026-04-06' }),
+        '2026-04-06T09:00:00Z',
+      ],
+      [
+        'every 2 weeks on Monday and Thursday',
+        weekly([1, 4], '09:00', { interval: 2, anchor_date: '2026-03-05' }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'every two weeks on tuesday at 10',
+        weekly([2], '10:00', { interval: 2, anchor_date: '2026-03-10' }),
+        '2026-03-10T10:00:00Z',
+      ],
+      [
+        'every 6 months',
+        monthly('09:00', { days_of_month: [1], interval: 6, anchor_date: '2026-04-01' }),
+        '2026-04-01T09:00:00Z',
+      ],
+      ['every 2nd day', daily('09:00', { interval: 2, anchor_date: '2026-03-05' }), '2026-03-05T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'monthly',
+    now: WED,
+    rows: [
+      ['on the 15th of every month', monthly('09:00', { days_of_month: [15] }), '2026-03-15T09:00:00Z'],
+      ['the 1st and 15th', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['last day of the month', monthly('09:00', { days_of_month: [-1] }), '2026-03-31T09:00:00Z'],
+      ['first Monday of every month', monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }), '2026-04-06T09:00:00Z'],
+      ['last Friday of the month', monthly('09:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T09:00:00Z'],
+      ['on the 15 of every month', monthly('09:00', { days_of_month: [15] }), '2026-03-15T09:00:00Z'],
+      ['monthly', monthly('09:00', { days_of_month: [1] }), '2026-04-01T09:00:00Z'],
+      ['monthly on the 4th at 11am', monthly('11:00', { days_of_month: [4] }), '2026-03-04T11:00:00Z'],
+      ['the 1st, 10th and 20th of each month', monthly('09:00', { days_of_month: [1, 10, 20] }), '2026-03-10T09:00:00Z'],
+      [
+        'second and fourth Tuesday of every month at 14:00',
+        monthly('14:00', { days_of_week: [2], weeks_of_month: [2, 4] }),
+        '2026-03-10T14:00:00Z',
+      ],
+      ['every second Tuesday of the month', monthly('09:00', { days_of_week: [2], weeks_of_month: [2] }), '2026-03-10T09:00:00Z'],
+      ['first and third Monday', monthly('09:00', { days_of_week: [1], weeks_of_month: [1, 3] }), '2026-03-16T09:00:00Z'],
+      [
+        'third Wednesday of the month at 8am',
+        monthly('08:00', { days_of_week: [3], weeks_of_month: [3] }),
+        '2026-03-18T08:00:00Z',
+      ],
+      ['end of every month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
+      ['twenty-first of every month', monthly('09:00', { days_of_month: [21] }), '2026-03-21T09:00:00Z'],
+      ['the first of the month', monthly('09:00', { days_of_month: [1] }), '2026-04-01T09:00:00Z'],
+      ['fifth Sunday of the month', monthly('09:00', { days_of_week: [0], weeks_of_month: [5] }), '2026-03-29T09:00:00Z'],
+      ['on the 31st', monthly('09:00', { days_of_month: [31] }), '2026-03-31T09:00:00Z'],
+      ['every 2nd and 4th Friday', monthly('09:00', { days_of_week: [5], weeks_of_month: [2, 4] }), '2026-03-13T09:00:00Z'],
+      ['once a month on the 1st and the last day', monthly('09:00', { days_of_month: [1, -1] }), '2026-03-31T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'quarterly',
+    now: WED,
+    rows: [
+      [
+        'first day of every quarter',
+        monthly('09:00', { days_of_month: [1], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      ['quarterly', monthly('09:00', { days_of_month: [1], months_of_year: [1, 4, 7, 10] }), '2026-04-01T09:00:00Z'],
+      [
+        'last day of the quarter',
+        monthly('09:00', { days_of_month: [-1], months_of_year: [3, 6, 9, 12] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      [
+        'first Monday of every quarter',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [1], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-06T09:00:00Z',
+      ],
+      [
+        'on the 15th of each quarter',
+        monthly('09:00', { days_of_month: [15], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-15T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'yearly and month-restricted',
+    now: WED,
+    rows: [
+      ['every year on March 3', yearly([3], '09:00', { days_of_month: [3] }), '2027-03-03T09:00:00Z'],
+      ['annually on Dec 25', yearly([12], '09:00', { days_of_month: [25] }), '2026-12-25T09:00:00Z'],
+      ['25 December every year', yearly([12], '09:00', { days_of_month: [25] }), '2026-12-25T09:00:00Z'],
+      ['every year on the 4th of March at 11', yearly([3], '11:00', { days_of_month: [4] }), '2026-03-04T11:00:00Z'],
+      ['yearly', yearly([1], '09:00', { days_of_month: [1] }), '2027-01-01T09:00:00Z'],
+      [
+        'every year on the fourth Thursday of November',
+        yearly([11], '09:00', { days_of_week: [4], weeks_of_month: [4] }),
+        '2026-11-26T09:00:00Z',
+      ],
+      ['January 1st at midnight', yearly([1], '00:00', { days_of_month: [1] }), '2027-01-01T00:00:00Z'],
+      ['on the 1st of January and July', yearly([1, 7], '09:00', { days_of_month: [1] }), '2026-07-01T09:00:00Z'],
+      ['every year on the last day of February', yearly([2], '09:00', { days_of_month: [-1] }), '2027-02-28T09:00:00Z'],
+      ['every Feb 29', yearly([2], '09:00', { days_of_month: [29] }), '2028-02-29T09:00:00Z'],
+      [
+        'every year on the last Friday of October',
+        yearly([10], '09:00', { days_of_week: [5], weeks_of_month: [-1] }),
+        '2026-10-30T09:00:00Z',
+      ],
+      ['every March the 5th', yearly([3], '09:00', { days_of_month: [5] }), '2026-03-05T09:00:00Z'],
+      ['annually on 3 March', yearly([3], '09:00', { days_of_month: [3] }), '2027-03-03T09:00:00Z'],
+      ['5 May every year', yearly([5], '09:00', { days_of_month: [5] }), '2026-05-05T09:00:00Z'],
+      ['every day in May at 8', daily('08:00', { months_of_year: [5] }), '2026-05-01T08:00:00Z'],
+      ['every Monday in December', weekly([1], '09:00', { months_of_year: [12] }), '2026-12-07T09:00:00Z'],
+      ['every day in January at 7', daily('07:00', { months_of_year: [1] }), '2027-01-01T07:00:00Z'],
+    ],
+  },
+  {
+    name: 'time zones in the text',
+    now: WED,
+    rows: [
+      ['every day at 9am Europe/Berlin', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+      ['every day at 9am PST', daily('09:00', { timezone: 'America/Los_Angeles' }), '2026-03-04T17:00:00Z'],
+      ['daily at 10:00 UTC', daily('10:00'), '2026-03-05T10:00:00Z'],
+      ['every weekday 9am CET', weekly(WEEKDAYS, '09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+      // EST means New York civil time: on 9 March New York is already on EDT (UTC-4).
+      ['every Monday at 8 EST', weekly([1], '08:00', { timezone: 'America/New_York' }), '2026-03-09T12:00:00Z'],
+      ['every day at 9am UTC+2', daily('09:00', { timezone: 'Etc/GMT-2' }), '2026-03-05T07:00:00Z'],
+      ['every day at 9am GMT-5', daily('09:00', { timezone: 'Etc/GMT+5' }), '2026-03-04T14:00:00Z'],
+      ['every weekday at 8:00 Eastern time', weekly(WEEKDAYS, '08:00', { timezone: 'America/New_York' }), '2026-03-04T13:00:00Z'],
+      ['every day at 5pm pacific', daily('17:00', { timezone: 'America/Los_Angeles' }), '2026-03-05T01:00:00Z'],
+      ['every day at 6pm JST', daily('18:00', { timezone: 'Asia/Tokyo' }), '2026-03-05T09:00:00Z'],
+      ['every day at 9am CST', daily('09:00', { timezone: 'America/Chicago' }), '2026-03-04T15:00:00Z'],
+      ['every day at 9 america/new_york', daily('09:00', { timezone: 'America/New_York' }), '2026-03-04T14:00:00Z'],
+      ['every day at 8:00 US/Eastern', daily('08:00', { timezone: 'US/Eastern' }), '2026-03-04T13:00:00Z'],
+      ['every day at 9 (Europe/London)', daily('09:00', { timezone: 'Europe/London' }), '2026-03-05T09:00:00Z'],
+      [
+        'monthly on the 1st at 9am Australia/Sydney',
+        monthly('09:00', { days_of_month: [1], timezone: 'Australia/Sydney' }),
+        '2026-03-31T22:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'options.timezone (Asia/Kolkata, UTC+05:30)',
+    now: WED,
+    timezone: 'Asia/Kolkata',
+    rows: [
+      ['every day at 9', daily('09:00', { timezone: 'Asia/Kolkata' }), '2026-03-05T03:30:00Z'],
+      // A zone in the text wins over options.timezone.
+      ['every day at 9am Europe/Berlin', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+    ],
+  },
+  {
+    name: 'options.timezone given as an abbreviation',
+    now: WED,
+    timezone: 'PST',
+    rows: [['every day at 9am', daily('09:00', { timezone: 'America/Los_Angeles' }), '2026-03-04T17:00:00Z']],
+  },
+  {
+    name: 'DST: New York springs forward on 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (EST), i.e. 03:30 EDT.
+      ['every day at 2:30', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+      ['every day at 2:30 America/New_York', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+      ['every Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+      ['every day at 1:30', daily('01:30', { timezone: 'America/New_York' }), '2026-03-08T06:30:00Z'],
+      ['every day at 3:00', daily('03:00', { timezone: 'America/New_York' }), '2026-03-08T07:00:00Z'],
+    ],
+  },
+  {
+    name: 'DST: New York falls back on 2026-11-01',
+    now: '2026-10-31T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 01:30 happens twice: the first (EDT) one.
+      ['every day at 1:30', daily('01:30', { timezone: 'America/New_York' }), '2026-11-01T05:30:00Z'],
+      ['every Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-11-01T14:00:00Z'],
+      ['every day at 0:30', daily('00:30', { timezone: 'America/New_York' }), '2026-11-01T04:30:00Z'],
+      ['every day at 2:30', daily('02:30', { timezone: 'America/New_York' }), '2026-11-01T07:30:00Z'],
+      [
+        'every other Sunday at 1:30',
+        weekly([0], '01:30', { timezone: 'America/New_York', interval: 2, anchor_date: '2026-11-01' }),
+        '2026-11-01T05:30:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      ['every day at 2:30', daily('02:30', { timezone: 'Europe/Berlin' }), '2026-03-29T01:30:00Z'],
+      ['every day at 9', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-29T07:00:00Z'],
+      ['every Sunday at 1:59', weekly([0], '01:59', { timezone: 'Europe/Berlin' }), '2026-03-29T00:59:00Z'],
+      [
+        'last Sunday of the month at 2:00',
+        monthly('02:00', { days_of_week: [0], weeks_of_month: [-1], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'DST: Berlin falls back on 2026-10-25',
+    now: '2026-10-24T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      ['every day at 2:30', daily('02:30', { timezone: 'Europe/Berlin' }), '2026-10-25T00:30:00Z'],
+      ['every day at 9', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-10-25T08:00:00Z'],
+      [
+        'last Sunday of the month at 2:15',
+        monthly('02:15', { days_of_week: [0], weeks_of_month: [-1], timezone: 'Europe/Berlin' }),
+        '2026-10-25T00:15:00Z',
+      ],
+      ['every day at 3:00', daily('03:00', { timezone: 'Europe/Berlin' }), '2026-10-25T02:00:00Z'],
+    ],
+  },
+  {
+    name: 'month ends: April has no 31st',
+    now: '2026-04-10T00:00:00Z',
+    rows: [
+      ['on the 31st', monthly('09:00', { days_of_month: [31] }), '2026-05-31T09:00:00Z'],
+      ['last day of the month', monthly('09:00', { days_of_month: [-1] }), '2026-04-30T09:00:00Z'],
+      ['the 30th and 31st of every month', monthly('09:00', { days_of_month: [30, 31] }), '2026-04-30T09:00:00Z'],
+      [
+        'every 2 months on the 31st',
+        monthly('09:00', { days_of_month: [31], interval: 2, anchor_date: '2026-05-31' }),
+        '2026-05-31T09:00:00Z',
+      ],
+      ['last Thursday of the month', monthly('09:00', { days_of_week: [4], weeks_of_month: [-1] }), '2026-04-30T09:00:00Z'],
+      ['fifth Friday of every month', monthly('09:00', { days_of_week: [5], weeks_of_month: [5] }), '2026-05-29T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'month ends: February 2027 (28 days)',
+    now: '2027-02-10T00:00:00Z',
+    rows: [
+      ['last day of the month', monthly('09:00', { days_of_month: [-1] }), '2027-02-28T09:00:00Z'],
+      ['on the 29th of every month', monthly('09:00', { days_of_month: [29] }), '2027-03-29T09:00:00Z'],
+      ['on the 30th', monthly('09:00', { days_of_month: [30] }), '2027-03-30T09:00:00Z'],
+      ['last Sunday of the month', monthly('09:00', { days_of_week: [0], weeks_of_month: [-1] }), '2027-02-28T09:00:00Z'],
+      ['every year on Feb 29', yearly([2], '09:00', { days_of_month: [29] }), '2028-02-29T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'leap year: February 2028 (29 days)',
+    now: '2028-02-10T00:00:00Z',
+    rows: [
+      ['last day of the month', monthly('09:00', { days_of_month: [-1] }), '2028-02-29T09:00:00Z'],
+      ['on the 29th', monthly('09:00', { days_of_month: [29] }), '2028-02-29T09:00:00Z'],
+      ['every year on Feb 29', yearly([2], '09:00', { days_of_month: [29] }), '2028-02-29T09:00:00Z'],
+      ['every year on the last day of February', yearly([2], '09:00', { days_of_month: [-1] }), '2028-02-29T09:00:00Z'],
+      ['annually on February 28', yearly([2], '09:00', { days_of_month: [28] }), '2028-02-28T09:00:00Z'],
+      [
+        'every 4 years on Feb 29',
+        yearly([2], '09:00', { days_of_month: [29], interval: 4, anchor_date: '2028-02-29' }),
+        '2028-02-29T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'year end',
+    now: '2026-12-31T23:30:00Z',
+    rows: [
+      ['every day at 23:45', daily('23:45'), '2026-12-31T23:45:00Z'],
+      ['every day', daily('09:00'), '2027-01-01T09:00:00Z'],
+      ['yearly', yearly([1], '09:00', { days_of_month: [1] }), '2027-01-01T09:00:00Z'],
+      ['last day of the month at 23:59', monthly('23:59', { days_of_month: [-1] }), '2026-12-31T23:59:00Z'],
+      ['every year on Dec 31 at 11pm', yearly([12], '23:00', { days_of_month: [31] }), '2027-12-31T23:00:00Z'],
+      ['every weekday', weekly(WEEKDAYS, '09:00'), '2027-01-01T09:00:00Z'],
+      ['first Monday of every month', monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }), '2027-01-04T09:00:00Z'],
+      ['every day at 8am Asia/Tokyo', daily('08:00', { timezone: 'Asia/Tokyo' }), '2027-01-01T23:00:00Z'],
+      ['every day at 6pm America/Los_Angeles', daily('18:00', { timezone: 'America/Los_Angeles' }), '2027-01-01T02:00:00Z'],
+      ['every Friday at 10pm Pacific/Auckland', weekly([5], '22:00', { timezone: 'Pacific/Auckland' }), '2027-01-01T09:00:00Z'],
+      [
+        'first day of every quarter',
+        monthly('09:00', { days_of_month: [1], months_of_year: [1, 4, 7, 10] }),
+        '2027-01-01T09:00:00Z',
+      ],
+    ],
+  },
+];
+
+export const accepted = groups.flatMap((g) =>
+  g.rows.map(([phrase, info, next]) => ({ group: g.name, now: g.now, timezone: g.timezone, phrase, info, next })),
+);
