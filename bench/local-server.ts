@@ -8,7 +8,7 @@ import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import { systemClock } from '../shared/domain/clock.js';
 import type { Deps } from '../shared/runtime.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../shared/store/repository.js';
+import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');

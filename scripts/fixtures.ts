@@ -13,8 +13,8 @@ import { epochSeconds, isoSeconds } from '../shared/domain/clock.js';
 import { hashCredential } from '../shared/domain/credentials.js';
 import type { Knap } from '../shared/domain/knaps.js';
 import { windowStart } from '../shared/domain/rate-limit.js';
+import type { Repository } from '../shared/domain/repository.js';
 import type { TokenKind, TokenRecord } from '../shared/domain/tokens.js';
-import type { Repository } from '../shared/store/repository.js';
 
 export const FIXTURE_ORG = 'acme';
 export const OTHER_ORG = 'globex';

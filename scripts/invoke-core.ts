@@ -17,7 +17,7 @@ import { lambdaContext as localLambdaContext } from '../local/http-adapter.js';
 import { openLocalTable } from '../local/local-table.js';
 import { type HandlerModule, importRouteModule } from '../local/server.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../shared/store/repository.js';
+import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { assertLocalEndpoint, primeRateLimits, seedFixtures } from './fixtures.js';
 

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { CreateKnapSchema } from '../shared/schemas/knap-request.js';
+import { CreateKnapSchema } from '../shared/domain/knap-input.js';
 import { ErrorSchema, KnapListingSchema, KnapSchema, TokenResponseSchema } from '../shared/schemas/responses.js';
 import { TokenFormSchema } from '../shared/schemas/token-request.js';
 

@@ -1,8 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import type { Repository } from './domain/repository.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
-import { DynamoRepository, type Repository } from './store/repository.js';
+import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
 
 /** The few methods we log with; Powertools' Logger fits, and tests can capture lines. */

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { type Clock, epochSeconds } from './clock.js';
 import { hashCredential, newSecret, PREFIX } from './credentials.js';
 
@@ -5,6 +6,18 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 export type TokenKind = 'access' | 'refresh';
+
+export const GRANT_TYPES = ['client_credentials', 'refresh_token'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/** A validated request to the token endpoint. */
+export interface TokenRequest {
+  grantType: GrantType;
+  clientId: string;
+  clientSecret: string;
+  refreshToken?: string;
+  scope?: string;
+}
 
 /** A token as stored: only its hash, never the token itself. */
 export interface TokenRecord {
@@ -18,6 +31,16 @@ export interface TokenRecord {
   /** Epoch seconds; also the table's TTL attribute, but always checked in code. */
   expiresAt: number;
 }
+
+/** The token endpoint's answer (RFC 6749 section 5.1). */
+export const TokenResponseSchema = v.object({
+  access_token: v.pipe(v.string(), v.startsWith('knap_at_')),
+  token_type: v.literal('Bearer'),
+  expires_in: v.literal(3600),
+  refresh_token: v.pipe(v.string(), v.startsWith('knap_rt_')),
+  scope: v.pipe(v.string(), v.description('Space-separated scopes granted')),
+});
+export type TokenResponse = v.InferOutput<typeof TokenResponseSchema>;
 
 export interface IssuedToken {
   token: string;

@@ -3,32 +3,6 @@ import type { Log } from '../runtime.js';
 import { problem } from './responses.js';
 import type { ApiMiddleware } from './types.js';
 
-interface MiddyHttpError extends Error {
-  statusCode: number;
-  cause?: { package?: string };
-}
-
-const isMiddyHttpError = (error: unknown): error is MiddyHttpError =>
-  error instanceof Error && typeof (error as Partial<MiddyHttpError>).statusCode === 'number';
-
-/** middy's body parsers answer 415 for everything; say what was wrong, in our words and codes. */
-const fromBodyParser = (error: MiddyHttpError): ApiError | null => {
-  const wrongType = error.message === 'Unsupported Media Type';
-  switch (error.cause?.package) {
-    case '@middy/http-json-body-parser':
-      return wrongType
-        ? new ApiError(415, 'Content-Type must be application/json')
-        : new ApiError(400, 'Request body is not valid JSON');
-    case '@middy/http-urlencode-body-parser':
-      // OAuth answers every malformed token request with 400 (RFC 6749 section 5.2).
-      return wrongType
-        ? new ApiError(400, 'Content-Type must be application/x-www-form-urlencoded')
-        : new ApiError(400, 'Request body is not a valid application/x-www-form-urlencoded form');
-    default:
-      return null;
-  }
-};
-
 const TRANSIENT_NAMES = new Set([
   'TimeoutError',
   'ProvisionedThroughputExceededException',
@@ -61,9 +35,8 @@ const isTransient = (error: unknown): boolean => {
 export const errorHandler = (log: Log): ApiMiddleware => ({
   onError: async (request) => {
     const { error } = request;
-    const known = error instanceof ApiError ? error : isMiddyHttpError(error) ? fromBodyParser(error) : null;
-    if (known) {
-      request.response = problem(known.status, known.detail, known.headers);
+    if (error instanceof ApiError) {
+      request.response = problem(error.status, error.detail, error.headers);
       return;
     }
     const transient = isTransient(error);

@@ -3,7 +3,7 @@ import type { ApiMiddleware } from './types.js';
 /** IETF RateLimit header fields on every response to a known client, errors included. */
 export const rateLimitHeaders = (): ApiMiddleware => {
   const addHeaders: NonNullable<ApiMiddleware['after']> = async (request) => {
-    const rate = request.context.knap?.rate;
+    const rate = request.context.requestState?.rate;
     if (!rate || !request.response) return;
     request.response.headers = {
       ...request.response.headers,
@@ -13,9 +13,6 @@ export const rateLimitHeaders = (): ApiMiddleware => {
     };
   };
   return {
-    before: async (request) => {
-      request.context.knap = {};
-    },
     after: addHeaders,
     onError: addHeaders,
   };

@@ -7,7 +7,7 @@ export type HttpResult = APIGatewayProxyStructuredResultV2;
 
 /** The Lambda context plus what our middlewares learn about the request. */
 export interface ApiContext extends Context {
-  knap: RequestState;
+  requestState: RequestState;
 }
 
 export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;

@@ -82,6 +82,11 @@ function compile(info: ScheduleInfo): Rule {
   return rule;
 }
 
+/** Throws the ScheduleError nextRunAt would for a malformed schedule_info; walks no dates. */
+export function checkScheduleInfo(info: ScheduleInfo): void {
+  compile(info);
+}
+
 /** Index of the day, ISO week, month or year containing the date: the unit of `interval`. */
 function periodIndex(kind: ScheduleKind, date: CivilDate, day: number): number {
   switch (kind) {

@@ -41,6 +41,8 @@ export const MONTH_NAMES = [
   'December',
 ];
 
+export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
 /** Most days a month can have (February counts 29: "February 29" is valid in leap years). */
 export const MAX_DAYS_IN_MONTH = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

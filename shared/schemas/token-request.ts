@@ -1,6 +1,6 @@
 import * as v from 'valibot';
+import { GRANT_TYPES, type GrantType, type TokenRequest } from '../domain/tokens.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
-import { GRANT_TYPES, type GrantType, type TokenRequest } from '../services/token-service.js';
 
 const field = (name: string) =>
   v.optional(v.pipe(v.string(`Parameter ${name} must be given once`), v.maxLength(1000, `Parameter ${name} is too long`)));

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { CreateKnapInput } from '../domain/knap-input.js';
+import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage } from '../domain/knaps.js';
+import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { describeSchedule, ScheduleError } from '../schedules/index.js';
-import type { CreateKnapInput, ListKnapsQuery } from '../schemas/knap-request.js';
-import type { KnapListing } from '../schemas/responses.js';
-import { InvalidCursorError } from '../store/repository.js';
 import type { Caller } from './request-state.js';
 
 /** `private`, `public`, or the caller's own organization: never another one's. */
@@ -104,7 +104,7 @@ const DONE: KnapPage = { knaps: [], next: null };
  * public), newest first; one page of each per call. Other clients' private Knaps live
  * in neither index entry this reads, so they cannot leak.
  */
-export const listKnaps = async (deps: Deps, caller: Caller, query: ListKnapsQuery): Promise<KnapListing> => {
+export const listKnaps = async (deps: Deps, caller: Caller, query: PageRequest): Promise<KnapListing> => {
   const { client } = caller;
   const cursor = readCursor(query.cursor);
   const page = (position: string | null | undefined, read: (cursor?: string) => Promise<KnapPage>) =>

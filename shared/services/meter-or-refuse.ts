@@ -1,7 +1,7 @@
 import type { ApiClient } from '../domain/clients.js';
+import type { RequestGuard } from '../domain/repository.js';
 import { ApiError, bearerChallenge, MESSAGES, rateLimited } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { RequestGuard } from '../store/repository.js';
 import { type MeterOutcome, meterRequest } from './meter.js';
 import type { RequestState } from './request-state.js';
 

@@ -2,8 +2,8 @@ import { type ApiClient, effectiveRateLimit } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { digestsEqual } from '../domain/credentials.js';
 import { type RateState, rateState, windowStart } from '../domain/rate-limit.js';
+import type { MeteredClient, RequestGuard } from '../domain/repository.js';
 import type { Deps } from '../runtime.js';
-import type { MeteredClient, RequestGuard } from '../store/repository.js';
 
 export type MeterOutcome =
   | { kind: 'ok'; client: ApiClient; rate: RateState }

@@ -1,29 +1,19 @@
 import { hashCredential, looksLike } from '../domain/credentials.js';
+import type { TokenResponse } from '../domain/tokens.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   grantScope,
   isExpired,
   issueToken,
   type TokenRecord,
+  type TokenRequest,
   tokenPrefix,
   tokenScopes,
 } from '../domain/tokens.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { TokenResponse } from '../schemas/responses.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
 import type { RequestState } from './request-state.js';
-
-export const GRANT_TYPES = ['client_credentials', 'refresh_token'] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
-
-export interface TokenRequest {
-  grantType: GrantType;
-  clientId: string;
-  clientSecret: string;
-  refreshToken?: string;
-  scope?: string;
-}
 
 const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
 

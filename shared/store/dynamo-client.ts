@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { requestDeadline } from '../deadline.js';
 
 /** Every DynamoDB call this process makes, by operation; read by tests and the benchmark. */
 export const roundTrips = {
@@ -14,13 +15,6 @@ export const roundTrips = {
 
 /** Counts the calls made on behalf of one request, across its awaits (the local server's X-DynamoDB-Round-Trips). */
 export const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
-
-/**
- * When the current request must have its answer (epoch ms). Every DynamoDB call made on
- * its behalf, retries included, gives up by then, so a stalled or throttling DynamoDB
- * becomes a 503 inside the Lambda timeout instead of a hung invocation.
- */
-export const requestDeadline = new AsyncLocalStorage<number>();
 
 export class DeadlineExceededError extends Error {
   constructor(command: string) {

@@ -2,7 +2,7 @@ import { type ApiServer, startApiServer } from '../../local/server.js';
 import { systemClock } from '../../shared/domain/clock.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../../shared/store/repository.js';
+import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { createKnap, getToken, listKnaps, postToken } from '../support/api.js';
 import { MemoryLog, startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';

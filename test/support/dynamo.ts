@@ -4,7 +4,7 @@ import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../../shared/store/repository.js';
+import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 
 /** Captures log lines instead of printing them; tests read `lines`. */
 export class MemoryLog implements Log {

@@ -1,4 +1,4 @@
-import type { Repository } from '../../shared/store/repository.js';
+import type { Repository } from '../../shared/domain/repository.js';
 
 /** The repository with one operation that always fails, as a broken store would. */
 export const failingRepo = (repo: Repository, operation: keyof Repository, error = new Error('store unavailable')): Repository =>

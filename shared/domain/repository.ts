@@ -1,0 +1,66 @@
+/**
+ * The storage port: what the services need from a store, in domain terms. The one
+ * implementation, over DynamoDB, is shared/store/dynamo-repository.ts; it alone knows the keys.
+ */
+import type { ApiClient, ClientStatus } from './clients.js';
+import type { Knap, KnapOwnership, KnapPage } from './knaps.js';
+import type { TokenRecord } from './tokens.js';
+
+/** A client together with its rate-limit counter, as the meter sees it. */
+export interface MeteredClient {
+  client: ApiClient;
+  window: number | null;
+  count: number;
+}
+
+/** What a metered request must match, besides the client being active. */
+export type RequestGuard = { secretHash: string } | { generation: number };
+
+export interface CountRequestInput {
+  clientId: string;
+  guard: RequestGuard;
+  window: number;
+  now: string;
+  /** The limit of a client that has none of its own. */
+  defaultLimit: number;
+  /** `continue`: the counter is already in this window; `open`: start this window at 1. */
+  mode: 'continue' | 'open';
+}
+
+export type CountRequestResult = { applied: true; state: MeteredClient } | { applied: false; state: MeteredClient | null };
+
+export interface ClientChanges {
+  secretHash?: string;
+  status?: ClientStatus;
+  /** A limit of its own, or null to follow the deployment's default again. */
+  rateLimit?: number | null;
+  /** End every token issued so far. */
+  bumpGeneration?: boolean;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface Repository {
+  putNewClient(client: ApiClient): Promise<void>;
+  getClient(clientId: string): Promise<ApiClient | null>;
+  listClientsByOrg(orgName: string): Promise<ApiClient[]>;
+  updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null>;
+  countRequest(input: CountRequestInput): Promise<CountRequestResult>;
+  /** Stores several tokens in one round trip (an access and a refresh token per grant). */
+  putTokens(records: TokenRecord[]): Promise<void>;
+  getToken(tokenHash: string): Promise<TokenRecord | null>;
+  putKnap(knap: Knap, ownership: KnapOwnership): Promise<void>;
+  listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage>;
+  listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage>;
+}
+
+/** A paging cursor the store did not issue for this listing. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('Invalid cursor');
+    this.name = 'InvalidCursorError';
+  }
+}

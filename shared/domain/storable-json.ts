@@ -1,0 +1,42 @@
+import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+
+/**
+ * Free-form JSON (tool_metadata) is kept as JSON text, so any number is stored exactly as
+ * sent; what stays bounded is its size (DynamoDB items hold at most 400 KB) and its depth.
+ */
+export const MAX_DEPTH = 16;
+export const MAX_METADATA_BYTES = 256 * 1024;
+
+/** Returns a problem as a sentence, or null when the value can be stored. */
+export const storableJsonProblem = (value: unknown, field: string): string | null => {
+  const problem = walk(value, field, 0);
+  if (problem) return problem;
+  return jsonBytes(value) > MAX_METADATA_BYTES ? `${field} must be at most ${MAX_METADATA_BYTES} bytes of JSON` : null;
+};
+
+/** UTF-8 size of the value as JSON; a lossless number counts its digits. */
+const jsonBytes = (value: unknown): number => Buffer.byteLength(toJson(value));
+
+const walk = (value: unknown, path: string, depth: number): string | null => {
+  if (depth > MAX_DEPTH) return `${path} is nested too deeply (at most ${MAX_DEPTH} levels)`;
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return null;
+  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  for (const [key, child] of entries) {
+    const problem = walk(child, `${path}.${key}`, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+};
+
+/** Numbers JavaScript holds exactly stay numbers; any other keeps its digits as a LosslessNumber. */
+const losslessNumber = (text: string): number | LosslessNumber => (isSafeNumber(text) ? Number(text) : new LosslessNumber(text));
+
+/**
+ * JSON.parse, but a number that would be rounded (a 64-bit id, 1e400) keeps its digits.
+ * Throws SyntaxError on malformed JSON, as JSON.parse does; duplicate keys with different
+ * values are malformed too.
+ */
+export const parseJson = (text: string): unknown => parse(text, null, losslessNumber);
+
+/** JSON.stringify that writes lossless numbers with their digits. */
+export const toJson = (value: unknown): string => stringify(value) ?? 'null';

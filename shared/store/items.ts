@@ -1,0 +1,119 @@
+/** Domain entities to and from DynamoDB items (see keys.ts for the key design). */
+import type { ApiClient } from '../domain/clients.js';
+import { isShared, type Knap, type KnapOwnership } from '../domain/knaps.js';
+import type { MeteredClient } from '../domain/repository.js';
+import { parseJson, toJson } from '../domain/storable-json.js';
+import type { TokenKind, TokenRecord } from '../domain/tokens.js';
+import { key } from './keys.js';
+
+export type Item = Record<string, unknown>;
+
+export const clientToItem = (client: ApiClient): Item => ({
+  ...key.client(client.clientId),
+  gsi3pk: key.orgClients(client.orgName),
+  gsi3sk: `${client.createdAt}#${client.clientId}`,
+  type: 'client',
+  client_id: client.clientId,
+  org_name: client.orgName,
+  name: client.name,
+  description: client.description,
+  user_id: client.userId,
+  status: client.status,
+  generation: client.generation,
+  rate_limit: client.rateLimit ?? undefined,
+  scopes: client.scopes,
+  secret_hash: client.secretHash,
+  created_at: client.createdAt,
+  updated_at: client.updatedAt,
+  last_used_at: client.lastUsedAt,
+});
+
+export const itemToClient = (item: Item): ApiClient => ({
+  clientId: String(item.client_id),
+  orgName: String(item.org_name),
+  name: String(item.name),
+  description: String(item.description ?? ''),
+  userId: Number(item.user_id),
+  status: item.status === 'revoked' ? 'revoked' : 'active',
+  generation: Number(item.generation),
+  rateLimit: typeof item.rate_limit === 'number' ? item.rate_limit : null,
+  scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
+  secretHash: String(item.secret_hash),
+  createdAt: String(item.created_at),
+  updatedAt: String(item.updated_at ?? item.created_at),
+  lastUsedAt: typeof item.last_used_at === 'string' ? item.last_used_at : null,
+});
+
+export const itemToMetered = (item: Item): MeteredClient => ({
+  client: itemToClient(item),
+  window: typeof item.rl_window === 'number' ? item.rl_window : null,
+  count: typeof item.rl_count === 'number' ? item.rl_count : 0,
+});
+
+export const tokenToItem = (record: TokenRecord): Item => ({
+  ...key.token(record.tokenHash),
+  type: 'token',
+  kind: record.kind,
+  client_id: record.clientId,
+  generation: record.generation,
+  scope: record.scope,
+  issued_at: record.issuedAt,
+  expires_at: record.expiresAt,
+});
+
+export const itemToToken = (tokenHash: string, item: Item): TokenRecord => ({
+  tokenHash,
+  kind: item.kind as TokenKind,
+  clientId: String(item.client_id),
+  generation: Number(item.generation),
+  scope: String(item.scope ?? ''),
+  issuedAt: Number(item.issued_at),
+  expiresAt: Number(item.expires_at),
+});
+
+const KNAP_FIELDS = [
+  'uuid',
+  'name',
+  'creation_user_id',
+  'schedule_type',
+  'is_active',
+  'visibility',
+  'can_toggle_default_active',
+  'active_by_default',
+  'tool_metadata',
+  'creation_timestamp',
+  'updated_at',
+  'schedule_info',
+  'next_run_at',
+] as const satisfies readonly (keyof Knap)[];
+
+export const knapToItem = (knap: Knap, ownership: KnapOwnership): Item => {
+  const order = `${knap.creation_timestamp}#${knap.uuid}`;
+  return {
+    ...key.knap(ownership.orgName, knap.uuid),
+    type: 'knap',
+    org_name: ownership.orgName,
+    creator_client_id: ownership.creatorClientId,
+    gsi1pk: key.creatorKnaps(ownership.creatorClientId),
+    gsi1sk: order,
+    // Sparse index: private Knaps never enter the shared listing.
+    ...(isShared(knap.visibility) ? { gsi2pk: key.sharedKnaps(ownership.orgName), gsi2sk: order } : {}),
+    ...knap,
+    tool_metadata: toJson(knap.tool_metadata),
+  };
+};
+
+/**
+ * tool_metadata is stored as JSON text so every number keeps its digits; items written
+ * before that hold it as a DynamoDB map, read as it is.
+ */
+const readToolMetadata = (stored: unknown): Record<string, unknown> => {
+  if (typeof stored === 'string') return parseJson(stored) as Record<string, unknown>;
+  return stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+};
+
+export const itemToKnap = (item: Item): Knap => {
+  const knap = Object.fromEntries(KNAP_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as Knap;
+  knap.tool_metadata = readToolMetadata(item.tool_metadata);
+  return knap;
+};

@@ -1,0 +1,31 @@
+/**
+ * The key design of the one table: every key and index key the store writes is made here.
+ *
+ * One table, keys `pk`/`sk`, three overloaded GSIs (see table.ts):
+ *
+ * | item        | pk                      | sk            | index entries                                                      |
+ * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
+ * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
+ * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | -                                                                  |
+ * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
+ * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
+ *
+ * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
+ * admin only), token by hash (GetItem), Knaps a client created (gsi1), Knaps its organization
+ * shares (gsi2), both newest first.
+ *
+ * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
+ *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
+ * - Token items carry `expires_at` (epoch seconds), the table's TTL attribute. TTL only tidies:
+ *   expiry and the client's `generation` are checked in code on every use.
+ * - Every write is a single-item conditional write: no transactions (dynalite has none) and
+ *   nothing half-written.
+ */
+export const key = {
+  client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  knap: (orgName: string, uuid: string) => ({ pk: `ORG#${orgName}`, sk: `KNAP#${uuid}` }),
+  orgClients: (orgName: string) => `ORG#${orgName}#CLIENTS`,
+  creatorKnaps: (clientId: string) => `CREATOR#${clientId}`,
+  sharedKnaps: (orgName: string) => `ORG#${orgName}#SHARED`,
+};
