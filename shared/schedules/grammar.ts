@@ -247,7 +247,8 @@ function isMonthAt(free: Token[], i: number): boolean {
   if (t.lower !== 'may') return true;
   const [prev, next] = [free[i - 1], free[i + 1]];
   const nearDay = (n: Token | undefined) => n?.kind === 'ord' || isDayNumber(n);
-  if (nearDay(prev) || nearDay(next) || isWord(next, 'the', 'and')) return true;
+  // A month before it: "April, May, June and July".
+  if (nearDay(prev) || nearDay(next) || isWord(next, 'the', 'and') || isMonth(prev)) return true;
   return isWord(prev, 'in', 'of', 'every', 'each', 'and', 'the');
 }
 

@@ -1,10 +1,11 @@
 import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
-import { ScheduleError } from './errors.js';
+import { quote, ScheduleError } from './errors.js';
 import { readRecurrence } from './grammar.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
 import { resolveRecurrence } from './resolve.js';
+import { extractStart, type StartMention } from './start-date.js';
 import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, extractZone, resolveZone } from './timezones.js';
 import { tokenize } from './tokens.js';
@@ -15,7 +16,7 @@ import {
   type ScheduleDescription,
   type ScheduleInfo,
 } from './types.js';
-import { localDayNumber, zoneOf } from './zoned-time.js';
+import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
 
 function checkDescription(description: unknown): string {
   if (typeof description !== 'string') throw new ScheduleError('The schedule description must be a string');
@@ -39,14 +40,20 @@ function pad2(n: number): string {
 }
 
 /**
- * With an interval over 1 the schedule is pinned to its first run after `now`; later runs
- * count whole intervals from that run's day, week, month or year.
+ * With an interval over 1 the schedule is pinned to its first run after `now`, or on or after
+ * the start date when the text gives one; later runs count whole intervals from that run's day,
+ * week, month or year.
  */
-function withAnchor(info: ScheduleInfo, now: Date): ScheduleInfo {
-  if (info.interval === 1) return info;
-  const first = nextRunAt({ ...info, interval: 1, anchor_date: null }, now);
-  const day = localDayNumber(first.getTime(), zoneOf(info.timezone));
-  return { ...info, anchor_date: formatDate(civilDate(day)) };
+function withAnchor(info: ScheduleInfo, now: Date, start: StartMention | null): ScheduleInfo {
+  if (info.interval === 1) {
+    // Interval-1 schedules have no anchor to keep a start date in: refused, not dropped.
+    if (start) throw new ScheduleError(`A start date (${quote(start.text)}) needs an interval, e.g. "every 2 weeks"`);
+    return info;
+  }
+  const zone = zoneOf(info.timezone);
+  const from = start ? new Date(localToInstant(start.date, 0, 0, zone) - 1) : now;
+  const first = nextRunAt({ ...info, interval: 1, anchor_date: null }, from);
+  return { ...info, anchor_date: formatDate(civilDate(localDayNumber(first.getTime(), zone))) };
 }
 
 /**
@@ -59,6 +66,8 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   // null counts as absent: JSON bodies carry a missing timezone as null.
   const fallbackZone = options.timezone == null ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
   const tokens = tokenize(text);
+  // First: the start date's weekday and month must not be read as the recurrence's.
+  const start = extractStart(tokens, text);
   const zone = extractZone(tokens);
   const time = extractTime(tokens, text);
   const period = extractPeriod(tokens);
@@ -72,7 +81,7 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
     timezone: zone?.zone ?? fallbackZone,
     anchor_date: null,
   };
-  return withAnchor(orderFields(info), now);
+  return withAnchor(orderFields(info), now, start);
 }
 
 /** Fixed key order, so stored and returned JSON always reads the same way. */

@@ -77,6 +77,14 @@ const rejected: Rejection[] = [
   { phrase: 'every Friday evening', detail: ['"evening"'] },
   { phrase: 'hourly', detail: ['"hourly"'] },
   { phrase: 'every day at 9am GMT+15', detail: ['"GMT+15"'] },
+  { phrase: 'every Monday starting 30 November 2026', detail: ['"starting 30 November 2026"', 'needs an interval'] },
+  {
+    phrase: 'every 2 weeks on Monday starting Tuesday 30 November 2026',
+    detail: ['"starting Tuesday 30 November 2026"', 'is a Monday, not a Tuesday'],
+  },
+  { phrase: 'every 2 weeks starting 31 November 2026', detail: ['"starting 31 November 2026" is not a valid date'] },
+  { phrase: 'every 2 weeks starting soon', detail: ['Could not read the date after "starting"'] },
+  { phrase: 'every 2 weeks starting 30 November', detail: ['Could not read the date after "starting"'] },
 ];
 
 describe('rejected phrases', () => {

@@ -241,6 +241,12 @@ export const groups: Group[] = [
       ['every day in May at 8', daily('08:00', { months_of_year: [5] }), '2026-05-01T08:00:00Z'],
       ['every Monday in December', weekly([1], '09:00', { months_of_year: [12] }), '2026-12-07T09:00:00Z'],
       ['every day in January at 7', daily('07:00', { months_of_year: [1] }), '2027-01-01T07:00:00Z'],
+      // "May" between two months is the month, not the verb.
+      [
+        'every Monday in April, May, June and July',
+        weekly([1], '09:00', { months_of_year: [4, 5, 6, 7] }),
+        '2026-04-06T09:00:00Z',
+      ],
     ],
   },
   {
@@ -406,6 +412,55 @@ export const groups: Group[] = [
         'first day of every quarter',
         monthly('09:00', { days_of_month: [1], months_of_year: [1, 4, 7, 10] }),
         '2027-01-01T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // The anchor is the first run on or after the start date, which may lie before now.
+    name: 'start dates ("starting ...", as schedules are said back)',
+    now: WED,
+    rows: [
+      [
+        'Every 2 weeks on Monday at 10:00, starting Monday 30 November 2026, UTC',
+        weekly([1], '10:00', { interval: 2, anchor_date: '2026-11-30' }),
+        '2026-11-30T10:00:00Z',
+      ],
+      [
+        'every other Friday starting 2026-03-20',
+        weekly([5], '09:00', { interval: 2, anchor_date: '2026-03-20' }),
+        '2026-03-20T09:00:00Z',
+      ],
+      // Sunday 8 March is no run: the first Monday after it is.
+      [
+        'every 2 weeks on Monday starting Sunday 8 March 2026',
+        weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }),
+        '2026-03-09T09:00:00Z',
+      ],
+      // Started 4 weeks ago: today's 09:00 run is past, the next is two weeks on.
+      [
+        'every 2 weeks on Wednesday starting 4 February 2026',
+        weekly([3], '09:00', { interval: 2, anchor_date: '2026-02-04' }),
+        '2026-03-18T09:00:00Z',
+      ],
+      [
+        'every 3 months on the 15th starting November 30, 2026',
+        monthly('09:00', { days_of_month: [15], interval: 3, anchor_date: '2026-12-15' }),
+        '2026-12-15T09:00:00Z',
+      ],
+      [
+        'every 3 days starting 10th March 2026',
+        daily('09:00', { interval: 3, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      [
+        'every other day starting on 2026-03-07 at 6pm',
+        daily('18:00', { interval: 2, anchor_date: '2026-03-07' }),
+        '2026-03-07T18:00:00Z',
+      ],
+      [
+        'Every 2 weeks on Sunday at 01:30, starting Sunday 1 November 2026, America/New_York',
+        weekly([0], '01:30', { interval: 2, anchor_date: '2026-11-01', timezone: 'America/New_York' }),
+        '2026-11-01T05:30:00Z',
       ],
     ],
   },
