@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
@@ -12,6 +13,10 @@ const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(\s*;|$))/i;
 
 export const isTextContentType = (contentType: string): boolean => TEXT_TYPES.test(contentType);
 
+/**
+ * API Gateway joins a repeated header's values with commas. Node's `headers` would keep only
+ * the first Authorization (and drop others silently), so read `headersDistinct`.
+ */
 const singleValued = (values: Record<string, string | string[] | undefined>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(values)
@@ -34,9 +39,11 @@ export const clfTime = (date: Date): string => {
 /** The API Gateway HTTP API (payload format 2.0) event AWS would send for this request. */
 export const toHttpApiEvent = (request: IncomingMessage, body: Buffer, routeKey: string, now = new Date()): HttpEvent => {
   const url = new URL(request.url ?? '/', 'http://localhost');
-  const headers = singleValued(request.headers);
+  const headers = singleValued(request.headersDistinct);
   const method = request.method ?? 'GET';
-  const text = body.length === 0 || isTextContentType(headers['content-type'] ?? '');
+  // A text type whose bytes are not UTF-8 goes base64, so the handler can refuse it rather
+  // than read replacement characters it cannot tell from ones the client sent.
+  const text = body.length === 0 || (isTextContentType(headers['content-type'] ?? '') && isUtf8(body));
   const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
   delete headers.cookie;
   const requestId = randomUUID();

@@ -38,7 +38,7 @@ import {
   knapToItem,
   tokenToItem,
 } from './items.js';
-import { key } from './keys.js';
+import { key, knapIndexCursor } from './keys.js';
 
 /**
  * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
@@ -218,7 +218,7 @@ export class DynamoRepository implements Repository {
         ExpressionAttributeValues: { ':pk': partition },
         ScanIndexForward: false,
         Limit: page.limit,
-        ExclusiveStartKey: decodeCursor(page.cursor, { name: partitionName, value: partition }),
+        ExclusiveStartKey: decodeCursor(page.cursor, knapIndexCursor(index, partition)),
       }),
     );
     return { knaps: (result.Items ?? []).map(itemToKnap), next: encodeCursor(result.LastEvaluatedKey) };

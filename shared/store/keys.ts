@@ -21,6 +21,8 @@
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  */
+import type { CursorShape } from './cursor.js';
+
 export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
@@ -29,3 +31,11 @@ export const key = {
   creatorKnaps: (clientId: string) => `CREATOR#${clientId}`,
   sharedKnaps: (orgName: string) => `ORG#${orgName}#SHARED`,
 };
+
+/** The LastEvaluatedKey of a Knap index page: the item's keys and the index's, in this partition. */
+export const knapIndexCursor = (index: 'gsi1' | 'gsi2', partition: string): CursorShape => ({
+  pk: (value) => value.startsWith('ORG#'),
+  sk: (value) => value.startsWith('KNAP#'),
+  [`${index}pk`]: (value) => value === partition,
+  [`${index}sk`]: () => true,
+});

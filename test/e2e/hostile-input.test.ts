@@ -103,6 +103,10 @@ const bodies = fc.oneof(
     '{"__proto__":{"name":1}}',
     '{"name":"x","tool_metadata":{"n":1e400}}',
   ),
+  // Integers past 2^53 (users' 64-bit ids): once a 500 on every retry.
+  fc
+    .bigInt({ min: -(2n ** 70n), max: 2n ** 70n })
+    .map((id) => `{"name":"crm","tool_metadata":{"external_id":${id},"ids":[${id},${-id}]}}`),
   fc
     .integer({ min: 1, max: 3 })
     .map((megabytes) => JSON.stringify({ name: 'big', tool_metadata: { x: 'y'.repeat(megabytes * 400_000) } })),
@@ -159,7 +163,7 @@ describe('hostile input never gets a 5xx', () => {
             }),
             context(),
           );
-          expectWellFormed(result, [400, 401, 413]);
+          expectWellFormed(result, [400, 401, 413, 415]);
           expect(result.headers?.['Cache-Control']).toBe('no-store');
         },
       ),
@@ -192,6 +196,31 @@ describe('hostile input never gets a 5xx', () => {
         const result = await (post ? handlers.create : handlers.list)(event, context());
         expectWellFormed(result, [200, 201, 401]);
         if (result.statusCode === 401) expect(result.headers?.['WWW-Authenticate']).toMatch(/^Bearer realm="knap"/);
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
+  test('GET /api/studio/knap-tools: random and edited cursors are a 400, never a 5xx', async () => {
+    const inner = fc
+      .dictionary(fc.constantFrom('pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'x'), fc.jsonValue({ maxDepth: 2 }))
+      .map((value) => Buffer.from(JSON.stringify(value)).toString('base64url'));
+    const cursor = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc
+        .record({ mine: fc.oneof(inner, fc.constant(null)), shared: fc.oneof(inner, fc.constant(null)) })
+        .map((outer) => Buffer.from(JSON.stringify(outer)).toString('base64url')),
+    );
+    await fc.assert(
+      fc.asyncProperty(cursor, async (value) => {
+        const result = await handlers.list(
+          httpEvent('GET /api/studio/knap-tools', {
+            headers: { authorization: `Bearer ${accessToken}` },
+            query: { cursor: value },
+          }),
+          context(),
+        );
+        expectWellFormed(result, [200, 400]);
       }),
       { numRuns: 300 },
     );
