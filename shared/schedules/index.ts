@@ -1,4 +1,5 @@
 /** Natural-language schedules -> schedule_info + next_run_at. Pure: no I/O, no AWS types. */
+export { sayScheduleInEnglish } from './english.js';
 export { ScheduleError } from './errors.js';
 export { nextRunAt } from './next-run.js';
 export { describeSchedule, parseSchedule } from './parse.js';

@@ -1,0 +1,208 @@
+/**
+ * A schedule said back in plain English: "Every weekday at 09:00, Europe/Berlin". The words are
+ * ones the parser reads, so the sentence parsed again gives the same runs (english.test.ts checks
+ * this for the whole corpus and for random schedules). Shapes no description produces (the 13th
+ * when it is a Friday, every 2 months but only in March) are still said truthfully, with
+ * ", only ..." clauses that the parser does not read back.
+ */
+import { type CivilDate, civilDate, dayNumber, parseDate, weekdayOf } from './calendar.js';
+import { ScheduleError } from './errors.js';
+import { checkScheduleInfo, nextRunAt } from './next-run.js';
+import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
+import type { ScheduleInfo, ScheduleKind } from './types.js';
+import { MONTH_NAMES, WEEKDAY_NAMES } from './vocabulary.js';
+import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
+
+type DayField = 'days_of_week' | 'days_of_month' | 'weeks_of_month' | 'months_of_year';
+
+/** A phrase and the fields it has said; the others are added as ", only ..." clauses. */
+interface Phrase {
+  text: string;
+  said: DayField[];
+}
+
+const UNIT_NAMES: Readonly<Record<ScheduleKind, string>> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' };
+const WEEK_ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
+const WORKWEEK = [1, 2, 3, 4, 5];
+// The parser's quarter: its first months, or its last ones when every mark is "last".
+const QUARTER_FIRST_MONTHS = [1, 4, 7, 10];
+const QUARTER_LAST_MONTHS = [3, 6, 9, 12];
+
+/** "a", "a and b", "a, b and c". */
+function list(words: string[]): string {
+  if (words.length < 2) return words[0] ?? '';
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/** Ascending without repeats, -1 ("last") at the end. */
+function ascending(values: readonly number[]): number[] {
+  const key = (v: number) => (v === -1 ? 99 : v);
+  return [...new Set(values)].sort((a, b) => key(a) - key(b));
+}
+
+/** The week as people read it here: Monday first, Sunday last. */
+function mondayFirst(days: readonly number[]): number[] {
+  return [...new Set(days)].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+function dayNames(days: readonly number[]): string {
+  return list(mondayFirst(days).map((d) => WEEKDAY_NAMES[d] as string));
+}
+
+/** "weekday" for Monday to Friday ("weekday" is not read after an ordinal: "first weekday" is refused). */
+function weekdayWords(days: readonly number[], plural: boolean): string {
+  if (sameList(ascending(days), WORKWEEK)) return plural ? 'weekdays' : 'weekday';
+  return dayNames(days);
+}
+
+/** "1st, 15th and last day". */
+function monthDayWords(days: readonly number[]): string {
+  return list(ascending(days).map((d) => (d === -1 ? 'last day' : ordinal(d))));
+}
+
+/** "first and third Monday", "last Friday". */
+function nthWords(weeks: readonly number[], days: readonly number[]): string {
+  const ordinals = ascending(weeks).map((w) => (w === -1 ? 'last' : (WEEK_ORDINALS[w] as string)));
+  return `${list(ordinals)} ${dayNames(days)}`;
+}
+
+function monthWords(months: readonly number[]): string {
+  return list(ascending(months).map((m) => MONTH_NAMES[m] as string));
+}
+
+/** Which days of a month it runs on: nth weekdays ("the first Monday") or days of the month. */
+function daysOfTheMonth(info: ScheduleInfo): Phrase | null {
+  const { days_of_week: weekdays, weeks_of_month: weeks, days_of_month: monthDays } = info;
+  if (weeks && weekdays) return { text: `the ${nthWords(weeks, weekdays)}`, said: ['weeks_of_month', 'days_of_week'] };
+  if (monthDays) return { text: `the ${monthDayWords(monthDays)}`, said: ['days_of_month'] };
+  return null;
+}
+
+/** "25 December", "the last day of February", "the first Monday of March and June". */
+function dateWords(days: Phrase, info: ScheduleInfo, months: readonly number[]): Phrase {
+  const said: DayField[] = [...days.said, 'months_of_year'];
+  const [day, ...moreDays] = days.said[0] === 'days_of_month' ? ascending(info.days_of_month ?? []) : [];
+  const [month, ...moreMonths] = ascending(months);
+  if (day !== undefined && day !== -1 && month !== undefined && moreDays.length === 0 && moreMonths.length === 0) {
+    return { text: `${day} ${MONTH_NAMES[month]}`, said };
+  }
+  return { text: `${days.text} of ${monthWords(months)}`, said };
+}
+
+/** Whether the parser's "of every quarter" means exactly these months. */
+function isQuarterly(info: ScheduleInfo, months: readonly number[]): boolean {
+  const marks = info.weeks_of_month ?? info.days_of_month ?? [];
+  const lastOnly = marks.every((m) => m === -1);
+  if (!lastOnly && marks.includes(-1)) return false;
+  return sameList(ascending(months), lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS);
+}
+
+/**
+ * Interval 1: the fields alone decide the runs, so the wording follows them ("Every Monday",
+ * "On the 1st of every month", "Every year on 25 December") whatever schedule_type says.
+ */
+function everyPeriod(info: ScheduleInfo): Phrase {
+  const months = info.months_of_year;
+  const days = daysOfTheMonth(info);
+  if (days && !months) return { text: `On ${days.text} of every month`, said: days.said };
+  if (days && months) {
+    if (info.schedule_type === 'monthly' && isQuarterly(info, months)) {
+      return { text: `On ${days.text} of every quarter`, said: [...days.said, 'months_of_year'] };
+    }
+    const date = dateWords(days, info, months);
+    return { text: `Every year on ${date.text}`, said: date.said };
+  }
+  const inMonths: Phrase = months ? { text: ` in ${monthWords(months)}`, said: ['months_of_year'] } : { text: '', said: [] };
+  if (info.days_of_week) {
+    const text = `Every ${weekdayWords(info.days_of_week, false)}${inMonths.text}`;
+    return { text, said: ['days_of_week', ...inMonths.said] };
+  }
+  return { text: `Every day${inMonths.text}`, said: inMonths.said };
+}
+
+/** Interval N: schedule_type is the unit counted ("Every 2 weeks on Monday"). */
+function everyNPeriods(info: ScheduleInfo, interval: number): Phrase {
+  const every = `Every ${interval} ${UNIT_NAMES[info.schedule_type]}s`;
+  const months = info.months_of_year;
+  const inMonths = months ? ` in ${monthWords(months)}` : '';
+  const monthsSaid: DayField[] = months ? ['months_of_year'] : [];
+  // checkScheduleInfo has made sure that monthly and yearly schedules have days of the month.
+  const days = daysOfTheMonth(info) ?? { text: '', said: [] };
+  switch (info.schedule_type) {
+    case 'daily':
+      return { text: `${every}${inMonths}`, said: monthsSaid };
+    case 'weekly': {
+      const weekdays = weekdayWords(info.days_of_week ?? [], true);
+      return { text: `${every} on ${weekdays}${inMonths}`, said: ['days_of_week', ...monthsSaid] };
+    }
+    case 'monthly':
+      // "every 2 months ... in March" is refused by the parser: months become an "only" clause.
+      return { text: `${every} on ${days.text}`, said: days.said };
+    default: {
+      const date = dateWords(days, info, months ?? []);
+      return { text: `${every} on ${date.text}`, said: date.said };
+    }
+  }
+}
+
+/** What the main phrase left out, so that the sentence never claims more runs than there are. */
+function onlyClauses(info: ScheduleInfo, said: DayField[]): string[] {
+  const unsaid = (field: DayField) => info[field] !== null && info[field] !== undefined && !said.includes(field);
+  const { days_of_week: weekdays, weeks_of_month: weeks, days_of_month: monthDays, months_of_year: months } = info;
+  const clauses: string[] = [];
+  if (weeks && weekdays && unsaid('weeks_of_month')) clauses.push(`only on the ${nthWords(weeks, weekdays)} of the month`);
+  else if (weekdays && unsaid('days_of_week'))
+    clauses.push(`only on ${list(mondayFirst(weekdays).map((d) => `${WEEKDAY_NAMES[d]}s`))}`);
+  if (monthDays && unsaid('days_of_month')) clauses.push(`only on the ${monthDayWords(monthDays)} of the month`);
+  if (months && unsaid('months_of_year')) clauses.push(`only in ${monthWords(months)}`);
+  return clauses;
+}
+
+/**
+ * The local date of the first run on or after anchor_date. For every schedule the parser makes
+ * that is anchor_date itself; for a hand-made anchor that is no run date, the first run is what
+ * a reader needs, and what the parser turns back into the same anchor.
+ */
+function firstRunFrom(info: ScheduleInfo, anchor: CivilDate): CivilDate {
+  const zone = zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE)));
+  const justBefore = localToInstant(anchor, 0, 0, zone) - 1;
+  try {
+    return civilDate(localDayNumber(nextRunAt(info, new Date(justBefore)).getTime(), zone));
+  } catch (err) {
+    // No run for centuries ("every 2 years on 30 February"): say the anchor as stored.
+    if (err instanceof ScheduleError) return anchor;
+    throw err;
+  }
+}
+
+/** "Monday 30 November 2026". */
+function dateInWords(date: CivilDate): string {
+  const weekday = WEEKDAY_NAMES[weekdayOf(dayNumber(date.year, date.month, date.day))];
+  return `${weekday} ${date.day} ${MONTH_NAMES[date.month]} ${String(date.year).padStart(4, '0')}`;
+}
+
+/**
+ * The schedule said back in plain English, e.g. "Every weekday at 09:00, Europe/Berlin" or
+ * "Every 2 weeks on Monday at 10:00, starting Monday 30 November 2026, UTC": a capital first,
+ * the 24-hour time, an every-N schedule's first run, and the time zone as stored, last.
+ * Throws ScheduleError for a malformed schedule_info, as nextRunAt does.
+ */
+export function sayScheduleInEnglish(info: ScheduleInfo): string {
+  checkScheduleInfo(info);
+  const interval = info.interval ?? 1;
+  const main = interval === 1 ? everyPeriod(info) : everyNPeriods(info, interval);
+  const parts = [`${main.text} at ${info.schedule_time}`, ...onlyClauses(info, main.said)];
+  const anchor = interval === 1 ? null : parseDate(String(info.anchor_date));
+  if (anchor) parts.push(`starting ${dateInWords(firstRunFrom(info, anchor))}`);
+  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
+  return parts.join(', ');
+}
