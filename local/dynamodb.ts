@@ -14,17 +14,51 @@ export interface EmbeddedDynamo {
  * the same under tsx, Jest and node.
  */
 const WORKER_SOURCE = `
+const { createRequire } = require('node:module');
 const { parentPort, workerData } = require('node:worker_threads');
 const dynalite = require(workerData.dynalitePath);
-const server = dynalite(workerData.options);
-server.on('error', (error) => parentPort.postMessage({ error: error.message, code: error.code }));
-server.listen(workerData.port, workerData.host, () => parentPort.postMessage({ port: server.address().port }));
-parentPort.on('message', (message) => {
-  if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
-});
+
+// dynalite opens its LevelDB lazily and, when another process holds the folder's LOCK,
+// fails every request later with "Database is closed" thrown from a callback. Opening the
+// folder once first turns that into one clear error before anything listens.
+const checkDataDir = async (path) => {
+  if (!path) return;
+  const { Level } = createRequire(workerData.dynalitePath)('level');
+  const db = new Level(path);
+  try {
+    await db.open();
+  } catch (error) {
+    const locked = error.cause && error.cause.code === 'LEVEL_LOCKED';
+    throw Object.assign(new Error(locked ? 'the data folder is locked by another process' : (error.cause || error).message), {
+      code: locked ? 'DATA_DIR_LOCKED' : error.code,
+    });
+  }
+  await db.close();
+};
+
+checkDataDir(workerData.options.path).then(
+  () => {
+    const server = dynalite(workerData.options);
+    server.on('error', (error) => parentPort.postMessage({ error: error.message, code: error.code }));
+    server.listen(workerData.port, workerData.host, () => parentPort.postMessage({ port: server.address().port }));
+    parentPort.on('message', (message) => {
+      if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
+    });
+  },
+  (error) => parentPort.postMessage({ error: error.message, code: error.code }),
+);
 `;
 
 type WorkerMessage = { port: number } | { error: string; code?: string } | { closed: true };
+
+/** Another process (another `npm start`, most likely) has the embedded DynamoDB's data folder open. */
+export class DataDirInUseError extends Error {
+  readonly code = 'DATA_DIR_LOCKED';
+  constructor(readonly dataDir: string) {
+    super(`Another Knap API server is using ${dataDir}; stop it or set DATA_DIR to another folder.`);
+    this.name = 'DataDirInUseError';
+  }
+}
 
 /**
  * dynalite: an existing DynamoDB implementation on LevelDB. With `dataDir` the data
@@ -48,6 +82,7 @@ export const startEmbeddedDynamo = async (
   if (!('port' in started)) {
     await worker.terminate();
     const reason = 'error' in started ? started : { error: 'unexpected message', code: undefined };
+    if (reason.code === 'DATA_DIR_LOCKED' && options.dataDir) throw new DataDirInUseError(options.dataDir);
     throw Object.assign(new Error(`Embedded DynamoDB could not start: ${reason.error}`), { code: reason.code });
   }
   return {

@@ -2,6 +2,8 @@ import { createDynamoClient } from '../shared/store/dynamo-client.js';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from './dynamodb.js';
 import { ensureTable } from './ensure-table.js';
 
+const SETUP_TIMEOUT_MS = 10_000;
+
 export interface LocalTableOptions {
   tableName: string;
   /** Use this DynamoDB and start none. */
@@ -31,7 +33,8 @@ export const openLocalTable = async (options: LocalTableOptions): Promise<LocalT
     ? undefined
     : await startEmbeddedDynamo({ port: options.port, dataDir: options.dataDir });
   const endpoint = options.endpoint ?? (embedded as EmbeddedDynamo).endpoint;
-  const admin = createDynamoClient({ endpoint, region: options.region });
+  // Bounded, so an endpoint that accepts connections and never answers fails the start instead of hanging it.
+  const admin = createDynamoClient({ endpoint, region: options.region, requestTimeoutMs: SETUP_TIMEOUT_MS });
   try {
     const createdTable = await ensureTable(admin, options.tableName);
     return { endpoint, createdTable, close: async () => embedded?.close() };

@@ -5,7 +5,9 @@
 import './quiet-sdk-warning.js';
 import { resolve } from 'node:path';
 import { tableNameFromEnv } from '../shared/runtime.js';
-import { startLocalStack } from './stack.js';
+import { badEndpoint, endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
+import { DataDirInUseError } from './dynamodb.js';
+import { type LocalStack, startLocalStack } from './stack.js';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
@@ -13,8 +15,44 @@ const dynamodbPort = Number(env.DYNAMODB_PORT ?? 8000);
 const tableName = tableNameFromEnv(env);
 const dataDir = resolve(env.DATA_DIR ?? '.data');
 const external = env.DYNAMODB_ENDPOINT || undefined;
+const endpointProblem = external && badEndpoint(external);
+if (endpointProblem) {
+  console.error(endpointProblem);
+  process.exit(1);
+}
 
-const stack = await startLocalStack({
+/** What went wrong, in one line: the admin needs the cause, not a stack. */
+const startFailure = (error: Error): string => {
+  if (error instanceof DataDirInUseError) return error.message;
+  const unreachable = external && unreachableReason(error);
+  if (unreachable) return `${endpointDoesNotAnswer(external, unreachable)}. Start that DynamoDB, or unset DYNAMODB_ENDPOINT.`;
+  const hint = 'code' in error && error.code === 'EADDRINUSE' ? ' Set PORT or DYNAMODB_PORT to free ports and try again.' : '';
+  return `Could not start the Knap API: ${error.message.split('\n')[0]}${hint}`;
+};
+
+let stack: LocalStack | undefined;
+let stopping = false;
+const stop = (signal: string) => {
+  // Ctrl-C reaches this process twice under npm (from the terminal and forwarded by npm): stop once.
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the Knap API...`);
+  // Still starting: nothing serves yet, and LevelDB's log keeps the data folder consistent.
+  if (!stack) process.exit(0);
+  stack.close().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(`Error while stopping: ${error.message}`);
+      process.exit(1);
+    },
+  );
+};
+// Before anything starts: a signal that came before the handlers would kill the process
+// with its worker's LevelDB open, and one that came after "listening" is printed must stop it.
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+
+stack = await startLocalStack({
   port,
   host: env.HOST ?? '127.0.0.1',
   tableName,
@@ -24,8 +62,7 @@ const stack = await startLocalStack({
   accessLog: env.ACCESS_LOG !== 'false',
   countRoundTrips: env.COUNT_ROUND_TRIPS === 'true',
 }).catch((error: Error) => {
-  console.error(`Could not start the Knap API: ${error.message}`);
-  if ('code' in error && error.code === 'EADDRINUSE') console.error('Set PORT or DYNAMODB_PORT to free ports and try again.');
+  console.error(startFailure(error));
   process.exit(1);
 });
 
@@ -41,19 +78,3 @@ Create a first API client (in another terminal):
 Then get a token:
   curl -s -X POST ${stack.api.url}/api/oauth/token -d grant_type=client_credentials -d client_id=<id> -d client_secret=<secret>
 `);
-
-let stopping = false;
-const stop = (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping the Knap API...`);
-  stack.close().then(
-    () => process.exit(0),
-    (error: Error) => {
-      console.error(`Error while stopping: ${error.message}`);
-      process.exit(1);
-    },
-  );
-};
-process.on('SIGINT', () => stop('SIGINT'));
-process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,68 @@
+import { freePort } from '../../local/ports.js';
+import { accepts, type Spawned, spawnStart, tempDir } from './processes.js';
+
+/** `npm start` as people run it: a real process, on free ports and a throwaway data folder. */
+const running: Spawned[] = [];
+const folders: ReturnType<typeof tempDir>[] = [];
+
+const start = (env: Record<string, string>): Spawned => {
+  const spawned = spawnStart({ ACCESS_LOG: 'false', POWERTOOLS_LOG_LEVEL: 'SILENT', ...env });
+  running.push(spawned);
+  return spawned;
+};
+
+const dataDir = (): string => {
+  const folder = tempDir('knap-start-');
+  folders.push(folder);
+  return folder.path;
+};
+
+const ports = async () => ({ PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()) });
+
+afterEach(() => {
+  for (const spawned of running.splice(0)) spawned.kill();
+  for (const folder of folders.splice(0)) folder.remove();
+});
+
+describe('npm start', () => {
+  test('SIGTERM to npm stops the API and the embedded DynamoDB, and npm exits', async () => {
+    const settings = { ...(await ports()), DATA_DIR: dataDir() };
+    const server = start(settings);
+    await server.waitForStdout(/Knap API listening/);
+    expect(await accepts(Number(settings.PORT))).toBe(true);
+
+    process.kill(server.pid, 'SIGTERM');
+
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+    expect(await accepts(Number(settings.PORT))).toBe(false);
+    expect(await accepts(Number(settings.DYNAMODB_PORT))).toBe(false);
+  }, 90_000);
+
+  test('a second server on the same DATA_DIR says so in one line and exits 1; the first keeps serving', async () => {
+    const folder = dataDir();
+    const first = { ...(await ports()), DATA_DIR: folder };
+    const server = start(first);
+    await server.waitForStdout(/Knap API listening/);
+
+    const second = start({ ...(await ports()), DATA_DIR: folder });
+    expect(await second.exited()).toEqual({ code: 1, signal: null });
+    expect(second.stderr()).toBe(`Another Knap API server is using ${folder}; stop it or set DATA_DIR to another folder.\n`);
+    expect(second.stdout()).toBe('');
+
+    const response = await fetch(`http://127.0.0.1:${first.PORT}/api/studio/knap-tools`);
+    expect(response.status).toBe(401);
+  }, 90_000);
+
+  test('DYNAMODB_ENDPOINT that does not answer: one line naming it, exit 1', async () => {
+    const endpoint = `http://localhost:${await freePort()}`;
+    const server = start({ PORT: String(await freePort()), DYNAMODB_ENDPOINT: endpoint });
+    expect(await server.exited()).toEqual({ code: 1, signal: null });
+    const lines = server.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^DYNAMODB_ENDPOINT=${endpoint} does not answer: .*ECONNREFUSED.*\\. Start that DynamoDB, or unset DYNAMODB_ENDPOINT\\.$`,
+      ),
+    );
+  }, 90_000);
+});
