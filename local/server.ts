@@ -101,7 +101,8 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       writeHttpResult(response, result);
     }
-    if (options.accessLog) console.log(`${request.method} ${request.url} ${response.statusCode} ${Date.now() - started}ms`);
+    // The path only: a client may put credentials in the query string, and the log is stdout.
+    if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
   };
 
   const inFlight = new Set<Promise<void>>();
