@@ -49,7 +49,8 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
     throw error;
   }
   await waitUntilActive(client, tableName);
-  // DynamoDB Local and AWS honour TTL; dynalite does not implement it, which is fine (expiry is checked in code).
+  // DynamoDB Local and AWS honour TTL; dynalite does not, so npm start sweeps expired items itself (local/ttl-sweeper.ts).
+  // Expiry is checked in code in any case.
   await client
     .send(
       new UpdateTimeToLiveCommand({

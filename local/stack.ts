@@ -1,5 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
+import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
 
 export interface LocalStackOptions {
   port?: number;
@@ -12,6 +14,12 @@ export interface LocalStackOptions {
   dataDir?: string;
   accessLog?: boolean;
   countRoundTrips?: boolean;
+  /**
+   * How often to delete items whose TTL has passed (dynalite has no TTL of its own);
+   * `false` or 0 never. Default: every minute, and only for the embedded DynamoDB, since a
+   * given endpoint is someone else's to clean.
+   */
+  ttlSweepIntervalMs?: number | false;
 }
 
 export interface LocalStack {
@@ -19,6 +27,8 @@ export interface LocalStack {
   dynamodbEndpoint: string;
   /** Created by this start (false when it was already there). */
   createdTable: boolean;
+  /** Present when expired items are being swept. */
+  ttlSweeper?: TtlSweeper;
   close(): Promise<void>;
 }
 
@@ -39,6 +49,29 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const { endpoint } = table;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = options.tableName;
+  const sweepEvery =
+    options.ttlSweepIntervalMs ?? (options.dynamodbEndpoint === undefined ? DEFAULT_TTL_SWEEP_INTERVAL_MS : false);
+  // Its own client, not the handlers' (whose round-trip counters the benchmark reads);
+  // the same credentials, since DynamoDB Local keeps one database per access key.
+  const sweeperClient = sweepEvery
+    ? new DynamoDBClient({
+        endpoint,
+        region: process.env.AWS_REGION,
+        credentials: process.env.AWS_ACCESS_KEY_ID ? undefined : { accessKeyId: 'local', secretAccessKey: 'local' },
+      })
+    : undefined;
+  const ttlSweeper =
+    sweeperClient &&
+    createTtlSweeper({
+      client: sweeperClient,
+      tableName: options.tableName,
+      intervalMs: sweepEvery || undefined,
+      onError: (error) => console.error(`Deleting expired items failed: ${(error as Error).message}`),
+    });
+  const stopSweeper = async () => {
+    await ttlSweeper?.close();
+    sweeperClient?.destroy();
+  };
   try {
     const api = await startApiServer({
       port: options.port,
@@ -46,16 +79,20 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       accessLog: options.accessLog,
       countRoundTrips: options.countRoundTrips,
     });
+    ttlSweeper?.start();
     return {
       api,
       dynamodbEndpoint: endpoint,
       createdTable: table.createdTable,
+      ttlSweeper,
       close: async () => {
+        await stopSweeper();
         await api.close();
         await table.close();
       },
     };
   } catch (error) {
+    await stopSweeper();
     await table.close();
     throw error;
   }
