@@ -1,18 +1,28 @@
+import { toJson } from '../../shared/domain/storable-json.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
-import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseCreateKnap } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
+import { idempotent } from '../../shared/services/idempotency.js';
 import { createKnap } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
-/** POST /api/studio/knap-tools */
+/** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES }, async ({ body, state }) => {
+  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES }, async ({ event, body, state }) => {
     const caller = callerOf(state);
     requireScope(caller, 'knaps:write');
-    return json(201, await createKnap(deps, caller, parseCreateKnap(body)));
+    const input = parseCreateKnap(body);
+    const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => ({
+      status: 201,
+      body: toJson(await createKnap(deps, caller, input, uuid)),
+    }));
+    return {
+      statusCode: answer.status,
+      headers: { 'Content-Type': 'application/json', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
+      body: answer.body,
+    };
   });
 
 export const handler = createHandler(defaultDeps());

@@ -59,6 +59,13 @@ export interface KnapOwnership {
   creatorClientId: string;
 }
 
+/** A Knap as stored: with where it lives and its version, which changes on every write (the ETag). */
+export interface StoredKnap {
+  knap: Knap;
+  ownership: KnapOwnership;
+  version: number;
+}
+
 export interface KnapPage {
   knaps: Knap[];
   /** Opaque position to continue from, or null at the end. */

@@ -3,7 +3,8 @@
  * implementation, over DynamoDB, is shared/store/dynamo-repository.ts; it alone knows the keys.
  */
 import type { ApiClient, ClientStatus } from './clients.js';
-import type { Knap, KnapOwnership, KnapPage } from './knaps.js';
+import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
+import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { TokenRecord } from './tokens.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
@@ -52,9 +53,21 @@ export interface Repository {
   /** Stores several tokens in one round trip (an access and a refresh token per grant). */
   putTokens(records: TokenRecord[]): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | null>;
-  putKnap(knap: Knap, ownership: KnapOwnership): Promise<void>;
+  /** Stores a new Knap; false when one with its uuid exists already (nothing is written then). */
+  putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean>;
+  getKnap(orgName: string, uuid: string): Promise<StoredKnap | null>;
   listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage>;
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage>;
+  /**
+   * Claims a key for one request with one conditional write. It succeeds when the key is new
+   * or expired, or was claimed for the same body by a request that failed or whose lease ran
+   * out (then the earlier resource id is kept); else it returns the record that holds the key.
+   */
+  claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult>;
+  /** Stores the answer of a claimed key, for replay. */
+  completeIdempotencyKey(clientId: string, key: string, requestHash: string, response: StoredResponse): Promise<void>;
+  /** Gives up a claim whose request failed, so that a retry with the same body may run at once. */
+  releaseIdempotencyKey(clientId: string, key: string, requestHash: string): Promise<void>;
 }
 
 /** A paging cursor the store did not issue for this listing. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage } from '../domain/knaps.js';
@@ -32,14 +31,18 @@ const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_inf
   }
 };
 
-/** Builds the whole Knap first, then stores it with one conditional put: all or nothing. */
-export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapInput): Promise<Knap> => {
+/**
+ * Builds the whole Knap first, then stores it with one conditional put: all or nothing. The
+ * uuid is given (fresh, or fixed by an Idempotency-Key claim); when a Knap with it exists
+ * already, an earlier try of the same request stored it, and that Knap is the answer.
+ */
+export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapInput, uuid: string): Promise<Knap> => {
   const { client } = caller;
   const visibility = checkVisibility(input.visibility, client.orgName);
   const now = deps.clock.now();
   const timestamp = now.toISOString();
   const knap: Knap = {
-    uuid: randomUUID(),
+    uuid,
     name: input.name,
     creation_user_id: client.userId,
     schedule_type: input.schedule_type,
@@ -52,8 +55,10 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
     updated_at: timestamp,
     ...scheduleOf(input, now),
   };
+  const ownership = { orgName: client.orgName, creatorClientId: client.clientId };
+  let stored: boolean;
   try {
-    await deps.repo.putKnap(knap, { orgName: client.orgName, creatorClientId: client.clientId });
+    stored = await deps.repo.putKnap(knap, ownership);
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
     deps.log.error('Storing a Knap failed', { error: (error as Error).message, knap: knap.uuid, timedOut });
@@ -65,7 +70,10 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
         : 'The Knap could not be created; nothing was stored. Please retry.',
     );
   }
-  return knap;
+  if (stored) return knap;
+  const earlier = await deps.repo.getKnap(client.orgName, uuid);
+  if (earlier?.ownership.creatorClientId !== client.clientId) throw new Error(`Knap ${uuid} exists and is not the caller's`);
+  return earlier.knap;
 };
 
 const invalidCursor = () => badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');

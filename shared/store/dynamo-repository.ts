@@ -17,7 +17,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiClient } from '../domain/clients.js';
-import type { Knap, KnapOwnership, KnapPage } from '../domain/knaps.js';
+import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
+import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import type {
   ClientChanges,
   CountRequestInput,
@@ -32,8 +33,10 @@ import {
   clientToItem,
   type Item,
   itemToClient,
+  itemToIdempotency,
   itemToKnap,
   itemToMetered,
+  itemToStoredKnap,
   itemToToken,
   knapToItem,
   tokenToItem,
@@ -190,14 +193,25 @@ export class DynamoRepository implements Repository {
     return item ? itemToToken(tokenHash, item) : null;
   }
 
-  async putKnap(knap: Knap, ownership: KnapOwnership): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: knapToItem(knap, ownership),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  async putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: knapToItem(knap, ownership),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async getKnap(orgName: string, uuid: string): Promise<StoredKnap | null> {
+    const item = await this.getItem(key.knap(orgName, uuid));
+    return item ? itemToStoredKnap(item) : null;
   }
 
   listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage> {
@@ -206,6 +220,90 @@ export class DynamoRepository implements Repository {
 
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage> {
     return this.knapPage('gsi2', key.sharedKnaps(orgName), page);
+  }
+
+  async claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult> {
+    const itemKey = key.idempotency(record.clientId, record.key);
+    try {
+      const result = await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...itemKey,
+            type: 'idempotency',
+            client_id: record.clientId,
+            idempotency_key: record.key,
+            request_hash: record.requestHash,
+            resource_id: record.resourceId,
+            state: 'in_flight',
+            expires_at: record.expiresAt,
+            lease_until: record.leaseUntil,
+          },
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expires_at <= :now OR (request_hash = :hash AND (#state = :released OR (#state = :inFlight AND lease_until <= :now)))',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':now': now,
+            ':hash': record.requestHash,
+            ':released': 'released',
+            ':inFlight': 'in_flight',
+          },
+          ReturnValues: 'ALL_OLD',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      const earlier = result.Attributes;
+      if (earlier && Number(earlier.expires_at) > now && typeof earlier.resource_id === 'string') {
+        // A retry of a request that failed or went silent: create what it was creating.
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: itemKey,
+            UpdateExpression: 'SET resource_id = :id',
+            ExpressionAttributeValues: { ':id': earlier.resource_id },
+          }),
+        );
+        return { claimed: true, resourceId: earlier.resource_id };
+      }
+      return { claimed: true, resourceId: record.resourceId };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // DynamoDB hands back the record that holds the key; an emulator that does not costs one read.
+      const existing = error.Item ? unmarshall(error.Item) : await this.getItem(itemKey);
+      // Gone between the two calls (expired and swept): claim again.
+      if (!existing) return this.claimIdempotencyKey(record, now);
+      return { claimed: false, existing: itemToIdempotency(existing) };
+    }
+  }
+
+  async completeIdempotencyKey(clientId: string, idempotencyKey: string, requestHash: string, response: StoredResponse) {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key.idempotency(clientId, idempotencyKey),
+        UpdateExpression: 'SET #state = :done, response_status = :status, response_body = :body',
+        ConditionExpression: 'request_hash = :hash',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':done': 'done', ':status': response.status, ':body': response.body, ':hash': requestHash },
+      }),
+    );
+  }
+
+  async releaseIdempotencyKey(clientId: string, idempotencyKey: string, requestHash: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.idempotency(clientId, idempotencyKey),
+          UpdateExpression: 'SET #state = :released',
+          ConditionExpression: '#state = :inFlight AND request_hash = :hash',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':inFlight': 'in_flight', ':released': 'released', ':hash': requestHash },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   private async knapPage(index: 'gsi1' | 'gsi2', partition: string, page: PageRequest): Promise<KnapPage> {

@@ -1,6 +1,7 @@
 /** Domain entities to and from DynamoDB items (see keys.ts for the key design). */
 import type { ApiClient } from '../domain/clients.js';
-import { isShared, type Knap, type KnapOwnership } from '../domain/knaps.js';
+import type { IdempotencyRecord } from '../domain/idempotency.js';
+import { isShared, type Knap, type KnapOwnership, type StoredKnap } from '../domain/knaps.js';
 import type { MeteredClient } from '../domain/repository.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
 import type { TokenKind, TokenRecord } from '../domain/tokens.js';
@@ -87,7 +88,7 @@ const KNAP_FIELDS = [
   'next_run_at',
 ] as const satisfies readonly (keyof Knap)[];
 
-export const knapToItem = (knap: Knap, ownership: KnapOwnership): Item => {
+export const knapToItem = (knap: Knap, ownership: KnapOwnership, version = 1): Item => {
   const order = `${knap.creation_timestamp}#${knap.uuid}`;
   return {
     ...key.knap(ownership.orgName, knap.uuid),
@@ -100,6 +101,7 @@ export const knapToItem = (knap: Knap, ownership: KnapOwnership): Item => {
     ...(isShared(knap.visibility) ? { gsi2pk: key.sharedKnaps(ownership.orgName), gsi2sk: order } : {}),
     ...knap,
     tool_metadata: toJson(knap.tool_metadata),
+    version,
   };
 };
 
@@ -117,3 +119,24 @@ export const itemToKnap = (item: Item): Knap => {
   knap.tool_metadata = readToolMetadata(item.tool_metadata);
   return knap;
 };
+
+export const itemToIdempotency = (item: Item): IdempotencyRecord => ({
+  clientId: String(item.client_id),
+  key: String(item.idempotency_key),
+  requestHash: String(item.request_hash),
+  state: item.state === 'done' || item.state === 'released' ? item.state : 'in_flight',
+  resourceId: String(item.resource_id),
+  response:
+    typeof item.response_status === 'number' && typeof item.response_body === 'string'
+      ? { status: item.response_status, body: item.response_body }
+      : null,
+  expiresAt: Number(item.expires_at),
+  leaseUntil: Number(item.lease_until),
+});
+
+/** Items written before versions existed count as version 0. */
+export const itemToStoredKnap = (item: Item): StoredKnap => ({
+  knap: itemToKnap(item),
+  ownership: { orgName: String(item.org_name), creatorClientId: String(item.creator_client_id) },
+  version: typeof item.version === 'number' ? item.version : 0,
+});

@@ -9,6 +9,7 @@
  * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | -                                                                  |
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
+ * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
  * admin only), token by hash (GetItem), Knaps a client created (gsi1), Knaps its organization
@@ -27,6 +28,7 @@ export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   knap: (orgName: string, uuid: string) => ({ pk: `ORG#${orgName}`, sk: `KNAP#${uuid}` }),
+  idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   orgClients: (orgName: string) => `ORG#${orgName}#CLIENTS`,
   creatorKnaps: (clientId: string) => `CREATOR#${clientId}`,
   sharedKnaps: (orgName: string) => `ORG#${orgName}#SHARED`,
