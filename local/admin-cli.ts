@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { type ClientSummary, effectiveRateLimit } from '../shared/domain/clients.js';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import {
   AdminError,
@@ -9,7 +10,9 @@ import {
   regenerateSecret,
   revokeClient,
   setRateLimit,
+  validateRateLimit,
 } from '../shared/services/admin-service.js';
+import { endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
 
 export interface AdminIo {
   out(line: string): void;
@@ -27,9 +30,13 @@ Commands:
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
-Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = AWS via the credentials chain),
-TABLE_NAME (default knap), AWS_REGION, DEFAULT_RATE_LIMIT (the deployment's default, shown for
-clients without a limit of their own; default 100)`;
+Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = the deployed table, through the AWS
+credentials chain), TABLE_NAME (default knap), AWS_REGION (unset: your AWS profile's region; a local
+DynamoDB needs none), DEFAULT_RATE_LIMIT (the deployment's default, shown for clients without a limit
+of their own; default 100)
+
+Exit status: 0 done; 2 bad arguments, an unknown or revoked client, or AWS settings to fix
+(credentials, region, DYNAMODB_ENDPOINT, TABLE_NAME), with one line on stderr; 1 DynamoDB failed.`;
 
 const effectiveLimit = (client: ClientSummary): number => effectiveRateLimit(client, defaultRateLimitFromEnv());
 
@@ -82,6 +89,27 @@ const positiveInt = (value: string | undefined, name: string): number | undefine
   return Number(value);
 };
 
+/** A whole number (negative ones included, so `-1` gets the range message rather than a parse error), checked against the allowed range. */
+const rateLimitArg = (value: string | undefined, name: string, orDefault = ''): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) {
+    throw new AdminError(
+      `${name} must be a whole number from 1 to ${MAX_RATE_LIMIT} (requests per minute)${orDefault}, got "${value}"`,
+    );
+  }
+  return validateRateLimit(Number(value));
+};
+
+/**
+ * parseArgs reads `-1` as an unknown option `-1`, and `--rate-limit -5` as a missing value.
+ * Negative numbers are values here, so they are hidden from it behind a NUL (which no
+ * command-line argument can contain) and unwrapped afterwards.
+ */
+const NUMBER_MARK = '\u0000';
+const hideNegativeNumbers = (argv: string[]): string[] => argv.map((arg) => (/^-\d/.test(arg) ? NUMBER_MARK + arg : arg));
+const unhide = <T extends string | boolean | undefined>(value: T): T =>
+  (typeof value === 'string' && value.startsWith(NUMBER_MARK) ? value.slice(NUMBER_MARK.length) : value) as T;
+
 const required = (value: string | undefined, name: string): string => {
   if (value === undefined || value.trim() === '') throw new AdminError(`Missing ${name}`);
   return value;
@@ -97,11 +125,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-/** Runs one admin command; returns the process exit status. */
-export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): Promise<number> => {
+/**
+ * Runs one admin command; returns the process exit status. The dependencies are asked for
+ * only once the arguments are known to be good, so a usage error needs no AWS setup.
+ */
+export const runAdmin = async (argv: string[], getDeps: () => Deps | Promise<Deps>, io: AdminIo): Promise<number> => {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    const [command, ...args] = positionals;
+    const parsed = parseArgs({ args: hideNegativeNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
+    const values = Object.fromEntries(
+      Object.entries(parsed.values).map(([name, value]) => [name, unhide(value)]),
+    ) as typeof parsed.values;
+    const [command, ...args] = parsed.positionals.map(unhide);
     if (values.help || command === undefined || command === 'help') {
       io.out(USAGE);
       return command === undefined && !values.help ? 2 : 0;
@@ -116,18 +150,20 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
 
     switch (command) {
       case 'create-client': {
-        const client = await createApiClient(deps(), {
+        const input = {
           orgName: required(values.org, '--org'),
           name: required(values.name, '--name'),
           description: values.description,
-          rateLimit: positiveInt(values['rate-limit'], '--rate-limit'),
+          rateLimit: rateLimitArg(values['rate-limit'], '--rate-limit'),
           userId: positiveInt(values['user-id'], '--user-id'),
-        });
+        };
+        const client = await createApiClient(await getDeps(), input);
         print(withSecret(client), secretLines(`Created API client "${client.name}" for organization ${client.orgName}`, client));
         return 0;
       }
       case 'list-clients': {
-        const clients = await listApiClients(deps(), required(values.org, '--org'));
+        const org = required(values.org, '--org');
+        const clients = await listApiClients(await getDeps(), org);
         const rows = clients.map((c) => [
           c.name,
           c.description || '-',
@@ -145,7 +181,8 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
         return 0;
       }
       case 'regenerate-secret': {
-        const client = await regenerateSecret(deps(), clientId());
+        const id = clientId();
+        const client = await regenerateSecret(await getDeps(), id);
         print(
           withSecret(client),
           secretLines(`New secret for ${client.clientId}. Every earlier access and refresh token has stopped working.`, client),
@@ -153,14 +190,16 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
         return 0;
       }
       case 'revoke-client': {
-        const client = await revokeClient(deps(), clientId());
+        const id = clientId();
+        const client = await revokeClient(await getDeps(), id);
         print(clientJson(client), [`Revoked ${client.clientId} ("${client.name}"). Its tokens stopped working at once.`]);
         return 0;
       }
       case 'set-rate-limit': {
+        const id = clientId();
         const value = required(args[1], 'N (requests per minute, or "default")');
-        const limit = value === 'default' ? null : (positiveInt(value, 'N') ?? null);
-        const client = await setRateLimit(deps(), clientId(), limit);
+        const limit = value === 'default' ? null : (rateLimitArg(value, 'N', ' or "default"') ?? null);
+        const client = await setRateLimit(await getDeps(), id, limit);
         print(clientJson(client), [`Rate limit of ${client.clientId} is now ${limitText(client)} requests/minute.`]);
         return 0;
       }
@@ -168,24 +207,77 @@ export const runAdmin = async (argv: string[], deps: () => Deps, io: AdminIo): P
         throw new AdminError(`Unknown command "${command}". Run with --help for the commands.`);
     }
   } catch (error) {
-    io.err(`error: ${describe(error)}`);
-    return error instanceof AdminError || isUsageError(error) ? 2 : 1;
+    const problem = describe(error);
+    io.err(`error: ${problem.message}`);
+    return problem.status;
   }
 };
 
+// By code, not `instanceof TypeError`: node:util's errors are of another realm under Jest.
 const isUsageError = (error: unknown): boolean =>
-  error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
+  typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
 
-const describe = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === 'ResourceNotFoundException') {
-    return `Table ${tableNameFromEnv()} not found. Is the API running (npm start), and DYNAMODB_ENDPOINT/TABLE_NAME set to it?`;
+/** DynamoDB refused who we are: the admin's AWS setup to fix, like missing credentials. */
+const REFUSED_CREDENTIALS = new Set([
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'ExpiredTokenException',
+  'AccessDeniedException',
+]);
+
+/**
+ * One line for stderr, and the exit status: 2 for anything the admin can fix (arguments,
+ * client id, the table, region, credentials or endpoint settings), as documented; 1 for
+ * failures of DynamoDB itself.
+ */
+const describe = (error: unknown): { message: string; status: number } => {
+  const fix = (message: string) => ({ message, status: 2 });
+  // Read by shape: errors from Node itself are of another realm under Jest.
+  const { name = '', message = '' } =
+    typeof error === 'object' && error !== null ? (error as { name?: string; message?: string }) : {};
+  const firstLine = String(message).split('\n')[0] ?? '';
+  if (error instanceof AdminError || isUsageError(error)) return fix(firstLine);
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (name === 'ResourceNotFoundException') {
+    return fix(
+      endpoint
+        ? `Table ${tableNameFromEnv()} not found at ${endpoint}. Is npm start running, and TABLE_NAME set to its table?`
+        : `Table ${tableNameFromEnv()} not found in ${process.env.AWS_REGION}. Set TABLE_NAME and AWS_REGION to the deployed table's.`,
+    );
   }
-  if ('code' in error && error.code === 'ECONNREFUSED') {
-    return `Cannot reach DynamoDB at ${process.env.DYNAMODB_ENDPOINT}. Is npm start running?`;
+  const unreachable = unreachableReason(error);
+  if (unreachable) {
+    return fix(
+      endpoint
+        ? `${endpointDoesNotAnswer(endpoint, unreachable)}. Is npm start running?`
+        : `DynamoDB in ${process.env.AWS_REGION} does not answer: ${unreachable}`,
+    );
   }
-  if (error.name === 'CredentialsProviderError') {
-    return 'No AWS credentials found. Set DYNAMODB_ENDPOINT for a local DynamoDB, or configure AWS credentials for the deployed table.';
+  if (name === 'CredentialsProviderError') {
+    return fix(
+      'No AWS credentials found. Set DYNAMODB_ENDPOINT for a local DynamoDB, or configure AWS credentials for the deployed table.',
+    );
   }
-  return error.message.split('\n')[0] ?? error.name;
+  if (REFUSED_CREDENTIALS.has(name)) return fix(`AWS refused the credentials: ${firstLine}`);
+  return { message: firstLine || name || String(error), status: 1 };
+};
+
+/**
+ * The region of the deployed table: AWS_REGION (or AWS_DEFAULT_REGION, as the AWS CLI reads
+ * it), else the SDK's own chain, i.e. the profile's region in ~/.aws/config. Never a silent
+ * us-east-1, which would be another table than the admin meant.
+ */
+export const deployedRegion = async (): Promise<string> => {
+  const fromEnv = process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION;
+  if (fromEnv) return fromEnv;
+  const probe = new DynamoDBClient({});
+  try {
+    return await probe.config.region();
+  } catch {
+    throw new AdminError(
+      'No AWS region: set AWS_REGION or a region in your AWS profile, or DYNAMODB_ENDPOINT for a local DynamoDB.',
+    );
+  } finally {
+    probe.destroy();
+  }
 };

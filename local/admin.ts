@@ -1,9 +1,22 @@
 /** `npm run -s admin -- <command>`: manage API clients in the table DYNAMODB_ENDPOINT/TABLE_NAME point at. */
 import './quiet-sdk-warning.js';
 import { defaultDeps } from '../shared/runtime.js';
-import { runAdmin } from './admin-cli.js';
+import { AdminError } from '../shared/services/admin-service.js';
+import { deployedRegion, runAdmin } from './admin-cli.js';
+import { badEndpoint } from './connection-errors.js';
 
-process.exitCode = await runAdmin(process.argv.slice(2), defaultDeps, {
-  out: (line) => console.log(line),
-  err: (line) => console.error(line),
-});
+process.exitCode = await runAdmin(
+  process.argv.slice(2),
+  async () => {
+    const endpoint = process.env.DYNAMODB_ENDPOINT;
+    const endpointProblem = endpoint && badEndpoint(endpoint);
+    if (endpointProblem) throw new AdminError(endpointProblem);
+    // A local DynamoDB takes any region; the deployed table's must come from the admin's AWS settings.
+    if (!endpoint) process.env.AWS_REGION = await deployedRegion();
+    return defaultDeps();
+  },
+  {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  },
+);

@@ -15,7 +15,18 @@ const UNREACHABLE_CODES = new Set([
   'EPIPE',
 ]);
 
-const codeOf = (error: Error): string | undefined => ('code' in error ? String(error.code) : undefined);
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  errors?: unknown;
+}
+
+// Duck-typed rather than `instanceof Error`: Node's socket errors come from another realm under Jest.
+const asErrorLike = (error: unknown): ErrorLike | undefined =>
+  typeof error === 'object' && error !== null ? (error as ErrorLike) : undefined;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * Why nothing answered, when that is what the error says; undefined for any other error.
@@ -23,13 +34,14 @@ const codeOf = (error: Error): string | undefined => ('code' in error ? String(e
  * an empty message, so the reason is taken from its first inner error.
  */
 export const unreachableReason = (error: unknown): string | undefined => {
-  if (!(error instanceof Error)) return undefined;
-  const code = codeOf(error);
+  const failure = asErrorLike(error);
+  if (!failure) return undefined;
+  const code = text(failure.code);
   // The SDK's connection or request timeout (the deadline error carries the same name).
-  const timedOut = error.name === 'TimeoutError';
-  if (!timedOut && (code === undefined || !UNREACHABLE_CODES.has(code))) return undefined;
-  const inner = error instanceof AggregateError ? (error.errors.find((e) => e instanceof Error) as Error | undefined) : undefined;
-  return (inner?.message || error.message || code || 'no answer').split('\n')[0];
+  const timedOut = failure.name === 'TimeoutError';
+  if (!timedOut && !UNREACHABLE_CODES.has(code)) return undefined;
+  const inner = Array.isArray(failure.errors) ? asErrorLike(failure.errors[0]) : undefined;
+  return (text(inner?.message) || text(failure.message) || code || 'no answer').split('\n')[0];
 };
 
 /** `DYNAMODB_ENDPOINT=http://127.0.0.1:1 does not answer: connect ECONNREFUSED 127.0.0.1:1` */

@@ -16,7 +16,7 @@ export class AdminError extends Error {}
 
 export const validateRateLimit = (value: number): number => {
   if (!Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT) {
-    throw new AdminError(`Rate limit must be a whole number from 1 to ${MAX_RATE_LIMIT} (requests per minute)`);
+    throw new AdminError(`Rate limit must be a whole number from 1 to ${MAX_RATE_LIMIT} (requests per minute), got ${value}`);
   }
   return value;
 };
@@ -66,9 +66,10 @@ export const revokeClient = async (deps: Deps, clientId: string): Promise<Client
   return summarizeClient(mustExist(client, clientId));
 };
 
-/** A limit of the client's own, or null to follow the deployment's default again. */
+/** A limit of the client's own, or null to follow the deployment's default again. Refused for a revoked client, like a new secret. */
 export const setRateLimit = async (deps: Deps, clientId: string, limit: number | null): Promise<ClientSummary> => {
   if (limit !== null) validateRateLimit(limit);
+  await requireActive(deps, clientId);
   const client = await deps.repo.updateClient(clientId, { rateLimit: limit }, isoSeconds(deps.clock.now()));
   return summarizeClient(mustExist(client, clientId));
 };

@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runAdmin } from '../../local/admin-cli.js';
+import { deployedRegion, runAdmin } from '../../local/admin-cli.js';
+import { freePort } from '../../local/ports.js';
+import { cleanEnv, spawnNpm, tempDir } from '../local/processes.js';
 import { getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 
 const run = promisify(execFile);
@@ -24,6 +28,10 @@ const createJson = async (...extra: string[]) => {
   expect(result.status).toBe(0);
   return JSON.parse(result.out) as Record<string, unknown> & { client_id: string; client_secret: string };
 };
+
+/** The range message of a rate limit out of range, negative ones included. */
+const RANGE = (value: string) =>
+  new RegExp(`^error: Rate limit must be a whole number from 1 to 1000000 \\(requests per minute\\), got ${value}$`);
 
 describe('admin CLI', () => {
   test('create-client prints the id and the secret once; the secret works', async () => {
@@ -102,8 +110,15 @@ describe('admin CLI', () => {
     const response = await listKnaps(api.url, tokens.access_token);
     expect(await response.json()).toEqual({ detail: 'API client has been revoked' });
     const regenerate = await admin('regenerate-secret', created.client_id);
-    expect(regenerate.status).not.toBe(0);
-    expect(regenerate.err).toMatch(/revoked/);
+    expect(regenerate.status).toBe(2);
+    expect(regenerate.err).toBe(`error: API client ${created.client_id} is revoked; revocation is permanent`);
+    // A revoked client is refused every change alike, a new rate limit too.
+    const relimit = await admin('set-rate-limit', created.client_id, '9');
+    expect(relimit).toEqual({ status: 2, out: '', err: regenerate.err });
+    const [listed] = JSON.parse((await admin('list-clients', '--org', 'acme', '--json')).out).filter(
+      (client: { client_id: string }) => client.client_id === created.client_id,
+    );
+    expect(listed).toMatchObject({ status: 'revoked', rate_limit: 100, rate_limit_is_default: true });
     const token = await postToken(api.url, {
       grant_type: 'client_credentials',
       client_id: created.client_id,
@@ -115,17 +130,29 @@ describe('admin CLI', () => {
   test.each([
     [['create-client', '--name', 'x'], /Missing --org/],
     [['create-client', '--org', 'acme'], /Missing --name/],
-    [['create-client', '--org', 'acme', '--name', 'x', '--rate-limit', 'lots'], /--rate-limit must be a positive whole number/],
+    [
+      ['create-client', '--org', 'acme', '--name', 'x', '--rate-limit', 'lots'],
+      /^error: --rate-limit must be a whole number from 1 to 1000000 \(requests per minute\), got "lots"$/,
+    ],
+    [['create-client', '--org', 'acme', '--name', 'x', '--rate-limit', '-5'], RANGE('-5')],
+    [['create-client', '--org', 'acme', '--name', 'x', '--rate-limit=-5'], RANGE('-5')],
     [['create-client', '--org', 'acme', '--name', 'x', '--bogus'], /Unknown option/],
-    [['set-rate-limit', 'knap_ci_x', '0'], /N must be a positive whole number/],
+    [['set-rate-limit', 'knap_ci_x', '0'], RANGE('0')],
+    [['set-rate-limit', 'knap_ci_x', '-1'], RANGE('-1')],
+    [['set-rate-limit', 'knap_ci_x', '-1', '--json'], RANGE('-1')],
+    [['set-rate-limit', 'knap_ci_x', '1000001'], RANGE('1000001')],
+    [
+      ['set-rate-limit', 'knap_ci_x', 'lots'],
+      /^error: N must be a whole number from 1 to 1000000 \(requests per minute\) or "default", got "lots"$/,
+    ],
     [['set-rate-limit', 'knap_ci_x'], /Missing N/],
     [['regenerate-secret'], /Missing CLIENT_ID/],
     [['revoke-client', 'knap_ci_unknown'], /No API client with id knap_ci_unknown/],
     [['set-rate-limit', 'knap_ci_unknown', '5'], /No API client with id knap_ci_unknown/],
     [['frobnicate'], /Unknown command "frobnicate"/],
-  ])('%j: one line on stderr, non-zero exit', async (argv, message) => {
+  ])('%j: one line on stderr, exit 2', async (argv, message) => {
     const result = await admin(...argv);
-    expect(result.status).not.toBe(0);
+    expect(result.status).toBe(2);
     expect(result.err).toMatch(message);
     expect(result.err.split('\n')).toHaveLength(1);
     expect(result.out).toBe('');
@@ -147,4 +174,107 @@ describe('admin CLI', () => {
     expect('code' in failed && failed.code).toBe(2);
     expect((failed as { stderr: string }).stderr.trim()).toBe('error: No API client with id knap_ci_missing');
   }, 60_000);
+});
+
+describe('admin CLI without a usable DynamoDB: one line on stderr, exit 2', () => {
+  let home: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    home = tempDir('knap-admin-home-');
+  });
+  afterEach(() => home.remove());
+
+  /** No AWS settings of this machine: a home of its own, no credentials, no instance metadata. */
+  const isolated = (extra: Record<string, string>): NodeJS.ProcessEnv => {
+    const env = cleanEnv({});
+    for (const name of Object.keys(env)) if (name.startsWith('AWS_')) delete env[name];
+    return {
+      ...env,
+      HOME: home.path,
+      AWS_CONFIG_FILE: join(home.path, 'config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(home.path, 'credentials'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+      ...extra,
+    };
+  };
+
+  const cli = async (env: NodeJS.ProcessEnv, ...argv: string[]) => {
+    const spawned = spawnNpm(['run', '-s', 'admin', '--', ...argv], env);
+    try {
+      const { code } = await spawned.exited(60_000);
+      return { status: code, out: spawned.stdout(), err: spawned.stderr() };
+    } finally {
+      spawned.kill();
+    }
+  };
+
+  test('DYNAMODB_ENDPOINT that does not answer', async () => {
+    const port = await freePort();
+    const result = await cli(isolated({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}` }), 'list-clients', '--org', 'acme');
+    expect(result).toEqual({
+      status: 2,
+      out: '',
+      err: `error: DYNAMODB_ENDPOINT=http://127.0.0.1:${port} does not answer: connect ECONNREFUSED 127.0.0.1:${port}. Is npm start running?\n`,
+    });
+  }, 60_000);
+
+  test('DYNAMODB_ENDPOINT that is not a URL', async () => {
+    const result = await cli(isolated({ DYNAMODB_ENDPOINT: 'localhost:8000' }), 'list-clients', '--org', 'acme');
+    expect(result).toEqual({
+      status: 2,
+      out: '',
+      err: 'error: DYNAMODB_ENDPOINT=localhost:8000 is not an http(s) URL; write it as http://host:port, e.g. http://127.0.0.1:8000.\n',
+    });
+  }, 60_000);
+
+  test('no DYNAMODB_ENDPOINT and no AWS credentials', async () => {
+    const result = await cli(isolated({ AWS_REGION: 'eu-west-1' }), 'list-clients', '--org', 'acme');
+    expect(result).toEqual({
+      status: 2,
+      out: '',
+      err: 'error: No AWS credentials found. Set DYNAMODB_ENDPOINT for a local DynamoDB, or configure AWS credentials for the deployed table.\n',
+    });
+  }, 60_000);
+
+  test('no DYNAMODB_ENDPOINT and no region anywhere: says so rather than use us-east-1', async () => {
+    const result = await cli(
+      isolated({ AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' }),
+      'list-clients',
+      '--org',
+      'acme',
+    );
+    expect(result).toEqual({
+      status: 2,
+      out: '',
+      err: 'error: No AWS region: set AWS_REGION or a region in your AWS profile, or DYNAMODB_ENDPOINT for a local DynamoDB.\n',
+    });
+  }, 60_000);
+});
+
+describe("the deployed table's region", () => {
+  const saved = { ...process.env };
+  let folder: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    folder = tempDir('knap-admin-region-');
+    for (const name of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_PROFILE']) delete process.env[name];
+    // A file of this test's own: the SDK reads AWS_CONFIG_FILE when asked, and caches by path.
+    process.env.AWS_CONFIG_FILE = join(folder.path, 'config');
+    writeFileSync(process.env.AWS_CONFIG_FILE, '[default]\nregion = eu-west-3\n[profile admin]\nregion = ap-south-1\n');
+  });
+  afterEach(() => {
+    process.env = { ...saved };
+    folder.remove();
+  });
+
+  test("comes from the SDK's chain: the profile's region when AWS_REGION is unset", async () => {
+    expect(await deployedRegion()).toBe('eu-west-3');
+    process.env.AWS_PROFILE = 'admin';
+    expect(await deployedRegion()).toBe('ap-south-1');
+  });
+
+  test('AWS_REGION wins, then AWS_DEFAULT_REGION', async () => {
+    process.env.AWS_DEFAULT_REGION = 'ca-central-1';
+    expect(await deployedRegion()).toBe('ca-central-1');
+    process.env.AWS_REGION = 'eu-north-1';
+    expect(await deployedRegion()).toBe('eu-north-1');
+  });
 });
