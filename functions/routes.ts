@@ -5,12 +5,15 @@
 export interface RouteDefinition {
   /** Stable id: CDK construct id, `npm run invoke -- <id>`, events/<id>/ folder. */
   readonly id: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** API Gateway's path template: `{name}` matches one segment, given as pathParameters.name. */
   readonly path: string;
   /** Handler source, relative to the repository root; it exports `handler`. */
   readonly entry: string;
   /** What the function does, for the Lambda description. */
   readonly description: string;
+  /** Files (relative to the repository root) copied beside the deployed bundle, which reads them at run time. */
+  readonly assets?: readonly string[];
 }
 
 export const routes: readonly RouteDefinition[] = [
@@ -35,4 +38,88 @@ export const routes: readonly RouteDefinition[] = [
     entry: 'functions/list-knaps/handler.ts',
     description: 'List the Knaps the authenticated API client may see',
   },
+  {
+    id: 'get-knap',
+    method: 'GET',
+    path: '/api/studio/knap-tools/{uuid}',
+    entry: 'functions/get-knap/handler.ts',
+    description: 'Read one Knap the authenticated API client may see',
+  },
+  {
+    id: 'update-knap',
+    method: 'PATCH',
+    path: '/api/studio/knap-tools/{uuid}',
+    entry: 'functions/update-knap/handler.ts',
+    description: 'Change a Knap the authenticated API client created (JSON merge patch)',
+  },
+  {
+    id: 'delete-knap',
+    method: 'DELETE',
+    path: '/api/studio/knap-tools/{uuid}',
+    entry: 'functions/delete-knap/handler.ts',
+    description: 'Delete a Knap the authenticated API client created',
+  },
+  {
+    id: 'preview-schedule',
+    method: 'POST',
+    path: '/api/studio/schedules/preview',
+    entry: 'functions/preview-schedule/handler.ts',
+    description: 'Read a schedule description: schedule_info, the next runs, and the schedule in plain English',
+  },
+  {
+    id: 'openapi',
+    method: 'GET',
+    path: '/api/openapi.json',
+    entry: 'functions/openapi/handler.ts',
+    description: 'The OpenAPI 3.1 document of this API (public)',
+  },
+  {
+    id: 'docs',
+    method: 'GET',
+    path: '/api/docs',
+    entry: 'functions/docs/handler.ts',
+    description: 'The API reference page, rendered from the OpenAPI document (public)',
+  },
+  {
+    id: 'docs-asset',
+    method: 'GET',
+    path: '/api/docs/assets/{file}',
+    entry: 'functions/docs-asset/handler.ts',
+    description: "The reference page's script and style sheet, from the swagger-ui-dist package (public)",
+    assets: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css'],
+  },
 ];
+
+const templates = new Map<RouteDefinition, RegExp>();
+
+/** The route template as a regular expression; `{name}` captures one non-empty path segment. */
+const templateOf = (route: RouteDefinition): RegExp => {
+  let template = templates.get(route);
+  if (!template) {
+    const pattern = route.path
+      .split(/(\{[A-Za-z_]+\})/)
+      .map((part) =>
+        /^\{[A-Za-z_]+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+      )
+      .join('');
+    template = new RegExp(`^${pattern}$`);
+    templates.set(route, template);
+  }
+  return template;
+};
+
+/** The path parameters when `path` fits the route's template (API Gateway's matching), else null. */
+export const matchPath = (route: RouteDefinition, path: string): Record<string, string> | null => {
+  const match = templateOf(route).exec(path);
+  if (!match) return null;
+  try {
+    // API Gateway hands path parameters over decoded.
+    return Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+  } catch {
+    return null;
+  }
+};
+
+/** Fills a route template with path parameters (events, docs). */
+export const fillPath = (route: RouteDefinition, parameters: Record<string, string>): string =>
+  route.path.replace(/\{([A-Za-z_]+)\}/g, (_all, name: string) => encodeURIComponent(parameters[name] ?? ''));

@@ -36,7 +36,15 @@ const ACCESS_LOG_FIELDS = {
 };
 
 /** What browsers may see of our responses when CORS is on. */
-const EXPOSED_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'www-authenticate'];
+const EXPOSED_HEADERS = [
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'retry-after',
+  'www-authenticate',
+  'etag',
+  'idempotent-replayed',
+];
 
 export interface KnapApiProps {
   readonly settings: KnapSettings;
@@ -98,8 +106,14 @@ const corsOptions = (origins: readonly string[]): CorsPreflightOptions | undefin
     ? undefined
     : {
         allowOrigins: [...origins],
-        allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
-        allowHeaders: ['authorization', 'content-type'],
+        allowMethods: [
+          CorsHttpMethod.GET,
+          CorsHttpMethod.POST,
+          CorsHttpMethod.PATCH,
+          CorsHttpMethod.DELETE,
+          CorsHttpMethod.OPTIONS,
+        ],
+        allowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'],
         exposeHeaders: EXPOSED_HEADERS,
         maxAge: Duration.hours(1),
       };

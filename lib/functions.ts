@@ -16,12 +16,25 @@ import { type DynamoAction, KnapFunction } from './knap-function.js';
  *   GetItem on refusal); the Knap is one conditional PutItem.
  * - list-knaps: bearer auth as above, then one Query per listing on gsi1 (by creator) and
  *   gsi2 (shared in the organization).
+ * - create-knap also claims and completes an Idempotency-Key (PutItem, UpdateItem).
+ * - get-knap: bearer auth, then the Knap (GetItem).
+ * - update-knap: bearer auth, the Knap (GetItem), the new version in one conditional PutItem.
+ * - delete-knap: bearer auth, the Knap (GetItem), one conditional DeleteItem.
+ * - preview-schedule: bearer auth only; the schedule is read in memory.
+ * - openapi, docs, docs-asset: public, no table at all.
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[]>> = {
   token: ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
   'create-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   'list-knaps': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
+  'get-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  'update-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  'delete-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  'preview-schedule': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  openapi: [],
+  docs: [],
+  'docs-asset': [],
 };
 
 /** The indexes a route's Query may read (gsi3, the clients of an organization, is the admin CLI's alone). */
@@ -70,8 +83,9 @@ export class KnapFunctions extends Construct {
         description: `${route.method} ${route.path}: ${route.description}`,
         logLevel: props.settings.logLevel,
         defaultRateLimit: props.settings.defaultRateLimit,
+        assets: route.assets ?? [],
       });
-      fn.bindTable(props.data.table, ROUTE_INDEXES[route.id] ?? [], actions);
+      if (actions.length > 0) fn.bindTable(props.data.table, ROUTE_INDEXES[route.id] ?? [], actions);
       (fn.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(route.id));
       byRoute.set(route, fn);
     }

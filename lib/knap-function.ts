@@ -50,6 +50,8 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   readonly logLevel: LogLevel;
   /** The function's DEFAULT_RATE_LIMIT (requests per minute). */
   readonly defaultRateLimit: number;
+  /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
+  readonly assets?: readonly string[];
 }
 
 /**
@@ -60,7 +62,7 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
  */
 export class KnapFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: KnapFunctionProps) {
-    const { logLevel, defaultRateLimit, environment, bundling, ...rest } = props;
+    const { logLevel, defaultRateLimit, environment, bundling, assets = [], ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: LAMBDA_DEFAULTS.logRetention,
       // Logs are operational data with a one-month life; they go with the stack.
@@ -119,6 +121,7 @@ export class KnapFunction extends NodejsFunction {
           beforeInstall: () => [],
           afterBundling: (inputDir: string, outputDir: string) => [
             `node "${inputDir}/scripts/trim-sourcemap.mjs" "${outputDir}/index.mjs.map"`,
+            ...assets.map((asset) => `cp "${inputDir}/${asset}" "${outputDir}/"`),
           ],
         },
         ...bundling,

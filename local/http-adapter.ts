@@ -37,7 +37,13 @@ export const clfTime = (date: Date): string => {
 };
 
 /** The API Gateway HTTP API (payload format 2.0) event AWS would send for this request. */
-export const toHttpApiEvent = (request: IncomingMessage, body: Buffer, routeKey: string, now = new Date()): HttpEvent => {
+export const toHttpApiEvent = (
+  request: IncomingMessage,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string> = {},
+  now = new Date(),
+): HttpEvent => {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers = singleValued(request.headersDistinct);
   const method = request.method ?? 'GET';
@@ -55,6 +61,7 @@ export const toHttpApiEvent = (request: IncomingMessage, body: Buffer, routeKey:
     ...(cookies && cookies.length > 0 ? { cookies } : {}),
     headers,
     queryStringParameters: queryParameters(url.searchParams),
+    ...(Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
     requestContext: {
       accountId: 'offline',
       apiId: 'local',

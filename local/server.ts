@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
-import { type RouteDefinition, routes } from '../functions/routes.js';
+import { matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
@@ -78,13 +78,16 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const onPath = routes.filter((route) => route.path === path);
-    const route = onPath.find((candidate) => candidate.method === request.method);
+    const onPath = routes.flatMap((candidate) => {
+      const parameters = matchPath(candidate, path);
+      return parameters ? [{ route: candidate, parameters }] : [];
+    });
+    const matched = onPath.find((candidate) => candidate.route.method === request.method);
     const body = await readBody(request);
     if (body === null) {
       writeHttpResult(response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
-    } else if (!route) {
-      const allow = onPath.map((candidate) => candidate.method).join(', ');
+    } else if (!matched) {
+      const allow = onPath.map((candidate) => candidate.route.method).join(', ');
       writeHttpResult(
         response,
         allow
@@ -92,8 +95,9 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
           : problem(404, `No route for ${request.method} ${path}`),
       );
     } else {
+      const { route, parameters } = matched;
       const handler = await handlerFor(route);
-      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`);
+      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters);
       const calls = { count: 0 };
       const result = await requestRoundTrips.run(calls, () =>
         handler(event, lambdaContext(route.id, options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS)),

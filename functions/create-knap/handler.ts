@@ -1,6 +1,6 @@
-import { toJson } from '../../shared/domain/storable-json.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { knapResponse } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseCreateKnap } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
@@ -14,13 +14,13 @@ export const createHandler = (deps: Deps) =>
     const caller = callerOf(state);
     requireScope(caller, 'knaps:write');
     const input = parseCreateKnap(body);
-    const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => ({
-      status: 201,
-      body: toJson(await createKnap(deps, caller, input, uuid)),
-    }));
+    const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => {
+      const { statusCode = 201, headers = {}, body: text = '' } = knapResponse(201, await createKnap(deps, caller, input, uuid));
+      return { status: statusCode, headers: headers as Record<string, string>, body: text };
+    });
     return {
       statusCode: answer.status,
-      headers: { 'Content-Type': 'application/json', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
+      headers: { ...answer.headers, ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
       body: answer.body,
     };
   });

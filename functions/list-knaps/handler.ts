@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
@@ -6,12 +7,9 @@ import { requireScope } from '../../shared/services/bearer-auth.js';
 import { listKnaps } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
-/** A GET carries no meaningful body; refuse a large one rather than read it. */
-const MAX_QUERY_ONLY_BODY = 64 * 1024;
-
 /** GET /api/studio/knap-tools?limit=&cursor= */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_QUERY_ONLY_BODY }, async ({ event, state }) => {
+  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
     const caller = callerOf(state);
     requireScope(caller, 'knaps:read');
     return json(200, await listKnaps(deps, caller, parseListKnapsQuery(event.queryStringParameters)));

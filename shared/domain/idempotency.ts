@@ -15,9 +15,10 @@ export const IDEMPOTENCY_LEASE_SECONDS = 60;
 /** 1-255 printable ASCII characters, as the contract says. */
 export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key);
 
-/** The answer stored for replay: the status and the JSON text of the body, exactly as sent. */
+/** The answer stored for replay: the status, the headers that describe the body (ETag), and the body's JSON text. */
 export interface StoredResponse {
   status: number;
+  headers: Record<string, string>;
   body: string;
 }
 

@@ -58,3 +58,18 @@ export const CreateKnapSchema = v.object({
 });
 
 export type CreateKnapInput = v.InferOutput<typeof CreateKnapSchema>;
+
+/** valibot reports a missing key as a generic object issue; name the field instead. */
+const issueMessage = (issue: v.BaseIssue<unknown>): string => {
+  const field = v.getDotPath(issue);
+  return issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && field
+    ? `${field} is required`
+    : issue.message;
+};
+
+/** A create body (or a merged PATCH) as a valid input, or the first problem as a sentence. */
+export const readKnapInput = (body: unknown): { input: CreateKnapInput } | { problem: string } => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { problem: 'Request body must be a JSON object' };
+  const parsed = v.safeParse(CreateKnapSchema, body);
+  return parsed.success ? { input: parsed.output } : { problem: issueMessage(parsed.issues[0]) };
+};

@@ -73,3 +73,32 @@ export interface KnapPage {
 }
 
 export const isShared = (visibility: string): boolean => visibility !== 'private';
+
+/** The fields a client sets: the create body, and what a PATCH may change. */
+export const KNAP_INPUT_FIELDS = [
+  'name',
+  'schedule_type',
+  'is_active',
+  'visibility',
+  'active_by_default',
+  'tool_metadata',
+] as const;
+
+/** A client sees a Knap it created, and the Knaps its organization shares (any visibility but private). */
+export const canSee = (stored: StoredKnap, client: { clientId: string; orgName: string }): boolean =>
+  stored.ownership.creatorClientId === client.clientId ||
+  (stored.ownership.orgName === client.orgName && isShared(stored.knap.visibility));
+
+/** Only the client that created a Knap changes or deletes it. */
+export const canChange = (stored: StoredKnap, client: { clientId: string }): boolean =>
+  stored.ownership.creatorClientId === client.clientId;
+
+/** A strong ETag for a version of a Knap. */
+export const etagOf = (version: number): string => `"${version}"`;
+
+/** If-Match (RFC 9110 section 13.1.1): `*` or a list of strong entity tags; absent matches anything. */
+export const ifMatchAllows = (ifMatch: string | undefined, version: number): boolean => {
+  if (ifMatch === undefined) return true;
+  const tags = ifMatch.split(',').map((tag) => tag.trim());
+  return tags.includes('*') || tags.includes(etagOf(version));
+};

@@ -56,6 +56,13 @@ export interface Repository {
   /** Stores a new Knap; false when one with its uuid exists already (nothing is written then). */
   putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean>;
   getKnap(orgName: string, uuid: string): Promise<StoredKnap | null>;
+  /**
+   * Writes a changed Knap as version `expectedVersion + 1` in one conditional put that holds
+   * only while the stored Knap is still at `expectedVersion`; false when it is not (or gone).
+   */
+  replaceKnap(knap: Knap, ownership: KnapOwnership, expectedVersion: number): Promise<boolean>;
+  /** Deletes a Knap still at `expectedVersion`, from the table and every index at once; false when it is not. */
+  deleteKnap(orgName: string, uuid: string, expectedVersion: number): Promise<boolean>;
   listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage>;
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage>;
   /**

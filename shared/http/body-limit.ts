@@ -3,6 +3,9 @@ import type { ApiMiddleware } from './types.js';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+/** Routes that read no body (GET, DELETE, a manual run) refuse a large one rather than read it. */
+export const MAX_IGNORED_BODY_BYTES = 64 * 1024;
+
 /** Refuses an oversized body before anything parses it. */
 export const bodyLimit = (maxBytes: number): ApiMiddleware => ({
   before: async (request) => {

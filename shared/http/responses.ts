@@ -1,5 +1,6 @@
+import { etagOf, type StoredKnap } from '../domain/knaps.js';
 import { toJson } from '../domain/storable-json.js';
-import type { HttpResult } from './types.js';
+import type { HttpEvent, HttpResult } from './types.js';
 
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode,
@@ -10,3 +11,16 @@ export const json = (statusCode: number, body: unknown, headers: Record<string, 
 
 export const problem = (statusCode: number, detail: string, headers: Record<string, string> = {}): HttpResult =>
   json(statusCode, { detail }, headers);
+
+/** A Knap with its ETag, which If-Match on PATCH and DELETE compares against. */
+export const knapResponse = (statusCode: number, stored: StoredKnap): HttpResult =>
+  json(statusCode, stored.knap, { ETag: etagOf(stored.version) });
+
+/** The base URL a request came in on: the API's own address as its caller sees it. */
+export const baseUrlOf = (event: HttpEvent): string => {
+  const configured = process.env.PUBLIC_BASE_URL;
+  if (configured) return configured.replace(/\/$/, '');
+  const scheme =
+    event.headers?.['x-forwarded-proto'] ?? (event.requestContext.domainName.endsWith('.amazonaws.com') ? 'https' : 'http');
+  return `${scheme}://${event.requestContext.domainName}`;
+};

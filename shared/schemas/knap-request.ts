@@ -1,23 +1,16 @@
 import * as v from 'valibot';
-import { type CreateKnapInput, CreateKnapSchema } from '../domain/knap-input.js';
+import { type CreateKnapInput, CreateKnapSchema, readKnapInput } from '../domain/knap-input.js';
+import { type SchedulePreviewRequest, SchedulePreviewRequestSchema } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
 
-/** valibot reports a missing key as a generic object issue; name the field instead. */
-const issueMessage = (issue: v.BaseIssue<unknown>): string => {
-  const field = v.getDotPath(issue);
-  return issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && field
-    ? `${field} is required`
-    : issue.message;
+export const parseCreateKnap = (body: unknown): CreateKnapInput => {
+  const read = readKnapInput(body);
+  if ('problem' in read) throw badRequest(read.problem);
+  return read.input;
 };
 
-export const parseCreateKnap = (body: unknown): CreateKnapInput => {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('Request body must be a JSON object');
-  }
-  const parsed = v.safeParse(CreateKnapSchema, body);
-  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
-  return parsed.output;
-};
+/** PATCH body, for the OpenAPI document: any of the create fields; null removes one (JSON merge patch). */
+export const KnapPatchSchema = v.partial(CreateKnapSchema);
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -41,6 +34,13 @@ export type ListKnapsQuery = v.InferOutput<typeof ListKnapsQuerySchema>;
 
 export const parseListKnapsQuery = (query: Record<string, string | undefined> | undefined): ListKnapsQuery => {
   const parsed = v.safeParse(ListKnapsQuerySchema, query ?? {});
+  if (!parsed.success) throw badRequest(parsed.issues[0].message);
+  return parsed.output;
+};
+
+export const parseSchedulePreview = (body: unknown): SchedulePreviewRequest => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  const parsed = v.safeParse(SchedulePreviewRequestSchema, body);
   if (!parsed.success) throw badRequest(parsed.issues[0].message);
   return parsed.output;
 };

@@ -1,6 +1,6 @@
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
-import { isShared, type Knap, type KnapPage } from '../domain/knaps.js';
+import { isShared, type Knap, type KnapPage, type StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
@@ -8,12 +8,12 @@ import { describeSchedule, ScheduleError } from '../schedules/index.js';
 import type { Caller } from './request-state.js';
 
 /** `private`, `public`, or the caller's own organization: never another one's. */
-const checkVisibility = (visibility: string, orgName: string): string => {
+export const checkVisibility = (visibility: string, orgName: string): string => {
   if (visibility === 'private' || visibility === 'public' || visibility === orgName) return visibility;
   throw badRequest(`visibility must be 'private', 'public' or your organization's name ('${orgName}')`);
 };
 
-const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_info' | 'next_run_at'> => {
+export const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_info' | 'next_run_at'> => {
   if (input.schedule_type !== 'scheduled') return { schedule_info: null, next_run_at: null };
   const description = input.tool_metadata.schedule_description;
   if (description == null || description.trim() === '') {
@@ -36,7 +36,7 @@ const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_inf
  * uuid is given (fresh, or fixed by an Idempotency-Key claim); when a Knap with it exists
  * already, an earlier try of the same request stored it, and that Knap is the answer.
  */
-export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapInput, uuid: string): Promise<Knap> => {
+export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapInput, uuid: string): Promise<StoredKnap> => {
   const { client } = caller;
   const visibility = checkVisibility(input.visibility, client.orgName);
   const now = deps.clock.now();
@@ -70,10 +70,10 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
         : 'The Knap could not be created; nothing was stored. Please retry.',
     );
   }
-  if (stored) return knap;
+  if (stored) return { knap, ownership, version: 1 };
   const earlier = await deps.repo.getKnap(client.orgName, uuid);
   if (earlier?.ownership.creatorClientId !== client.clientId) throw new Error(`Knap ${uuid} exists and is not the caller's`);
-  return earlier.knap;
+  return earlier;
 };
 
 const invalidCursor = () => badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');

@@ -8,6 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -222,6 +223,38 @@ export class DynamoRepository implements Repository {
     return this.knapPage('gsi2', key.sharedKnaps(orgName), page);
   }
 
+  async replaceKnap(knap: Knap, ownership: KnapOwnership, expectedVersion: number): Promise<boolean> {
+    return this.ifStillAt(expectedVersion, (condition) =>
+      this.db.send(
+        new PutCommand({ TableName: this.tableName, Item: knapToItem(knap, ownership, expectedVersion + 1), ...condition }),
+      ),
+    );
+  }
+
+  async deleteKnap(orgName: string, uuid: string, expectedVersion: number): Promise<boolean> {
+    return this.ifStillAt(expectedVersion, (condition) =>
+      this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key.knap(orgName, uuid), ...condition })),
+    );
+  }
+
+  /** Runs a write under "the Knap exists at this version" (version 0: written before versions existed). */
+  private async ifStillAt(
+    version: number,
+    write: (condition: { ConditionExpression: string; ExpressionAttributeValues?: Item }) => Promise<unknown>,
+  ): Promise<boolean> {
+    try {
+      await write(
+        version === 0
+          ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' }
+          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': version } },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
   async claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult> {
     const itemKey = key.idempotency(record.clientId, record.key);
     try {
@@ -281,10 +314,16 @@ export class DynamoRepository implements Repository {
       new UpdateCommand({
         TableName: this.tableName,
         Key: key.idempotency(clientId, idempotencyKey),
-        UpdateExpression: 'SET #state = :done, response_status = :status, response_body = :body',
+        UpdateExpression: 'SET #state = :done, response_status = :status, response_headers = :headers, response_body = :body',
         ConditionExpression: 'request_hash = :hash',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':done': 'done', ':status': response.status, ':body': response.body, ':hash': requestHash },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':status': response.status,
+          ':headers': response.headers,
+          ':body': response.body,
+          ':hash': requestHash,
+        },
       }),
     );
   }

@@ -120,6 +120,11 @@ export const itemToKnap = (item: Item): Knap => {
   return knap;
 };
 
+const stringMap = (value: unknown): Record<string, string> =>
+  value !== null && typeof value === 'object'
+    ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+    : {};
+
 export const itemToIdempotency = (item: Item): IdempotencyRecord => ({
   clientId: String(item.client_id),
   key: String(item.idempotency_key),
@@ -128,7 +133,7 @@ export const itemToIdempotency = (item: Item): IdempotencyRecord => ({
   resourceId: String(item.resource_id),
   response:
     typeof item.response_status === 'number' && typeof item.response_body === 'string'
-      ? { status: item.response_status, body: item.response_body }
+      ? { status: item.response_status, headers: stringMap(item.response_headers), body: item.response_body }
       : null,
   expiresAt: Number(item.expires_at),
   leaseUntil: Number(item.lease_until),

@@ -1,0 +1,17 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { deleteKnap } from '../../shared/services/knap-lifecycle.js';
+import { callerOf } from '../../shared/services/request-state.js';
+
+/** DELETE /api/studio/knap-tools/{uuid} */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:write');
+    await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match']);
+    return { statusCode: 204, headers: {}, body: '' };
+  });
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,17 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { knapResponse } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { readKnap } from '../../shared/services/knap-lifecycle.js';
+import { callerOf } from '../../shared/services/request-state.js';
+
+/** GET /api/studio/knap-tools/{uuid} */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:read');
+    return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? ''));
+  });
+
+export const handler = createHandler(defaultDeps());

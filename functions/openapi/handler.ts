@@ -1,0 +1,13 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { baseUrlOf, json } from '../../shared/http/responses.js';
+import { openApiDocument } from '../../shared/openapi/document.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+
+/** GET /api/openapi.json: public, not metered; its server is the address it was asked on. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
+    json(200, openApiDocument(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=300' }),
+  );
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,19 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseSchedulePreview } from '../../shared/schemas/knap-request.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { callerOf } from '../../shared/services/request-state.js';
+import { previewSchedule } from '../../shared/services/schedule-preview.js';
+
+/** Far larger than any description (500 characters), small enough to refuse early. */
+const MAX_PREVIEW_BODY_BYTES = 16 * 1024;
+
+/** POST /api/studio/schedules/preview */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_PREVIEW_BODY_BYTES }, async ({ body, state }) => {
+    requireScope(callerOf(state), 'knaps:read');
+    return json(200, previewSchedule(deps, parseSchedulePreview(body)));
+  });
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,18 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { knapResponse } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { updateKnap } from '../../shared/services/knap-lifecycle.js';
+import { callerOf } from '../../shared/services/request-state.js';
+
+/** PATCH /api/studio/knap-tools/{uuid}: a JSON merge patch (application/json or application/merge-patch+json). */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES }, async ({ event, body, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:write');
+    const uuid = event.pathParameters?.uuid ?? '';
+    return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match']));
+  });
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,267 @@
+/**
+ * The OpenAPI 3.1 document, derived from the valibot schemas the handlers validate with.
+ * Served at GET /api/openapi.json; `npm run openapi` writes docs/openapi.json, and a test
+ * fails when that file is stale.
+ */
+import { toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { CreateKnapSchema } from '../domain/knap-input.js';
+import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
+import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
+import { TokenResponseSchema } from '../domain/tokens.js';
+import { KnapPatchSchema } from '../schemas/knap-request.js';
+import { ErrorSchema } from '../schemas/responses.js';
+import { TokenFormSchema } from '../schemas/token-request.js';
+
+/** Where `npm start` serves the API: the server of the committed document. */
+export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
+const problem = (description: string) => ({ description, content: json('Error') });
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+const rateLimitHeaders = {
+  'RateLimit-Limit': integerHeader('Requests per minute this client may make'),
+  'RateLimit-Remaining': integerHeader('Requests left in the current minute'),
+  'RateLimit-Reset': integerHeader('Seconds until the current minute ends'),
+};
+const etagHeader = { ETag: { description: 'The Knap version, for If-Match', schema: { type: 'string' } } };
+const tooMany = {
+  description: 'Over the client rate limit',
+  headers: { 'Retry-After': integerHeader('Seconds to wait'), ...rateLimitHeaders },
+  content: json('Error'),
+};
+const unavailable = problem('DynamoDB is unavailable or throttling; retry (Retry-After)');
+const bearerErrors = {
+  '401': problem('Missing, unknown, expired or invalidated token, or a revoked client (WWW-Authenticate: Bearer)'),
+  '403': problem('The token lacks the scope this endpoint needs'),
+  '429': tooMany,
+  '503': unavailable,
+};
+const jsonBodyErrors = {
+  '400': problem('Invalid body (the detail names the field), malformed JSON or invalid UTF-8'),
+  '413': problem('Body over the size limit'),
+  '415': problem('Content-Type is not JSON, or a charset other than UTF-8'),
+};
+const knapUuid = {
+  name: 'uuid',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+  description: 'The Knap uuid',
+};
+const ifMatch = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The ETag of the version read; the request fails with 412 if the Knap changed since',
+};
+const notFound = problem('No Knap with this uuid that this client can see');
+const notYours = problem('The Knap is shared with this client, which did not create it; or the token lacks knaps:write');
+const stale = problem('If-Match does not match the current ETag');
+const racing = problem('Other requests kept changing the Knap; retry');
+const noStoreHeaders = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
+
+export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
+  openapi: '3.1.0',
+  info: {
+    title: 'Knap API',
+    version: '1.0.0',
+    description:
+      'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription. Every error body is `{"detail": "..."}`.',
+    license: { name: 'UNLICENSED: proprietary, all rights reserved', identifier: 'LicenseRef-Proprietary' },
+  },
+  servers: [{ url: serverUrl }],
+  tags: [
+    { name: 'OAuth', description: 'Tokens for API clients' },
+    { name: 'Knaps', description: 'Automations of an organization' },
+    { name: 'Schedules', description: 'Natural-language schedules' },
+    { name: 'Documentation', description: 'This document and its page' },
+  ],
+  paths: {
+    '/api/oauth/token': {
+      post: {
+        operationId: 'issueToken',
+        tags: ['OAuth'],
+        summary: 'Issue tokens (client_credentials or refresh_token grant)',
+        description: 'Client authentication by client_id and client_secret in the form, or by HTTP Basic.',
+        security: [{}, { clientBasic: [] }],
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenForm') } } },
+        responses: {
+          '200': {
+            description: 'A token set',
+            headers: { ...rateLimitHeaders, ...noStoreHeaders },
+            content: json('TokenResponse'),
+          },
+          '400': problem('Unsupported or missing grant_type, missing fields, invalid scope, unparseable body'),
+          '401': problem('Invalid client credentials, revoked client, or an invalid refresh token'),
+          '413': problem('Body over 16 KB'),
+          '415': problem('A charset other than UTF-8'),
+          '429': tooMany,
+          '503': unavailable,
+        },
+      },
+    },
+    '/api/studio/knap-tools': {
+      post: {
+        operationId: 'createKnap',
+        tags: ['Knaps'],
+        summary: 'Create a Knap',
+        security: [{ bearer: ['knaps:write'] }],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+            description:
+              'Retry safely: the same key and body within 24 hours answer the first response again (Idempotent-Replayed: true)',
+          },
+        ],
+        requestBody: { required: true, content: json('CreateKnap') },
+        responses: {
+          '201': { description: 'The created Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          ...jsonBodyErrors,
+          '409': problem('A request with this Idempotency-Key is still in progress (Retry-After)'),
+          '422': problem('This Idempotency-Key was used with a different body'),
+          '500': problem('The Knap could not be stored; nothing was written'),
+          ...bearerErrors,
+        },
+      },
+      get: {
+        operationId: 'listKnaps',
+        tags: ['Knaps'],
+        summary: 'List the Knaps this client may see, newest first',
+        security: [{ bearer: ['knaps:read'] }],
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+            description: 'At most this many of my_knaps, and at most this many shared ones (organization and public together)',
+          },
+          { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
+        ],
+        responses: {
+          '200': { description: 'One page of each list', headers: rateLimitHeaders, content: json('KnapListing') },
+          '400': problem('Invalid limit or cursor'),
+          ...bearerErrors,
+        },
+      },
+    },
+    '/api/studio/knap-tools/{uuid}': {
+      get: {
+        operationId: 'getKnap',
+        tags: ['Knaps'],
+        summary: 'Read one Knap',
+        security: [{ bearer: ['knaps:read'] }],
+        parameters: [knapUuid],
+        responses: {
+          '200': { description: 'The Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          '404': notFound,
+          ...bearerErrors,
+        },
+      },
+      patch: {
+        operationId: 'updateKnap',
+        tags: ['Knaps'],
+        summary: 'Change a Knap this client created (JSON merge patch)',
+        description:
+          'Any of the create fields; tool_metadata merges key by key, and null removes a field. The result is validated as a create body. The schedule is recomputed from now when its inputs change or the Knap is activated.',
+        security: [{ bearer: ['knaps:write'] }],
+        parameters: [knapUuid, ifMatch],
+        requestBody: {
+          required: true,
+          content: {
+            'application/merge-patch+json': { schema: ref('KnapPatch') },
+            'application/json': { schema: ref('KnapPatch') },
+          },
+        },
+        responses: {
+          '200': { description: 'The changed Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          ...jsonBodyErrors,
+          ...bearerErrors,
+          '403': notYours,
+          '404': notFound,
+          '409': racing,
+          '412': stale,
+        },
+      },
+      delete: {
+        operationId: 'deleteKnap',
+        tags: ['Knaps'],
+        summary: 'Delete a Knap this client created',
+        security: [{ bearer: ['knaps:write'] }],
+        parameters: [knapUuid, ifMatch],
+        responses: {
+          '204': { description: 'Deleted: gone from reads and lists, and it never runs again', headers: rateLimitHeaders },
+          ...bearerErrors,
+          '403': notYours,
+          '404': notFound,
+          '409': racing,
+          '412': stale,
+        },
+      },
+    },
+    '/api/studio/schedules/preview': {
+      post: {
+        operationId: 'previewSchedule',
+        tags: ['Schedules'],
+        summary: 'Read a schedule description: schedule_info, the next runs, and the schedule said back in English',
+        security: [{ bearer: ['knaps:read'] }],
+        requestBody: { required: true, content: json('SchedulePreviewRequest') },
+        responses: {
+          '200': { description: 'How the description reads', headers: rateLimitHeaders, content: json('SchedulePreview') },
+          ...jsonBodyErrors,
+          ...bearerErrors,
+        },
+      },
+    },
+    '/api/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['Documentation'],
+        summary: 'This OpenAPI document',
+        security: [{}],
+        responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    },
+    '/api/docs': {
+      get: {
+        operationId: 'getApiReference',
+        tags: ['Documentation'],
+        summary: 'The API reference page (HTML) rendering this document',
+        security: [{}],
+        responses: { '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'An access token (knap_at_...) from /api/oauth/token' },
+      clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client id and secret' },
+    },
+    // Pipes with custom checks (lengths in characters, storable JSON) are enforced by the API
+    // but have no JSON Schema form; they are left out here rather than guessed.
+    schemas: toJsonSchemaDefs(
+      {
+        TokenForm: TokenFormSchema,
+        TokenResponse: TokenResponseSchema,
+        CreateKnap: CreateKnapSchema,
+        KnapPatch: KnapPatchSchema,
+        Knap: KnapSchema,
+        KnapListing: KnapListingSchema,
+        SchedulePreviewRequest: SchedulePreviewRequestSchema,
+        SchedulePreview: SchedulePreviewSchema,
+        Error: ErrorSchema,
+      } satisfies Record<string, v.GenericSchema>,
+      {
+        target: 'draft-2020-12',
+        errorMode: 'ignore',
+        typeMode: 'ignore',
+        overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+      },
+    ),
+  },
+});

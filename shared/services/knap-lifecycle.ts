@@ -1,0 +1,111 @@
+/**
+ * One Knap: read, change, delete. Who may do what (the contract's "One Knap"): a Knap the
+ * caller cannot see is a 404, never a 403, so existence is not disclosed; one it sees but did
+ * not create is a 403 on change and delete; an If-Match that no longer matches is a 412. Every
+ * write holds only while the Knap is at the version that was read, so two racing writes
+ * cannot both land.
+ */
+import { readKnapInput } from '../domain/knap-input.js';
+import { canChange, canSee, ifMatchAllows, isShared, KNAP_INPUT_FIELDS, type Knap, type StoredKnap } from '../domain/knaps.js';
+import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
+import { ApiError, badRequest } from '../errors.js';
+import type { Deps } from '../runtime.js';
+import { checkVisibility, scheduleOf } from './knap-service.js';
+import type { Caller } from './request-state.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const knapNotFound = (): ApiError => new ApiError(404, 'Knap not found');
+
+const notYours = (): ApiError => new ApiError(403, 'Only the API client that created this Knap may change or delete it');
+
+const preconditionFailed = (): ApiError =>
+  new ApiError(412, 'The Knap has changed since the ETag in If-Match: read it again and retry with its new ETag');
+
+/** A Knap this caller sees, or a 404. A string that is not a UUID cannot name one: no read. */
+export const readKnap = async (deps: Deps, caller: Caller, uuid: string): Promise<StoredKnap> => {
+  if (!UUID.test(uuid)) throw knapNotFound();
+  const stored = await deps.repo.getKnap(caller.client.orgName, uuid.toLowerCase());
+  if (!stored || !canSee(stored, caller.client)) throw knapNotFound();
+  return stored;
+};
+
+/** A Knap this caller may change at the If-Match it sent; 404, 403 or 412 otherwise, in that order. */
+const changeableKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch: string | undefined) => {
+  const stored = await readKnap(deps, caller, uuid);
+  if (!canChange(stored, caller.client)) throw notYours();
+  if (!ifMatchAllows(ifMatch, stored.version)) throw preconditionFailed();
+  return stored;
+};
+
+/** The create body a stored Knap answers to: what a merge patch applies to. */
+const inputOf = (knap: Knap): Record<string, unknown> =>
+  Object.fromEntries(KNAP_INPUT_FIELDS.map((field) => [field, knap[field]]));
+
+/** The schedule's inputs: when none changed and the Knap was not re-activated, its runs stay as they were. */
+const scheduleKey = (knap: Pick<Knap, 'schedule_type' | 'tool_metadata'>): string =>
+  JSON.stringify([knap.schedule_type, knap.tool_metadata.schedule_description ?? null, knap.tool_metadata.timezone ?? null]);
+
+const patched = (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<string, unknown>): Knap => {
+  const changes = Object.fromEntries(
+    Object.entries(patch).filter(([field]) => (KNAP_INPUT_FIELDS as readonly string[]).includes(field)),
+  );
+  // The merged body is validated as a whole, exactly as a create body is.
+  const read = readKnapInput(mergePatch(inputOf(stored.knap), changes));
+  if ('problem' in read) throw badRequest(read.problem);
+  const { input } = read;
+  const visibility = checkVisibility(input.visibility, caller.client.orgName);
+  const now = deps.clock.now();
+  const before = stored.knap;
+  const reschedule = scheduleKey(input) !== scheduleKey(before) || (input.is_active && !before.is_active);
+  return {
+    ...before,
+    name: input.name,
+    schedule_type: input.schedule_type,
+    is_active: input.is_active,
+    visibility,
+    can_toggle_default_active: isShared(visibility),
+    active_by_default: input.active_by_default,
+    tool_metadata: input.tool_metadata,
+    updated_at: now.toISOString(),
+    // From now: missed runs are not caught up.
+    ...(reschedule ? scheduleOf(input, now) : {}),
+  };
+};
+
+/** How often a PATCH without If-Match re-reads after losing a race to another writer. */
+const MAX_ATTEMPTS = 3;
+
+/** PATCH: a JSON merge patch of the create fields; the result is validated as a create body is. */
+export const updateKnap = async (
+  deps: Deps,
+  caller: Caller,
+  uuid: string,
+  patch: unknown,
+  ifMatch: string | undefined,
+): Promise<StoredKnap> => {
+  if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await changeableKnap(deps, caller, uuid, ifMatch);
+    const knap = patched(deps, caller, stored, patch);
+    if (await deps.repo.replaceKnap(knap, stored.ownership, stored.version)) {
+      return { knap, ownership: stored.ownership, version: stored.version + 1 };
+    }
+    // Changed or deleted since the read: with an If-Match that is the caller's 412 (or 404),
+    // found on the next read; without one, merge into the newer version.
+    if (attempt === MAX_ATTEMPTS) {
+      throw new ApiError(409, 'The Knap is being changed by other requests; retry', { 'Retry-After': '1' });
+    }
+  }
+};
+
+/** DELETE: gone from GET, the listings and the schedule in one conditional delete. */
+export const deleteKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch: string | undefined): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await changeableKnap(deps, caller, uuid, ifMatch);
+    if (await deps.repo.deleteKnap(stored.ownership.orgName, stored.knap.uuid, stored.version)) return;
+    if (attempt === MAX_ATTEMPTS) {
+      throw new ApiError(409, 'The Knap is being changed by other requests; retry', { 'Retry-After': '1' });
+    }
+  }
+};
