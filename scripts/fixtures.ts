@@ -1,17 +1,18 @@
 /**
  * Fixed credentials for local invocation (`npm run invoke`, test/invoke) and for the
  * events in events/: a known client with a known secret, known access and refresh tokens,
- * and a few Knaps to list. They exist only in tables this module seeds (an in-memory
- * dynalite by default); `seedFixtures` refuses an AWS endpoint, so they can never become
- * a back door into a deployed table.
+ * and a few Knaps to list, read, change and delete. They exist only in tables this module
+ * seeds (an in-memory dynalite by default); `seedFixtures` refuses an AWS endpoint, so they
+ * can never become a back door into a deployed table.
  *
  * Only hashes are stored, as the real code does: sha256(secret), sha256(token).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type ApiClient, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES } from '../shared/domain/clients.js';
 import { epochSeconds, isoSeconds } from '../shared/domain/clock.js';
 import { hashCredential } from '../shared/domain/credentials.js';
-import type { Knap } from '../shared/domain/knaps.js';
+import type { Knap, KnapOwnership } from '../shared/domain/knaps.js';
 import { windowStart } from '../shared/domain/rate-limit.js';
 import type { Repository } from '../shared/domain/repository.js';
 import type { TokenKind, TokenRecord } from '../shared/domain/tokens.js';
@@ -158,12 +159,15 @@ export const TOKENS = {
 interface FixtureKnap {
   owner: ClientKey;
   knap: Knap;
+  /** The version (ETag `"<version>"`) seeding leaves it at: 1, or more for a Knap "changed since it was read". */
+  version: number;
 }
 
-const knap = (owner: ClientKey, uuid: string, name: string, visibility: string, minute: number): FixtureKnap => {
+const knap = (owner: ClientKey, uuid: string, name: string, visibility: string, minute: number, version = 1): FixtureKnap => {
   const timestamp = `2026-01-02T09:${String(minute).padStart(2, '0')}:00.000Z`;
   return {
     owner,
+    version,
     knap: {
       uuid,
       name,
@@ -182,14 +186,33 @@ const knap = (owner: ClientKey, uuid: string, name: string, visibility: string, 
   };
 };
 
-/** Knaps for the listing events: what the main client sees, and what it must not. */
-export const KNAPS: readonly FixtureKnap[] = [
-  knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0001', 'Summarize support tickets', 'private', 1),
-  knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0002', 'Weekly pipeline digest', FIXTURE_ORG, 2),
-  knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0003', 'Meeting notes to CRM', 'public', 3),
-  knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0004', "A colleague's private draft", 'private', 4),
-  knap('stranger', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0005', 'Another organization', 'public', 5),
-];
+/**
+ * The fixture Knaps, by role. The listing events see all of them; the events on one Knap
+ * (events/get-knap, update-knap, delete-knap) each name the one they need.
+ */
+export const FIXTURE_KNAPS = {
+  /** The main client's private Knap: read, renamed (200) and refused a blank name (400). */
+  ownPrivate: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0001', 'Summarize support tickets', 'private', 1),
+  /** The main client's Knap shared with its organization: changed by a merge patch. */
+  ownShared: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0002', 'Weekly pipeline digest', FIXTURE_ORG, 2),
+  colleaguePublic: knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0003', 'Meeting notes to CRM', 'public', 3),
+  /** Never visible to the main client: 404, as if it did not exist. */
+  colleaguePrivate: knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0004', "A colleague's private draft", 'private', 4),
+  /** Another organization's: 404 to the main client, public or not. */
+  otherOrg: knap('stranger', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0005', 'Another organization', 'public', 5),
+  /** The main client's, touched only by events/delete-knap/204-own.json, so deleting it breaks no other event. */
+  toDelete: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0006', 'Old standup reminder', 'private', 6),
+  /** A colleague's Knap shared with the organization: the main client reads it, but may not change or delete it (403). */
+  colleagueShared: knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0007', 'Team retro summary', FIXTURE_ORG, 7),
+  /**
+   * The main client's, at version 2: changed once since a client read it at ETag "1", so
+   * If-Match: "1" is stale (412). No event changes it (a change would only raise the version).
+   */
+  changedSinceRead: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0008', 'Quarterly OKR check-in', 'private', 8, 2),
+} as const satisfies Record<string, FixtureKnap>;
+
+/** Every fixture Knap, in creation order. */
+export const KNAPS: readonly FixtureKnap[] = Object.values(FIXTURE_KNAPS);
 
 const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
@@ -257,14 +280,52 @@ export const seedFixtures = async (repo: Repository, endpoint: string | undefine
     expiresAt: fixture.expiresAt,
   }));
   await repo.putTokens(records);
-  for (const { owner, knap: item } of KNAPS) {
-    try {
-      await repo.putKnap(item, { orgName: CLIENTS[owner].orgName, creatorClientId: CLIENTS[owner].clientId });
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
+  for (const fixture of KNAPS) await seedKnap(repo, fixture);
   await primeRateLimits(repo);
+};
+
+const ownershipOf = (fixture: FixtureKnap): KnapOwnership => ({
+  orgName: CLIENTS[fixture.owner].orgName,
+  creatorClientId: CLIENTS[fixture.owner].clientId,
+});
+
+/**
+ * Puts a fixture Knap back exactly as the fixture says, at its version: brought back when an
+ * event deleted it, un-done when one changed it. Left alone when it is as it should be.
+ */
+const seedKnap = async (repo: Repository, fixture: FixtureKnap): Promise<void> => {
+  const ownership = ownershipOf(fixture);
+  const { uuid } = fixture.knap;
+  // A concurrent writer (another invoke on the same table) can win a step; start over then.
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const stored = await repo.getKnap(ownership.orgName, uuid);
+    if (
+      stored &&
+      stored.version === fixture.version &&
+      isDeepStrictEqual(stored.ownership, ownership) &&
+      isDeepStrictEqual(stored.knap, fixture.knap)
+    ) {
+      return;
+    }
+    if (stored && !(await repo.deleteKnap(ownership.orgName, uuid, stored.version))) continue;
+    if (!(await repo.putKnap(fixture.knap, ownership))) continue;
+    let version = 1;
+    while (version < fixture.version && (await repo.replaceKnap(fixture.knap, ownership, version))) version += 1;
+    if (version === fixture.version) return;
+  }
+  throw new Error(`Could not reset fixture Knap ${uuid}: something else keeps changing it`);
+};
+
+/**
+ * Puts the fixture Knap with this uuid back as seeded, if there is one (see seedKnap); call it
+ * before an event that names a Knap, so no earlier event (a rename, a delete) changes its status.
+ * True when `uuid` is a fixture Knap's.
+ */
+export const resetFixtureKnap = async (repo: Repository, uuid: string): Promise<boolean> => {
+  const fixture = KNAPS.find((candidate) => candidate.knap.uuid === uuid);
+  if (!fixture) return false;
+  await seedKnap(repo, fixture);
+  return true;
 };
 
 /**

@@ -11,15 +11,18 @@
  *   OAuth form (application/x-www-form-urlencoded) arrives base64-encoded;
  * - no body: no `body` key; no query: rawQueryString "" and no queryStringParameters;
  * - requestContext.http carries method, path, protocol, sourceIp and userAgent, and the
- *   routeKey is the matched route (`POST /api/oauth/token`).
+ *   routeKey is the matched route (`POST /api/oauth/token`);
+ * - on a route with path parameters, rawPath and requestContext.http.path are the concrete
+ *   path (`/api/studio/knap-tools/0b6f...`), the routeKey stays the template
+ *   (`GET /api/studio/knap-tools/{uuid}`), and pathParameters holds the values, decoded.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { type RouteDefinition, routes } from '../functions/routes.js';
+import { fillPath, matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { clfTime, isTextContentType } from '../local/http-adapter.js';
-import { CLIENTS, FIXTURE_ORG, OTHER_ORG, TOKENS } from './fixtures.js';
+import { CLIENTS, FIXTURE_KNAPS, FIXTURE_ORG, OTHER_ORG, TOKENS } from './fixtures.js';
 import { EVENTS_DIR } from './invoke-core.js';
 
 const API_ID = 'k7n2p4x9qa';
@@ -33,10 +36,13 @@ const BASE_TIME = Date.UTC(2026, 10, 23, 9, 40, 0);
 interface Case {
   /** `<status>-<what>`: the file name without `.json`. */
   name: string;
+  /** The route's path parameters (`{uuid}` -> params.uuid): required exactly when its path has some. */
+  params?: Record<string, string>;
   query?: Record<string, string>;
   headers?: Record<string, string>;
   /** Sent as is (a string), or as a form (an object, for the token endpoint) or JSON (for the others). */
   body?: string | Record<string, unknown>;
+  /** The body's content type; default application/json (a form on the token endpoint). */
   contentType?: string;
 }
 
@@ -47,6 +53,15 @@ const bearer = (token: string): string => `Bearer ${token}`;
 
 const main = CLIENTS.main;
 const postCredentials = { client_id: main.clientId, client_secret: main.secret };
+const withAccess = { authorization: bearer(TOKENS.access.token) };
+/** Path parameters naming a fixture Knap. */
+const knapParams = (fixture: { knap: { uuid: string } }) => ({ uuid: fixture.knap.uuid });
+/** A well-formed uuid no Knap has. */
+const NO_SUCH_KNAP = '5d0c4a9e-7b21-4f3a-8e6d-000000000404';
+/** What a browser asks for: a page, a script, a style sheet. */
+const ACCEPT_HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const ACCEPT_ANY = '*/*';
+const ACCEPT_CSS = 'text/css,*/*;q=0.1';
 
 const CASES: Record<string, Case[]> = {
   token: [
@@ -185,6 +200,120 @@ const CASES: Record<string, Case[]> = {
     { name: '401-revoked-client', headers: { authorization: bearer(TOKENS.revoked.token) } },
     { name: '429-rate-limited', headers: { authorization: bearer(TOKENS.limited.token) } },
   ],
+  'get-knap': [
+    { name: '200-own-private', params: knapParams(FIXTURE_KNAPS.ownPrivate), headers: withAccess },
+    { name: '200-shared-by-colleague', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: withAccess },
+    {
+      name: '200-read-only-token',
+      params: knapParams(FIXTURE_KNAPS.ownShared),
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate) },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess },
+    { name: '404-colleague-private', params: knapParams(FIXTURE_KNAPS.colleaguePrivate), headers: withAccess },
+    { name: '404-no-such-knap', params: { uuid: NO_SUCH_KNAP }, headers: withAccess },
+    { name: '404-not-a-uuid', params: { uuid: 'not-a-uuid' }, headers: withAccess },
+  ],
+  'update-knap': [
+    {
+      name: '200-rename',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      // The ETag a GET gave: fixture Knaps are at version 1.
+      headers: { ...withAccess, 'if-match': '"1"' },
+      body: { name: 'Summarize and triage support tickets' },
+    },
+    {
+      name: '200-merge-patch',
+      params: knapParams(FIXTURE_KNAPS.ownShared),
+      headers: withAccess,
+      // RFC 7396: objects merge (action_description is kept), null removes a key.
+      body: {
+        schedule_type: 'scheduled',
+        active_by_default: false,
+        tool_metadata: { schedule_description: 'every Monday at 9am', timezone: 'Europe/Berlin' },
+      },
+      contentType: 'application/merge-patch+json',
+    },
+    { name: '400-empty-name', params: knapParams(FIXTURE_KNAPS.ownPrivate), headers: withAccess, body: { name: '' } },
+    {
+      name: '400-scheduled-without-schedule',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: withAccess,
+      body: { schedule_type: 'scheduled' },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate), body: { name: 'No credentials' } },
+    {
+      name: '403-colleague-knap',
+      params: knapParams(FIXTURE_KNAPS.colleagueShared),
+      headers: withAccess,
+      body: { name: 'Not mine to rename' },
+    },
+    {
+      name: '403-read-only-token',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+      body: { name: 'Read-only token cannot change' },
+    },
+    {
+      name: '404-other-org',
+      params: knapParams(FIXTURE_KNAPS.otherOrg),
+      headers: withAccess,
+      body: { name: 'Not even visible' },
+    },
+    {
+      name: '404-colleague-private',
+      params: knapParams(FIXTURE_KNAPS.colleaguePrivate),
+      headers: withAccess,
+      body: { name: 'Not even visible' },
+    },
+    {
+      name: '412-stale-if-match',
+      params: knapParams(FIXTURE_KNAPS.changedSinceRead),
+      // Read at version 1; it has been changed since (version 2).
+      headers: { ...withAccess, 'if-match': '"1"' },
+      body: { name: 'Lost update' },
+    },
+  ],
+  'delete-knap': [
+    { name: '204-own', params: knapParams(FIXTURE_KNAPS.toDelete), headers: { ...withAccess, 'if-match': '"1"' } },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.toDelete) },
+    { name: '403-colleague-knap', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: withAccess },
+    {
+      name: '403-read-only-token',
+      params: knapParams(FIXTURE_KNAPS.toDelete),
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+    },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess },
+    { name: '404-no-such-knap', params: { uuid: NO_SUCH_KNAP }, headers: withAccess },
+    {
+      name: '412-stale-if-match',
+      params: knapParams(FIXTURE_KNAPS.changedSinceRead),
+      headers: { ...withAccess, 'if-match': '"1"' },
+    },
+  ],
+  'preview-schedule': [
+    {
+      name: '200-weekdays',
+      headers: withAccess,
+      body: { schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 3 },
+    },
+    {
+      name: '200-read-only-token',
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+      body: { schedule_description: 'first Monday of every month at 8:30am' },
+    },
+    { name: '400-unreadable', headers: withAccess, body: { schedule_description: 'whenever the moon is full-ish' } },
+    { name: '400-missing-description', headers: withAccess, body: { timezone: 'Europe/Berlin' } },
+    { name: '401-missing-token', body: { schedule_description: 'every weekday at 9am' } },
+  ],
+  openapi: [{ name: '200-document' }],
+  docs: [{ name: '200-page', headers: { accept: ACCEPT_HTML } }],
+  'docs-asset': [
+    { name: '200-script', params: { file: 'swagger-ui-bundle.js' }, headers: { accept: ACCEPT_ANY } },
+    { name: '200-stylesheet', params: { file: 'swagger-ui.css' }, headers: { accept: ACCEPT_CSS } },
+    // Browser developer tools ask for the bundle's source map, which is not served.
+    { name: '404-unknown-file', params: { file: 'swagger-ui-bundle.js.map' }, headers: { accept: ACCEPT_ANY } },
+  ],
 };
 
 /** Stable, AWS-looking ids derived from the case, so regenerating changes nothing. */
@@ -195,13 +324,27 @@ const bodyOf = (route: RouteDefinition, item: Case): { text: string; contentType
   if (typeof item.body === 'string') return { text: item.body, contentType: item.contentType ?? 'application/json' };
   return route.id === 'token'
     ? { text: form(item.body as Record<string, string>), contentType: 'application/x-www-form-urlencoded' }
-    : { text: JSON.stringify(item.body), contentType: 'application/json' };
+    : { text: JSON.stringify(item.body), contentType: item.contentType ?? 'application/json' };
+};
+
+/** The concrete path of the case and its path parameters, as API Gateway matched them (none: undefined). */
+const pathOf = (route: RouteDefinition, item: Case): { path: string; parameters?: Record<string, string> } => {
+  const path = fillPath(route, item.params ?? {});
+  const parameters = matchPath(route, path);
+  if (!parameters)
+    throw new Error(`${route.id}/${item.name}: ${path} does not fit ${route.path} (params: ${JSON.stringify(item.params)})`);
+  if (Object.keys(parameters).length === 0) {
+    if (item.params) throw new Error(`${route.id}/${item.name}: ${route.path} has no path parameters`);
+    return { path };
+  }
+  return { path, parameters };
 };
 
 export const buildEvent = (route: RouteDefinition, item: Case, index: number): APIGatewayProxyEventV2 => {
   const seed = digest(`${route.id}/${item.name}`);
   const now = new Date(BASE_TIME + index * 1000);
   const body = bodyOf(route, item);
+  const { path, parameters } = pathOf(route, item);
   const rawQueryString = item.query ? new URLSearchParams(item.query).toString() : '';
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -220,7 +363,7 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
   return {
     version: '2.0',
     routeKey,
-    rawPath: route.path,
+    rawPath: path,
     rawQueryString,
     headers: sorted,
     ...(item.query ? { queryStringParameters: { ...item.query } } : {}),
@@ -229,7 +372,7 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
       apiId: API_ID,
       domainName: DOMAIN,
       domainPrefix: API_ID,
-      http: { method: route.method, path: route.path, protocol: 'HTTP/1.1', sourceIp: SOURCE_IP, userAgent: USER_AGENT },
+      http: { method: route.method, path, protocol: 'HTTP/1.1', sourceIp: SOURCE_IP, userAgent: USER_AGENT },
       // HTTP API request ids: 16 characters of base64 ending in '='.
       requestId: `${seed
         .subarray(12, 32)
@@ -242,6 +385,7 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
       timeEpoch: now.getTime(),
     },
     ...(body ? { body: text ? body.text : Buffer.from(body.text).toString('base64') } : {}),
+    ...(parameters ? { pathParameters: parameters } : {}),
     isBase64Encoded: body ? !text : false,
   };
 };

@@ -11,7 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { type RouteDefinition, routes } from '../functions/routes.js';
+import { matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { lambdaContext as localLambdaContext } from '../local/http-adapter.js';
 import { openLocalTable } from '../local/local-table.js';
@@ -19,7 +19,7 @@ import { type HandlerModule, importRouteModule } from '../local/server.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
-import { assertLocalEndpoint, primeRateLimits, seedFixtures } from './fixtures.js';
+import { assertLocalEndpoint, primeRateLimits, resetFixtureKnap, seedFixtures } from './fixtures.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const EVENTS_DIR = join(PROJECT_ROOT, 'events');
@@ -35,6 +35,8 @@ export interface InvokeEnvironment {
   region: string;
   /** Uses up the rate-limited fixture client's minute again (see fixtures.ts). */
   primeRateLimits(): Promise<void>;
+  /** Puts the fixture Knap with this uuid back as seeded (see fixtures.ts); false when it is no fixture's. */
+  resetFixtureKnap(uuid: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
     tableName,
     region,
     primeRateLimits: () => primeRateLimits(repo),
+    resetFixtureKnap: (uuid) => resetFixtureKnap(repo, uuid),
     close: async () => {
       documents.destroy();
       await table.close();
@@ -150,6 +153,11 @@ export interface Invocation {
  * Runs one event file through its function, in this process. Logs written to stdout by
  * the function (Powertools) are moved to stderr while it runs, as `sam local invoke`
  * does, so stdout carries only results.
+ *
+ * Each event finds the fixtures it names as seeded, whatever ran before it: a 429 event
+ * uses up the limited client's minute again, and an event on one Knap (pathParameters.uuid)
+ * puts that fixture Knap back first, so a rename or a delete earlier in the run changes
+ * no status.
  */
 export const invokeFile = async (env: InvokeEnvironment, routeId: string, file: string): Promise<Invocation> => {
   const route = routeById(routeId);
@@ -159,12 +167,36 @@ export const invokeFile = async (env: InvokeEnvironment, routeId: string, file: 
       `${relative(PROJECT_ROOT, file)} is for "${event.routeKey}", not ${route.id} (${route.method} ${route.path})`,
     );
   }
+  checkPath(route, event, file);
   const expected = expectedStatus(file);
   if (expected === 429) await env.primeRateLimits();
+  // An event on one Knap finds it as seeded, whatever ran before it (a rename, a delete).
+  const uuid = event.pathParameters?.uuid;
+  if (uuid !== undefined) await env.resetFixtureKnap(uuid);
   const handler = await loadHandler(route);
   const started = performance.now();
   const result = await withStdoutOnStderr(() => handler(event, lambdaContext(route, env.region)));
   return { route, file, expected, status: statusOf(result), result, durationMs: performance.now() - started };
+};
+
+/**
+ * What API Gateway guarantees and a hand-edited event may break: rawPath fits the route's
+ * template, and pathParameters are what it holds (absent when the template has none).
+ */
+const checkPath = (route: RouteDefinition, event: APIGatewayProxyEventV2, file: string): void => {
+  const parameters = matchPath(route, event.rawPath);
+  const where = relative(PROJECT_ROOT, file);
+  if (!parameters) throw new Error(`${where}: rawPath ${event.rawPath} does not fit ${route.path}`);
+  const given = event.pathParameters ?? {};
+  const same =
+    Object.keys(given).length === Object.keys(parameters).length &&
+    Object.entries(parameters).every(([name, value]) => given[name] === value);
+  if (!same) {
+    const found = JSON.stringify(event.pathParameters ?? null);
+    throw new Error(
+      `${where}: pathParameters ${found} are not those of rawPath ${event.rawPath} (${JSON.stringify(parameters)})`,
+    );
+  }
 };
 
 const withStdoutOnStderr = async <T>(run: () => Promise<T>): Promise<T> => {

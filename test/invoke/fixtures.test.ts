@@ -1,5 +1,14 @@
-import { assertLocalEndpoint, CLIENTS, seedFixtures, TOKENS } from '../../scripts/fixtures.js';
+import {
+  assertLocalEndpoint,
+  CLIENTS,
+  FIXTURE_KNAPS,
+  KNAPS,
+  resetFixtureKnap,
+  seedFixtures,
+  TOKENS,
+} from '../../scripts/fixtures.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
+import type { Repository } from '../../shared/domain/repository.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
@@ -34,6 +43,54 @@ describe('fixture credentials', () => {
     expect(main).toEqual(expect.objectContaining({ status: 'active', rateLimit: CLIENTS.main.rateLimit, generation: 2 }));
     // Tokens follow the client's generation, so they work again.
     expect((await repo.getToken(hashCredential(TOKENS.access.token)))?.generation).toBe(2);
+  });
+
+  test('seeding again brings deleted and changed Knaps back, each at its fixture version', async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint);
+    const { toDelete, ownPrivate, changedSinceRead } = FIXTURE_KNAPS;
+    const acme = CLIENTS.main.orgName;
+    expect(await repo.deleteKnap(acme, toDelete.knap.uuid, 1)).toBe(true);
+    const ownership = { orgName: acme, creatorClientId: CLIENTS.main.clientId };
+    expect(await repo.replaceKnap({ ...ownPrivate.knap, name: 'Renamed by an event' }, ownership, 1)).toBe(true);
+    await seedFixtures(repo, table.endpoint);
+    for (const fixture of KNAPS) {
+      const stored = await repo.getKnap(CLIENTS[fixture.owner].orgName, fixture.knap.uuid);
+      expect(stored).toEqual({
+        knap: fixture.knap,
+        ownership: { orgName: CLIENTS[fixture.owner].orgName, creatorClientId: CLIENTS[fixture.owner].clientId },
+        version: fixture.version,
+      });
+    }
+    // The 412 events send If-Match: "1" to a Knap changed since: it must not be at version 1.
+    expect(changedSinceRead.version).toBeGreaterThan(1);
+  });
+
+  test('resetting a Knap that is as seeded writes nothing; an unknown uuid is no fixture', async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint);
+    const writes: string[] = [];
+    const counted =
+      <K extends 'putKnap' | 'replaceKnap' | 'deleteKnap'>(name: K) =>
+      (...args: Parameters<Repository[K]>) => {
+        writes.push(name);
+        return Reflect.apply(repo[name], repo, args) as Promise<boolean>;
+      };
+    const counting: Repository = Object.assign(Object.create(repo) as Repository, {
+      putKnap: counted('putKnap'),
+      replaceKnap: counted('replaceKnap'),
+      deleteKnap: counted('deleteKnap'),
+    });
+    for (const fixture of KNAPS) expect(await resetFixtureKnap(counting, fixture.knap.uuid)).toBe(true);
+    expect(writes).toEqual([]);
+    expect(await resetFixtureKnap(counting, '5d0c4a9e-7b21-4f3a-8e6d-000000000404')).toBe(false);
+    // A changed one is deleted and written again, at its version.
+    const { ownPrivate } = FIXTURE_KNAPS;
+    const ownership = { orgName: CLIENTS.main.orgName, creatorClientId: CLIENTS.main.clientId };
+    expect(await repo.replaceKnap({ ...ownPrivate.knap, is_active: false }, ownership, 1)).toBe(true);
+    expect(await resetFixtureKnap(counting, ownPrivate.knap.uuid)).toBe(true);
+    expect(writes).toEqual(['deleteKnap', 'putKnap']);
+    expect(await repo.getKnap(ownership.orgName, ownPrivate.knap.uuid)).toEqual({ knap: ownPrivate.knap, ownership, version: 1 });
   });
 
   test.each([
