@@ -67,6 +67,8 @@ export const startStackProcess = async (env: Record<string, string> = {}): Promi
       clock: systemClock,
       log: console,
       defaultRateLimit: DEFAULT_RATE_LIMIT,
+      // The benchmark creates no runs.
+      deliveries: { enqueue: async () => undefined },
     },
     stop: async () => {
       documents.destroy();

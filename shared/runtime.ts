@@ -2,6 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
+import type { DeliveryQueue } from './domain/webhooks.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
 import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
@@ -20,7 +21,30 @@ export interface Deps {
   log: Log;
   /** Requests per minute of clients that have no limit of their own. */
   defaultRateLimit: number;
+  /** Where new runs go to be delivered to webhooks. */
+  deliveries: DeliveryQueue;
 }
+
+/**
+ * Under `npm start` the delivery queue is a timer in the same process (local/), which
+ * registers it here before the handlers load; deployed, DELIVERY_QUEUE_URL names the SQS queue.
+ */
+let localDeliveries: DeliveryQueue | undefined;
+export const useLocalDeliveryQueue = (queue: DeliveryQueue | undefined): void => {
+  localDeliveries = queue;
+};
+
+/** Forwards to the queue of the moment, so handlers built before it was registered still reach it. */
+const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQueue => ({
+  enqueue: async (runId, delaySeconds) => {
+    if (env.DELIVERY_QUEUE_URL) {
+      const { SqsDeliveryQueue } = await import('./queue/sqs-queue.js');
+      return SqsDeliveryQueue.forUrl(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
+    }
+    if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
+    return localDeliveries.enqueue(runId, delaySeconds);
+  },
+});
 
 /** DEFAULT_RATE_LIMIT, the deployment's limit for clients without one of their own (100 when unset or invalid). */
 export const defaultRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
@@ -42,6 +66,7 @@ export const defaultDeps = (): Deps => {
       clock: systemClock,
       log: createLogger(),
       defaultRateLimit: defaultRateLimitFromEnv(),
+      deliveries: deliveryQueueFromEnv(),
     };
   }
   return defaults;

@@ -60,7 +60,7 @@ export const CreateKnapSchema = v.object({
 export type CreateKnapInput = v.InferOutput<typeof CreateKnapSchema>;
 
 /** valibot reports a missing key as a generic object issue; name the field instead. */
-const issueMessage = (issue: v.BaseIssue<unknown>): string => {
+export const issueMessage = (issue: v.BaseIssue<unknown>): string => {
   const field = v.getDotPath(issue);
   return issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && field
     ? `${field} is required`

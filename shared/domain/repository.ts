@@ -5,7 +5,9 @@
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
+import type { Run, RunStatus, StoredRun } from './runs.js';
 import type { TokenRecord } from './tokens.js';
+import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -75,6 +77,30 @@ export interface Repository {
   completeIdempotencyKey(clientId: string, key: string, requestHash: string, response: StoredResponse): Promise<void>;
   /** Gives up a claim whose request failed, so that a retry with the same body may run at once. */
   releaseIdempotencyKey(clientId: string, key: string, requestHash: string): Promise<void>;
+
+  /** Active scheduled Knaps of one shard of the due index whose next run is at or before `now`, soonest first. */
+  dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]>;
+  /**
+   * Claims the occurrence `stored.knap.next_run_at` of a Knap: in one conditional write that
+   * holds only while the Knap is still at the version read, moves next_run_at (and the due
+   * index) to `next`. False when another dispatcher, a PATCH or a DELETE came first.
+   */
+  claimOccurrence(stored: StoredKnap, next: string): Promise<boolean>;
+  /** Gives scheduled Knaps written before the due index existed their entry in it; returns how many. Idempotent. */
+  backfillDueIndex(): Promise<number>;
+
+  /** Stores a new run; false when a run with its id exists already (nothing is written then). */
+  putRun(stored: StoredRun): Promise<boolean>;
+  getRun(runId: string): Promise<StoredRun | null>;
+  /** A Knap's runs, newest first. */
+  listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }>;
+  /** Records one delivery attempt on the run: attempts + 1, when, the error, the new status. */
+  recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null>;
+
+  putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
+  /** False when no endpoint has this id. */
+  deleteWebhookEndpoint(endpointId: string): Promise<boolean>;
 }
 
 /** A paging cursor the store did not issue for this listing. */

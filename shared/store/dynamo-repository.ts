@@ -14,6 +14,7 @@ import {
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -28,21 +29,29 @@ import type {
   Repository,
   RequestGuard,
 } from '../domain/repository.js';
+import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { TokenRecord } from '../domain/tokens.js';
+import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
   clientToItem,
+  dueIndexEntry,
   type Item,
   itemToClient,
   itemToIdempotency,
   itemToKnap,
   itemToMetered,
+  itemToRun,
   itemToStoredKnap,
+  itemToStoredRun,
   itemToToken,
+  itemToWebhook,
   knapToItem,
+  runToItem,
   tokenToItem,
+  webhookToItem,
 } from './items.js';
-import { key, knapIndexCursor } from './keys.js';
+import { key, knapIndexCursor, runsCursor } from './keys.js';
 
 /**
  * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
@@ -342,6 +351,178 @@ export class DynamoRepository implements Repository {
       );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi3',
+        // '~' sorts after every '#<uuid>': everything due at or before `now`.
+        KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
+        ExpressionAttributeValues: { ':shard': key.due(shard), ':now': `${now}~` },
+        Limit: limit,
+      }),
+    );
+    const keys = (result.Items ?? []).map(({ pk, sk }) => ({ pk, sk }));
+    // The index is eventually consistent: the items themselves say what is due now.
+    return (await this.batchGet(keys))
+      .map(itemToStoredKnap)
+      .sort((a, b) => (a.knap.next_run_at ?? '').localeCompare(b.knap.next_run_at ?? ''));
+  }
+
+  async claimOccurrence(stored: StoredKnap, next: string): Promise<boolean> {
+    const { knap, ownership, version } = stored;
+    return this.ifStillAt(version, (condition) =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.knap(ownership.orgName, knap.uuid),
+          UpdateExpression: 'SET next_run_at = :next, gsi3sk = :due, version = :version',
+          ...condition,
+          ExpressionAttributeValues: {
+            ...condition.ExpressionAttributeValues,
+            ':next': next,
+            ':due': `${next}#${knap.uuid}`,
+            ':version': version + 1,
+          },
+        }),
+      ),
+    );
+  }
+
+  async backfillDueIndex(): Promise<number> {
+    let added = 0;
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression:
+            '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_exists(next_run_at) AND attribute_not_exists(gsi3pk)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const entry = dueIndexEntry(itemToKnap(item));
+        if (!entry.gsi3pk) continue;
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+              // Only if nothing changed it since the scan: a PATCH or a claim writes the entry itself.
+              ConditionExpression: 'attribute_not_exists(gsi3pk) AND next_run_at = :next',
+              ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ':next': item.next_run_at },
+            }),
+          );
+          added += 1;
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return added;
+  }
+
+  async putRun(stored: StoredRun): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({ TableName: this.tableName, Item: runToItem(stored), ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async getRun(runId: string): Promise<StoredRun | null> {
+    const item = await this.getItem(key.run(runId));
+    return item ? itemToStoredRun(item) : null;
+  }
+
+  async listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': key.knapRuns(knapUuid) },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ExclusiveStartKey: decodeCursor(page.cursor, runsCursor(knapUuid)),
+      }),
+    );
+    return { runs: (result.Items ?? []).map(itemToRun), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
+    try {
+      const result = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.run(runId),
+          UpdateExpression:
+            'SET attempts = attempts + :one, last_attempt_at = :at, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':at': attempt.at,
+            ':error': attempt.error,
+            ':status': status,
+            ':delivered': attempt.deliveredTo,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? itemToStoredRun(result.Attributes) : null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: webhookToItem(endpoint),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
+    const keys = await this.queryAll({
+      TableName: this.tableName,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': key.orgWebhooks(orgName) },
+    });
+    const items = await this.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
+    return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async deleteWebhookEndpoint(endpointId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: key.webhook(endpointId),
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
     }
   }
 

@@ -3,9 +3,11 @@ import type { ApiClient } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, type StoredKnap } from '../domain/knaps.js';
 import type { MeteredClient } from '../domain/repository.js';
+import { RUN_RETENTION_SECONDS, type Run, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
 import type { TokenKind, TokenRecord } from '../domain/tokens.js';
-import { key } from './keys.js';
+import type { WebhookEndpoint } from '../domain/webhooks.js';
+import { dueShard, key } from './keys.js';
 
 export type Item = Record<string, unknown>;
 
@@ -97,8 +99,10 @@ export const knapToItem = (knap: Knap, ownership: KnapOwnership, version = 1): I
     creator_client_id: ownership.creatorClientId,
     gsi1pk: key.creatorKnaps(ownership.creatorClientId),
     gsi1sk: order,
-    // Sparse index: private Knaps never enter the shared listing.
+    // Sparse indexes: private Knaps never enter the shared listing, and only active
+    // scheduled Knaps the due index.
     ...(isShared(knap.visibility) ? { gsi2pk: key.sharedKnaps(ownership.orgName), gsi2sk: order } : {}),
+    ...dueIndexEntry(knap),
     ...knap,
     tool_metadata: toJson(knap.tool_metadata),
     version,
@@ -139,9 +143,68 @@ export const itemToIdempotency = (item: Item): IdempotencyRecord => ({
   leaseUntil: Number(item.lease_until),
 });
 
+/** The due-index keys of a Knap that will run, or none. */
+export const dueIndexEntry = (knap: Pick<Knap, 'uuid' | 'schedule_type' | 'is_active' | 'next_run_at'>): Item =>
+  knap.schedule_type === 'scheduled' && knap.is_active && knap.next_run_at
+    ? { gsi3pk: key.due(dueShard(knap.uuid)), gsi3sk: `${knap.next_run_at}#${knap.uuid}` }
+    : {};
+
 /** Items written before versions existed count as version 0. */
 export const itemToStoredKnap = (item: Item): StoredKnap => ({
   knap: itemToKnap(item),
   ownership: { orgName: String(item.org_name), creatorClientId: String(item.creator_client_id) },
   version: typeof item.version === 'number' ? item.version : 0,
+});
+
+const RUN_FIELDS = [
+  'run_id',
+  'knap_uuid',
+  'trigger',
+  'scheduled_for',
+  'created_at',
+  'status',
+  'attempts',
+  'last_attempt_at',
+  'last_error',
+  'meeting_id',
+] as const satisfies readonly (keyof Run)[];
+
+export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => ({
+  ...key.run(run.run_id),
+  type: 'run',
+  gsi1pk: key.knapRuns(run.knap_uuid),
+  gsi1sk: `${run.created_at}#${run.run_id}`,
+  org_name: orgName,
+  delivered_to: deliveredTo,
+  expires_at: Math.floor(Date.parse(run.created_at) / 1000) + RUN_RETENTION_SECONDS,
+  ...run,
+});
+
+export const itemToRun = (item: Item): Run =>
+  Object.fromEntries(RUN_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as Run;
+
+export const itemToStoredRun = (item: Item): StoredRun => ({
+  run: itemToRun(item),
+  orgName: String(item.org_name),
+  deliveredTo: Array.isArray(item.delivered_to) ? item.delivered_to.map(String) : [],
+});
+
+export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({
+  ...key.webhook(endpoint.endpointId),
+  type: 'webhook',
+  gsi3pk: key.orgWebhooks(endpoint.orgName),
+  gsi3sk: `${endpoint.createdAt}#${endpoint.endpointId}`,
+  endpoint_id: endpoint.endpointId,
+  org_name: endpoint.orgName,
+  url: endpoint.url,
+  secret: endpoint.secret,
+  created_at: endpoint.createdAt,
+});
+
+export const itemToWebhook = (item: Item): WebhookEndpoint => ({
+  endpointId: String(item.endpoint_id),
+  orgName: String(item.org_name),
+  url: String(item.url),
+  secret: String(item.secret),
+  createdAt: String(item.created_at),
 });

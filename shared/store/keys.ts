@@ -9,11 +9,18 @@
  * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | -                                                                  |
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
+ * |             |                         |               | gsi3 (active scheduled only): `DUE#<shard>` / `<next_run_at>#<uuid>`|
  * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
+ * | run         | `RUN#<run_id>`          | `RUN`         | gsi1: `KNAPRUNS#<uuid>` / `<created_at>#<run_id>` (TTL 90 days)    |
+ * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
  * admin only), token by hash (GetItem), Knaps a client created (gsi1), Knaps its organization
- * shares (gsi2), both newest first.
+ * shares (gsi2), both newest first; due Knaps (gsi3, per shard, by next run: the dispatcher
+ * never scans), a Knap's runs (gsi1, newest first), an organization's webhook endpoints (gsi3).
+ *
+ * The due index is sharded by a hash of the Knap's uuid, so that a minute when 100,000 Knaps
+ * are due (Monday 09:00) spreads over DUE_SHARDS partitions instead of one.
  *
  * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
  *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
@@ -29,6 +36,11 @@ export const key = {
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   knap: (orgName: string, uuid: string) => ({ pk: `ORG#${orgName}`, sk: `KNAP#${uuid}` }),
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
+  run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),
+  webhook: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,
+  orgWebhooks: (orgName: string) => `ORG#${orgName}#WEBHOOKS`,
+  due: (shard: number) => `DUE#${shard}`,
   orgClients: (orgName: string) => `ORG#${orgName}#CLIENTS`,
   creatorKnaps: (clientId: string) => `CREATOR#${clientId}`,
   sharedKnaps: (orgName: string) => `ORG#${orgName}#SHARED`,
@@ -40,4 +52,18 @@ export const knapIndexCursor = (index: 'gsi1' | 'gsi2', partition: string): Curs
   sk: (value) => value.startsWith('KNAP#'),
   [`${index}pk`]: (value) => value === partition,
   [`${index}sk`]: () => true,
+});
+
+/** Partitions of the due index; each is drained by its own query, so dispatch fans out by shard. */
+export const DUE_SHARDS = 16;
+
+/** The due-index shard of a Knap: stable, and even across uuids. */
+export const dueShard = (uuid: string): number => Number.parseInt(uuid.replace(/-/g, '').slice(-4), 16) % DUE_SHARDS;
+
+/** The LastEvaluatedKey of a page of a Knap's runs. */
+export const runsCursor = (knapUuid: string): CursorShape => ({
+  pk: (value) => value.startsWith('RUN#'),
+  sk: (value) => value === 'RUN',
+  gsi1pk: (value) => value === key.knapRuns(knapUuid),
+  gsi1sk: () => true,
 });

@@ -4,7 +4,7 @@ import { createApiClient } from '../../shared/services/admin-service.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { createKnap, getToken, listKnaps, postToken } from '../support/api.js';
-import { MemoryLog, startTestTable, type TestTable } from '../support/dynamo.js';
+import { MemoryLog, RecordingQueue, startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { body } from '../support/json.js';
 
@@ -25,6 +25,7 @@ beforeAll(async () => {
     clock: systemClock,
     log,
     defaultRateLimit: 100,
+    deliveries: new RecordingQueue(),
   };
   api = await startApiServer({ deps, lambdaTimeoutMs: LAMBDA_TIMEOUT_MS });
   client = await createApiClient(deps, { orgName: 'faults', name: 'faulty', rateLimit: 10_000 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
+import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
@@ -20,11 +21,19 @@ export class MemoryLog implements Log {
   }
 }
 
+/** Remembers what was queued for delivery instead of delivering it; tests read `queued`. */
+export class RecordingQueue implements DeliveryQueue {
+  readonly queued: { runId: string; delaySeconds: number }[] = [];
+  async enqueue(runId: string, delaySeconds: number): Promise<void> {
+    this.queued.push({ runId, delaySeconds });
+  }
+}
+
 export interface TestTable {
   endpoint: string;
   tableName: string;
   /** Dependencies over this table, with the given clock and a capturing log. */
-  deps(clock?: Clock): Deps & { log: MemoryLog };
+  deps(clock?: Clock): Deps & { log: MemoryLog; deliveries: RecordingQueue };
   close(): Promise<void>;
 }
 
@@ -45,6 +54,7 @@ export const startTestTable = async (): Promise<TestTable> => {
       clock,
       log: new MemoryLog(),
       defaultRateLimit: DEFAULT_RATE_LIMIT,
+      deliveries: new RecordingQueue(),
     }),
     close: async () => {
       documents.destroy();

@@ -1,0 +1,69 @@
+/**
+ * Runs: one per execution of a Knap, scheduled, manual or after a meeting. A run is data
+ * (history) and a message (delivered to the organization's webhook endpoints).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+
+export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+export const RUN_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));
+
+export const RunSchema = v.object({
+  run_id: v.pipe(v.string(), v.description('Also the webhook-id of every delivery attempt')),
+  knap_uuid: v.pipe(v.string(), v.uuid()),
+  trigger: v.picklist(RUN_TRIGGERS),
+  scheduled_for: v.pipe(v.nullable(timestamp), v.description('The occurrence a scheduled run is for')),
+  created_at: timestamp,
+  status: v.picklist(RUN_STATUSES),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  last_attempt_at: v.nullable(timestamp),
+  last_error: v.nullable(v.string()),
+  meeting_id: v.nullable(v.string()),
+});
+export type Run = v.InferOutput<typeof RunSchema>;
+
+export const RunPageSchema = v.object({
+  runs: v.array(RunSchema),
+  next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next page; null at the end')),
+});
+export type RunPage = v.InferOutput<typeof RunPageSchema>;
+
+/** A run as stored: with the organization it belongs to and the endpoints that already took it. */
+export interface StoredRun {
+  run: Run;
+  orgName: string;
+  /** Endpoint ids that answered 2xx: a retry sends only to the others. */
+  deliveredTo: string[];
+}
+
+const derivedId = (...parts: string[]): string =>
+  `run_${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}`;
+
+/**
+ * Run ids of scheduled and after-meeting runs derive from what makes them unique, so a
+ * second dispatcher, a retry or a second report of the meeting writes the same run, never
+ * another one.
+ */
+export const runId = {
+  scheduled: (knapUuid: string, scheduledFor: string): string => derivedId('scheduled', knapUuid, scheduledFor),
+  meeting: (knapUuid: string, meetingId: string): string => derivedId('meeting', knapUuid, meetingId),
+  manual: (): string => `run_${randomUUID().replace(/-/g, '')}`,
+};
+
+export const newRun = (
+  fields: Pick<Run, 'run_id' | 'knap_uuid' | 'trigger' | 'scheduled_for' | 'meeting_id' | 'created_at'>,
+): Run => ({
+  ...fields,
+  status: 'pending',
+  attempts: 0,
+  last_attempt_at: null,
+  last_error: null,
+});
+
+/** How long run history is kept (the item's TTL). */
+export const RUN_RETENTION_SECONDS = 90 * 24 * 3600;

@@ -1,0 +1,31 @@
+/** Webhook endpoints of an organization: where its Knaps' runs are delivered (Standard Webhooks). */
+import { randomBytes } from 'node:crypto';
+
+export interface WebhookEndpoint {
+  endpointId: string;
+  orgName: string;
+  url: string;
+  /** `whsec_<base64>`: signs every delivery; shown once, when the endpoint is added. */
+  secret: string;
+  createdAt: string;
+}
+
+export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
+
+/** A Standard Webhooks secret: `whsec_` and 32 random bytes, base64. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** The outcome of one delivery attempt to every endpoint that still needs the run. */
+export interface DeliveryAttempt {
+  at: string;
+  /** Endpoints that answered 2xx this time. */
+  deliveredTo: string[];
+  /** Null when every endpoint has the run now. Never a response body: it may hold secrets. */
+  error: string | null;
+}
+
+/** Where runs wait for their next delivery attempt: SQS when deployed, a timer under npm start. */
+export interface DeliveryQueue {
+  /** Asks for an attempt to deliver `runId` in `delaySeconds` (0: now). */
+  enqueue(runId: string, delaySeconds: number): Promise<void>;
+}
