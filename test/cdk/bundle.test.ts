@@ -1,25 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
 import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bundles.js';
-import { synthesize } from './synth.js';
+import { SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 /** The real bundles, built once by the local esbuild exactly as `npm run synth` builds them. */
 const ONE_MB = 1024 * 1024;
-let outdir: string;
 let bundles: Map<string, BundleMeasurement>;
 
-beforeAll(() => {
-  outdir = mkdtempSync(join(tmpdir(), 'knap-cdk-'));
-  const { app } = synthesize({ bundle: true, outdir });
-  app.synth();
+beforeAll(async () => {
+  const { outdir } = await synthesized();
   bundles = new Map(measureBundles(outdir, 1).map((measurement) => [measurement.logicalId, measurement]));
-}, 180_000);
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+}, SYNTH_TIMEOUT_MS);
 
 describe.each(routes.map((route) => [route.id, functionLogicalId(route.id)] as const))('%s bundle', (_id, logicalId) => {
   const bundle = () => bundles.get(logicalId)!;

@@ -1,11 +1,15 @@
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/config.js';
 import { functionLogicalId } from '../../lib/functions.js';
-import { resourcesOf, synthesize } from './synth.js';
+import { testTmpDir } from '../support/tmp.js';
+import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
-const settings = (context: Record<string, unknown>) => settingsFromContext(new App({ context }).node);
+// An App makes its output folder at once (a fresh cdk.out* in the system temp folder unless told where).
+const settings = (context: Record<string, unknown>) =>
+  settingsFromContext(new App({ context, outdir: join(testTmpDir(), 'settings-app') }).node);
 
 describe('settings from context (cdk.json or -c)', () => {
   test('defaults when nothing is given', () => {
@@ -61,8 +65,8 @@ describe('settings from context (cdk.json or -c)', () => {
 
 describe('a stack built with context', () => {
   let template: Template;
-  beforeAll(() => {
-    ({ template } = synthesize({
+  beforeAll(async () => {
+    ({ template } = await synthesized({
       context: {
         stageName: 'prod',
         logLevel: 'debug',
@@ -72,7 +76,7 @@ describe('a stack built with context', () => {
         corsAllowedOrigins: 'https://app.example.com',
       },
     }));
-  });
+  }, SYNTH_TIMEOUT_MS);
 
   test('the stage name and its throttling', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {

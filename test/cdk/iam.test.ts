@@ -1,14 +1,14 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId, ROUTE_TABLE_ACTIONS } from '../../lib/functions.js';
-import { resourcesOf, synthesize } from './synth.js';
+import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
 let tableId: string;
-beforeAll(() => {
-  ({ template } = synthesize());
+beforeAll(async () => {
+  ({ template } = await synthesized());
   [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
-});
+}, SYNTH_TIMEOUT_MS);
 
 interface Statement {
   Effect: string;

@@ -3,15 +3,15 @@ import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { TABLE_DEFINITION } from '../../local/ensure-table.js';
 import { INDEXES, TTL_ATTRIBUTE } from '../../shared/store/table.js';
-import { resourcesOf, synthesize } from './synth.js';
+import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
-// One synthesis for the whole file (bundling skipped: the template does not depend on it).
+// The template `npm run synth` writes, synthesized once for all the CDK suites.
 let template: Template;
 let tableId: string;
-beforeAll(() => {
-  ({ template } = synthesize());
+beforeAll(async () => {
+  ({ template } = await synthesized());
   [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
-});
+}, SYNTH_TIMEOUT_MS);
 
 const ref = (logicalId: string) => ({ Ref: logicalId });
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });

@@ -1,47 +1,73 @@
-import { readFileSync } from 'node:fs';
-import { App, Validations } from 'aws-cdk-lib';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Template } from 'aws-cdk-lib/assertions';
-import cdkNag from 'cdk-nag';
-import { DEFAULT_STACK_NAME, settingsFromContext } from '../../lib/config.js';
-import { KnapStack } from '../../lib/knap-stack.js';
+import { testTmpDir } from '../support/tmp.js';
+import type { SynthOptions } from './app.js';
+import type { SynthReport } from './synth-assembly.js';
 
-/** The context of cdk.json, so tests synthesize what `npm run synth` does (feature flags included). */
-export const cdkJsonContext = (): Record<string, unknown> =>
-  (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }).context;
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./synth-assembly.ts', import.meta.url));
+const run = promisify(execFile);
 
-export interface SynthOptions {
-  /** Extra context, as `-c key=value` gives it. */
-  context?: Record<string, unknown>;
-  /** Run esbuild for real (slow); by default assets are not bundled. */
-  bundle?: boolean;
-  outdir?: string;
-  /** Register cdk-nag's AwsSolutions plugin as bin/knap.ts does: synth then fails on any finding. */
-  nag?: boolean;
-}
+/** For the beforeAll that synthesizes: bundling three functions on a busy CI machine can take a while. */
+export const SYNTH_TIMEOUT_MS = 180_000;
+
+/** What `npm run synth` does: bundles built by esbuild, cdk-nag registered. */
+export const AS_NPM_RUN_SYNTH: SynthOptions = { bundle: true, nag: true };
 
 export interface Synthesized {
-  app: App;
-  stack: KnapStack;
   template: Template;
+  /** The cloud assembly folder: templates, manifest, asset folders. */
+  outdir: string;
+  report: SynthReport;
 }
 
-/** Builds the app as bin/knap.ts does and synthesizes it once. */
-export const synthesize = (options: SynthOptions = {}): Synthesized => {
-  const app = new App({
-    outdir: options.outdir,
-    context: {
-      ...cdkJsonContext(),
-      // What the CDK CLI sets: asset paths in the template's metadata (SAM reads them too).
-      'aws:cdk:enable-asset-metadata': true,
-      ...options.context,
-      // No stack bundles its assets unless asked: the template does not depend on the bundle.
-      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
-    },
-  });
-  const stack = new KnapStack(app, DEFAULT_STACK_NAME, { settings: settingsFromContext(app.node) });
-  if (options.nag) Validations.of(app).addPlugins(new cdkNag.AwsSolutionsChecks(app, { verbose: true }));
-  const template = Template.fromStack(stack);
-  return { app, stack, template };
+const sortedKeys = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * The app built with these options (test/cdk/app.ts), synthesized once per test run however
+ * many suites ask: the first one runs test/cdk/synth-assembly.ts in plain Node (not under
+ * jest's slower module loader), into the run's temp folder, which jest's globalTeardown
+ * removes; later ones read the files.
+ */
+export const synthesized = async (options: SynthOptions = AS_NPM_RUN_SYNTH): Promise<Synthesized> => {
+  const canonical = { bundle: Boolean(options.bundle), nag: Boolean(options.nag), context: sortedKeys(options.context ?? {}) };
+  const key = createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
+  const root = join(testTmpDir(), 'synth');
+  const dir = join(root, key);
+  if (!existsSync(join(dir, 'report.json'))) {
+    mkdirSync(root, { recursive: true });
+    // Written aside and renamed into place, so a suite in another worker never reads half an assembly.
+    const staging = mkdtempSync(`${dir}-`);
+    try {
+      await run(process.execPath, ['--import', 'tsx', SCRIPT, staging, JSON.stringify(canonical)], {
+        cwd: PROJECT_ROOT,
+        // jest's VM-modules flag only adds a warning there; tsx's cache and any other temp file stay in our folder.
+        env: {
+          ...process.env,
+          NODE_OPTIONS: (process.env.NODE_OPTIONS ?? '').replace('--experimental-vm-modules', '').trim(),
+          TMPDIR: staging,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 170_000,
+      });
+      renameSync(staging, dir);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      // Another worker may have renamed its copy into place first; otherwise this is a real failure.
+      if (!existsSync(join(dir, 'report.json'))) throw error;
+    }
+  }
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as SynthReport;
+  const outdir = join(dir, 'assembly');
+  const templatePath = join(outdir, report.templateFile);
+  if (!existsSync(templatePath)) throw new Error(`synthesis wrote no template: ${report.synthError ?? 'no error given'}`);
+  return { template: Template.fromJSON(JSON.parse(readFileSync(templatePath, 'utf8'))), outdir, report };
 };
 
 // CloudFormation properties are free-form JSON whose shape each test asserts on.
