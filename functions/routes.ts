@@ -60,6 +60,27 @@ export const routes: readonly RouteDefinition[] = [
     description: 'Delete a Knap the authenticated API client created',
   },
   {
+    id: 'start-run',
+    method: 'POST',
+    path: '/api/studio/knap-tools/{uuid}/runs',
+    entry: 'functions/start-run/handler.ts',
+    description: 'Run a Knap now (a manual run), delivered to the organization webhooks',
+  },
+  {
+    id: 'list-runs',
+    method: 'GET',
+    path: '/api/studio/knap-tools/{uuid}/runs',
+    entry: 'functions/list-runs/handler.ts',
+    description: "A Knap's runs, newest first",
+  },
+  {
+    id: 'report-meeting',
+    method: 'POST',
+    path: '/api/studio/meeting-transcriptions',
+    entry: 'functions/report-meeting/handler.ts',
+    description: 'A meeting was transcribed: run every after-meeting Knap the client sees, once per meeting',
+  },
+  {
     id: 'preview-schedule',
     method: 'POST',
     path: '/api/studio/schedules/preview',

@@ -21,6 +21,10 @@ import { type DynamoAction, KnapFunction } from './knap-function.js';
  * - update-knap: bearer auth, the Knap (GetItem), the new version in one conditional PutItem.
  * - delete-knap: bearer auth, the Knap (GetItem), one conditional DeleteItem.
  * - preview-schedule: bearer auth only; the schedule is read in memory.
+ * - start-run: bearer auth, the Knap (GetItem), the run (PutItem); then the delivery queue.
+ * - list-runs: bearer auth, the Knap (GetItem), its runs (Query on gsi1).
+ * - report-meeting: bearer auth, the after-meeting Knaps (Query on gsi1 and gsi2), one
+ *   conditional PutItem per run, GetItem for a run that exists; then the delivery queue.
  * - openapi, docs, docs-asset: public, no table at all.
  * A route without an entry here fails the synth.
  */
@@ -32,6 +36,9 @@ export const ROUTE_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[
   'update-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   'delete-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   'preview-schedule': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  'start-run': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+  'list-runs': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
+  'report-meeting': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:Query'],
   openapi: [],
   docs: [],
   'docs-asset': [],
@@ -40,6 +47,8 @@ export const ROUTE_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[
 /** The indexes a route's Query may read (gsi3, the clients of an organization, is the admin CLI's alone). */
 export const ROUTE_INDEXES: Readonly<Record<string, readonly IndexName[]>> = {
   'list-knaps': ['gsi1', 'gsi2'],
+  'list-runs': ['gsi1'],
+  'report-meeting': ['gsi1', 'gsi2'],
 };
 
 /** `list-knaps` -> `ListKnaps`: construct ids and readable CloudFormation logical ids. */

@@ -65,5 +65,37 @@ export const newRun = (
   last_error: null,
 });
 
+/**
+ * Partitions of the due index (see the store's keys): a minute when 100,000 Knaps are due
+ * spreads over this many, each drained by its own query.
+ */
+export const DUE_SHARDS = 16;
+
+/** POST /api/studio/meeting-transcriptions body. */
+export const MeetingTranscriptionSchema = v.object({
+  meeting_id: v.pipe(
+    v.string('meeting_id is required and must be a string'),
+    v.minLength(1, 'meeting_id must be 1 to 255 characters'),
+    v.maxLength(255, 'meeting_id must be 1 to 255 characters'),
+  ),
+  title: v.nullish(v.pipe(v.string('title must be a string'), v.maxLength(1000, 'title must be at most 1000 characters'))),
+  occurred_at: v.nullish(
+    v.pipe(v.string('occurred_at must be a string'), v.isoTimestamp('occurred_at must be an ISO 8601 timestamp')),
+  ),
+  transcript_url: v.nullish(
+    v.pipe(
+      v.string('transcript_url must be a string'),
+      v.url('transcript_url must be an https URL'),
+      v.startsWith('https://', 'transcript_url must be an https URL'),
+      v.maxLength(2048, 'transcript_url must be at most 2048 characters'),
+    ),
+  ),
+  user_id: v.nullish(v.pipe(v.number('user_id must be an integer'), v.integer('user_id must be an integer'))),
+});
+export type MeetingTranscription = v.InferOutput<typeof MeetingTranscriptionSchema>;
+
+export const MeetingRunsSchema = v.object({ meeting_id: v.string(), runs: v.array(RunSchema) });
+export type MeetingRuns = v.InferOutput<typeof MeetingRunsSchema>;
+
 /** How long run history is kept (the item's TTL). */
 export const RUN_RETENTION_SECONDS = 90 * 24 * 3600;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type CreateKnapInput, CreateKnapSchema, issueMessage, readKnapInput } from '../domain/knap-input.js';
+import { type MeetingTranscription, MeetingTranscriptionSchema } from '../domain/runs.js';
 import { type SchedulePreviewRequest, SchedulePreviewRequestSchema } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
 
@@ -41,6 +42,13 @@ export const parseListKnapsQuery = (query: Record<string, string | undefined> | 
 export const parseSchedulePreview = (body: unknown): SchedulePreviewRequest => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
   const parsed = v.safeParse(SchedulePreviewRequestSchema, body);
+  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
+  return parsed.output;
+};
+
+export const parseMeetingTranscription = (body: unknown): MeetingTranscription => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  const parsed = v.safeParse(MeetingTranscriptionSchema, body);
   if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
   return parsed.output;
 };

@@ -379,13 +379,13 @@ export class DynamoRepository implements Repository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.knap(ownership.orgName, knap.uuid),
-          UpdateExpression: 'SET next_run_at = :next, gsi3sk = :due, version = :version',
+          UpdateExpression: 'SET next_run_at = :next, gsi3sk = :due, version = :claimedVersion',
           ...condition,
           ExpressionAttributeValues: {
             ...condition.ExpressionAttributeValues,
             ':next': next,
             ':due': `${next}#${knap.uuid}`,
-            ':version': version + 1,
+            ':claimedVersion': version + 1,
           },
         }),
       ),

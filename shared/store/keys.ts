@@ -29,6 +29,7 @@
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  */
+import { DUE_SHARDS } from '../domain/runs.js';
 import type { CursorShape } from './cursor.js';
 
 export const key = {
@@ -53,9 +54,6 @@ export const knapIndexCursor = (index: 'gsi1' | 'gsi2', partition: string): Curs
   [`${index}pk`]: (value) => value === partition,
   [`${index}sk`]: () => true,
 });
-
-/** Partitions of the due index; each is drained by its own query, so dispatch fans out by shard. */
-export const DUE_SHARDS = 16;
 
 /** The due-index shard of a Knap: stable, and even across uuids. */
 export const dueShard = (uuid: string): number => Number.parseInt(uuid.replace(/-/g, '').slice(-4), 16) % DUE_SHARDS;

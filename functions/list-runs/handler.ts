@@ -1,0 +1,19 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { callerOf } from '../../shared/services/request-state.js';
+import { listRuns } from '../../shared/services/runs.js';
+
+/** GET /api/studio/knap-tools/{uuid}/runs?limit=&cursor= */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:read');
+    const page = parseListKnapsQuery(event.queryStringParameters);
+    return json(200, await listRuns(deps, caller, event.pathParameters?.uuid ?? '', page));
+  });
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,20 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseMeetingTranscription } from '../../shared/schemas/knap-request.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { callerOf } from '../../shared/services/request-state.js';
+import { reportMeeting } from '../../shared/services/runs.js';
+
+/** A meeting report is a few fields; refuse anything large before parsing it. */
+const MAX_MEETING_BODY_BYTES = 16 * 1024;
+
+/** POST /api/studio/meeting-transcriptions: 202 with the runs, new or earlier, of this meeting. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_MEETING_BODY_BYTES }, async ({ body, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:write');
+    return json(202, await reportMeeting(deps, caller, parseMeetingTranscription(body)));
+  });
+
+export const handler = createHandler(defaultDeps());

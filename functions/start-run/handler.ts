@@ -1,0 +1,17 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { callerOf } from '../../shared/services/request-state.js';
+import { startManualRun } from '../../shared/services/runs.js';
+
+/** POST /api/studio/knap-tools/{uuid}/runs (no body): 202, the run, delivered in the background. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
+    const caller = callerOf(state);
+    requireScope(caller, 'knaps:write');
+    return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? ''));
+  });
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,60 @@
+/**
+ * Under `npm start`, the schedule dispatcher runs in-process every second (deployed, a
+ * Lambda runs it every minute), so a run is created within a few seconds of next_run_at.
+ */
+import type { Deps } from '../shared/runtime.js';
+import { dispatchDueRuns } from '../shared/services/dispatcher.js';
+
+export const DEFAULT_DISPATCH_INTERVAL_MS = 1_000;
+
+export interface DispatchTimer {
+  close(): Promise<void>;
+}
+
+export interface DispatchTimerOptions {
+  deps: () => Deps;
+  intervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Starts with the due-index backfill (Knaps made before the index existed), then a pass
+ * every interval; never two passes at once, and close() waits for the one under way.
+ */
+export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer => {
+  const intervalMs = options.intervalMs ?? DEFAULT_DISPATCH_INTERVAL_MS;
+  const onError = options.onError ?? ((error) => console.error(`Dispatching due runs failed: ${(error as Error).message}`));
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let backfilled = false;
+  let running: Promise<void> = Promise.resolve();
+
+  const pass = async () => {
+    const deps = options.deps();
+    if (!backfilled) {
+      const added = await deps.repo.backfillDueIndex();
+      if (added > 0) console.log(`Due index: added ${added} scheduled Knap(s) written before it existed`);
+      backfilled = true;
+    }
+    await dispatchDueRuns(deps);
+  };
+  const tick = () => {
+    running = pass()
+      .catch(onError)
+      .finally(() => {
+        if (!stopped) {
+          timer = setTimeout(tick, intervalMs);
+          timer.unref();
+        }
+      });
+  };
+  timer = setTimeout(tick, 0);
+  timer.unref();
+  return {
+    close: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+};
