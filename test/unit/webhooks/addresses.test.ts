@@ -1,0 +1,103 @@
+import { addressRefusal } from '../../../shared/webhooks/addresses.js';
+import { checkWebhookUrl, describeUrl } from '../../../shared/webhooks/urls.js';
+
+describe('addressRefusal: only public unicast addresses pass', () => {
+  test.each([
+    ['8.8.8.8'],
+    ['1.1.1.1'],
+    ['172.32.0.1'], // just past 172.16.0.0/12
+    ['100.128.0.1'], // just past 100.64.0.0/10
+    ['2606:4700:4700::1111'],
+    ['2a00:1450:4001:80b::200e'],
+    ['::ffff:8.8.8.8'],
+  ])('%s is public', (address) => {
+    expect(addressRefusal(address)).toBeNull();
+  });
+
+  test.each([
+    ['10.0.0.1', 'a private address'],
+    ['10.255.255.255', 'a private address'],
+    ['172.16.0.1', 'a private address'],
+    ['172.31.255.254', 'a private address'],
+    ['192.168.1.1', 'a private address'],
+    ['127.0.0.1', 'a loopback address'],
+    ['127.12.34.56', 'a loopback address'],
+    ['169.254.169.254', 'a link-local address'], // the cloud metadata service
+    ['169.254.0.1', 'a link-local address'],
+    ['100.64.0.1', 'a carrier-grade NAT address'],
+    ['100.127.255.254', 'a carrier-grade NAT address'],
+    ['0.0.0.0', 'an unspecified address'],
+    ['0.1.2.3', 'an unspecified address'],
+    ['224.0.0.251', 'a multicast address'],
+    ['255.255.255.255', 'a broadcast address'],
+    ['192.0.2.10', 'a reserved address'], // documentation
+    ['198.18.0.1', 'a reserved address'], // benchmarking
+    ['240.0.0.1', 'a reserved address'],
+    ['::1', 'a loopback address'],
+    ['[::1]', 'a loopback address'],
+    ['::', 'an unspecified address'],
+    ['fe80::1', 'a link-local address'],
+    ['fc00::1', 'a private address'], // unique local
+    ['fd00:ec2::254', 'a private address'], // the metadata service over IPv6
+    ['ff02::1', 'a multicast address'],
+    ['::ffff:10.0.0.1', 'a private address'], // IPv4-mapped: judged as what it maps to
+    ['::ffff:127.0.0.1', 'a loopback address'],
+    ['::ffff:169.254.169.254', 'a link-local address'],
+    ['64:ff9b::a00:1', 'a reserved address'], // NAT64 of 10.0.0.1
+    ['2002:a00:1::', 'a reserved address'], // 6to4 of 10.0.0.1
+    ['2001:db8::1', 'a reserved address'],
+    ['4000::1', 'a reserved address'], // outside 2000::/3, unassigned
+    ['not an address', 'an address that cannot be read'],
+  ])('%s is refused as %s', (address, refusal) => {
+    expect(addressRefusal(address)).toBe(refusal);
+  });
+});
+
+describe('checkWebhookUrl', () => {
+  const deployed = { allowLocalhost: false };
+  const local = { allowLocalhost: true };
+
+  test('deployed: https to a public host passes; its address is checked when connecting', () => {
+    const checked = checkWebhookUrl('https://hooks.example.com/knap?team=1', deployed);
+    expect(checked).toMatchObject({ ok: true, local: false });
+    expect(checkWebhookUrl('https://8.8.8.8/hook', deployed)).toMatchObject({ ok: true });
+  });
+
+  test.each([
+    ['http://hooks.example.com/knap', /must be https/],
+    ['ftp://hooks.example.com/knap', /must be https/],
+    ['http://127.0.0.1:8080/hook', /must be https \(http:\/\/127\.0\.0\.1 and http:\/\/localhost only against a local DynamoDB\)/],
+    ['http://localhost:8080/hook', /must be https/],
+    ['https://localhost/hook', /host localhost is a loopback address/],
+    ['https://api.localhost/hook', /loopback/],
+    ['https://127.0.0.1/hook', /host 127\.0\.0\.1 is a loopback address/],
+    ['https://10.1.2.3/hook', /a private address/],
+    ['https://169.254.169.254/latest/meta-data', /a link-local address/],
+    ['https://[::1]/hook', /a loopback address/],
+    ['https://[::ffff:a00:1]/hook', /a private address/],
+    ['https://2130706433/hook', /loopback/], // 127.0.0.1 written as one number
+    ['https://0x7f.1/hook', /loopback/],
+    ['https://user:pass@hooks.example.com/', /user name or password/],
+    ['not a url', /Not a URL/],
+    [`https://hooks.example.com/${'a'.repeat(2048)}`, /at most 2048/],
+  ])('deployed: %s is refused', (url, reason) => {
+    const checked = checkWebhookUrl(url, deployed);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.reason).toMatch(reason);
+  });
+
+  test('locally: http and https to 127.0.0.1 and localhost, any port, and the deployed rules for the rest', () => {
+    for (const url of ['http://127.0.0.1:3001/hook', 'http://localhost:9/x', 'https://localhost/x', 'http://127.0.0.1/']) {
+      expect(checkWebhookUrl(url, local)).toMatchObject({ ok: true, local: true });
+    }
+    expect(checkWebhookUrl('https://hooks.example.com/', local)).toMatchObject({ ok: true, local: false });
+    for (const url of ['http://hooks.example.com/', 'http://10.0.0.1/', 'http://127.0.0.2/', 'http://[::1]:3000/']) {
+      expect(checkWebhookUrl(url, local).ok).toBe(false);
+    }
+    expect(checkWebhookUrl('https://192.168.0.10/', local).ok).toBe(false);
+  });
+
+  test('errors name a URL without its query, fragment or credentials', () => {
+    expect(describeUrl(new URL('https://hooks.example.com:8443/a/b?token=s3cret#frag'))).toBe('https://hooks.example.com:8443/a/b');
+  });
+});
