@@ -4,6 +4,7 @@ import { KnapApi } from './api.js';
 import { DEFAULT_SETTINGS, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
 import { KnapFunctions } from './functions.js';
+import { KnapRuns } from './runs.js';
 
 export interface KnapStackProps extends StackProps {
   /** Deployment settings; each one missing takes its default (lib/config.ts). */
@@ -19,16 +20,30 @@ export class KnapStack extends Stack {
   readonly data: KnapData;
   readonly functions: KnapFunctions;
   readonly api: KnapApi;
+  readonly runs: KnapRuns;
 
   constructor(scope: Construct, id: string, props: KnapStackProps = {}) {
-    super(scope, id, { description: 'Knap API: HTTP API, one Lambda per route, one DynamoDB table', ...props });
+    super(scope, id, {
+      description: 'Knap API: HTTP API, one Lambda per route, one DynamoDB table, a run dispatcher and a delivery queue',
+      ...props,
+    });
     this.settings = { ...DEFAULT_SETTINGS, ...props.settings };
 
     this.data = new KnapData(this, 'Data');
     this.functions = new KnapFunctions(this, 'Functions', { data: this.data, settings: this.settings });
     this.api = new KnapApi(this, 'Api', { settings: this.settings, functions: this.functions.byRoute });
+    this.runs = new KnapRuns(this, 'Runs', {
+      data: this.data,
+      settings: this.settings,
+      routeFunctions: this.functions.byRoute,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the Knap API' });
+    new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', {
+      value: this.runs.deadLetterQueue.queueUrl,
+      description:
+        'Run deliveries that failed in the deliverer itself five times (not endpoint failures, which are recorded on the run)',
+    });
     new CfnOutput(this, 'TableName', {
       value: this.data.table.tableName,
       description: 'DynamoDB table (TABLE_NAME for the admin CLI); retained when the stack is deleted',
@@ -50,7 +65,7 @@ export class KnapStack extends Stack {
           'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request.',
       });
     }
-    for (const fn of this.functions.byRoute.values()) {
+    for (const fn of [...this.functions.byRoute.values(), ...this.runs.byJob.values()]) {
       Validations.of(fn).acknowledge({
         id: 'AwsSolutions-L1',
         reason:

@@ -1,0 +1,112 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
+import type { RouteDefinition } from '../functions/routes.js';
+import type { IndexName } from '../shared/store/table.js';
+import type { KnapSettings } from './config.js';
+import type { KnapData } from './data.js';
+import { functionLogicalId, pascalCase } from './functions.js';
+import { type DynamoAction, KnapFunction } from './knap-function.js';
+
+/**
+ * What each job does with the table (see shared/services/dispatcher.ts and delivery.ts):
+ * - dispatch-runs: due Knaps (Query on gsi3, BatchGetItem), the run (PutItem), the claim
+ *   (UpdateItem).
+ * - deliver-runs: the run and its Knap (GetItem), the organization's endpoints (Query on
+ *   gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem).
+ */
+export const JOB_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[]>> = {
+  'dispatch-runs': ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  'deliver-runs': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
+};
+const JOB_INDEXES: Readonly<Record<string, readonly IndexName[]>> = {
+  'dispatch-runs': ['gsi3'],
+  'deliver-runs': ['gsi3'],
+};
+
+/** The routes whose functions create runs, and so send them to the delivery queue. */
+export const RUN_CREATING_ROUTES: readonly string[] = ['start-run', 'report-meeting'];
+
+/** Long enough for a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
+const DELIVERER_TIMEOUT = Duration.seconds(30);
+/** A pass must end before the next one starts. */
+const DISPATCHER_TIMEOUT = Duration.seconds(55);
+
+export interface KnapRunsProps {
+  readonly data: KnapData;
+  readonly settings: KnapSettings;
+  /** The route functions, so those that create runs may queue them. */
+  readonly routeFunctions: ReadonlyMap<RouteDefinition, KnapFunction>;
+  readonly jobs?: readonly JobDefinition[];
+}
+
+/**
+ * Knaps that run: the dispatcher every minute (EventBridge), the delivery queue with its
+ * dead-letter queue (SQS), and the deliverer that drains it.
+ */
+export class KnapRuns extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly byJob: ReadonlyMap<string, KnapFunction>;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: KnapRunsProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'Deliveries', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for a Lambda event source: six times the function's timeout.
+      visibilityTimeout: Duration.seconds(DELIVERER_TIMEOUT.toSeconds() * 6),
+      // Each attempt is its own message (retries are re-sent with a delay); a message that
+      // fails five times is a deliverer fault, kept for a person to look at.
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    });
+
+    const byJob = new Map<string, KnapFunction>();
+    for (const job of props.jobs ?? allJobs) {
+      const actions = JOB_TABLE_ACTIONS[job.id];
+      if (!actions) throw new Error(`Job "${job.id}" has no DynamoDB actions in lib/runs.ts JOB_TABLE_ACTIONS`);
+      const fn = new KnapFunction(this, pascalCase(job.id), {
+        entry: job.entry,
+        description: job.description,
+        logLevel: props.settings.logLevel,
+        defaultRateLimit: props.settings.defaultRateLimit,
+        timeout: job.trigger === 'queue' ? DELIVERER_TIMEOUT : DISPATCHER_TIMEOUT,
+      });
+      fn.bindTable(props.data.table, JOB_INDEXES[job.id] ?? [], actions);
+      (fn.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(job.id));
+      this.canQueueRuns(fn);
+      byJob.set(job.id, fn);
+    }
+    this.byJob = byJob;
+
+    const deliverer = byJob.get('deliver-runs');
+    deliverer?.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    const dispatcher = byJob.get('dispatch-runs');
+    this.schedule = new Rule(this, 'EveryMinute', {
+      description: 'Starts the Knap run dispatcher',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: dispatcher ? [new LambdaFunction(dispatcher, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })] : [],
+    });
+
+    for (const [route, fn] of props.routeFunctions) {
+      if (RUN_CREATING_ROUTES.includes(route.id)) this.canQueueRuns(fn);
+    }
+  }
+
+  private canQueueRuns(fn: KnapFunction): void {
+    this.queue.grantSendMessages(fn);
+    fn.addEnvironment('DELIVERY_QUEUE_URL', this.queue.queueUrl);
+  }
+}
