@@ -1,4 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
+import { deliverRun } from '../shared/services/delivery.js';
+import { LocalDeliveryQueue } from './delivery-queue.js';
 import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
 import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
@@ -20,6 +23,8 @@ export interface LocalStackOptions {
    * given endpoint is someone else's to clean.
    */
   ttlSweepIntervalMs?: number | false;
+  /** How much faster than deployed the delivery queue's waits pass; default 1/30 (see delivery-queue.ts). */
+  deliveryTimeScale?: number;
 }
 
 export interface LocalStack {
@@ -29,6 +34,8 @@ export interface LocalStack {
   createdTable: boolean;
   /** Present when expired items are being swept. */
   ttlSweeper?: TtlSweeper;
+  /** Where runs wait for delivery: timers in this process, registered for the handlers. */
+  deliveries: LocalDeliveryQueue;
   close(): Promise<void>;
 }
 
@@ -49,6 +56,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const { endpoint } = table;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = options.tableName;
+  // Receivers on this machine are allowed here (never deployed: no Lambda sets it).
+  process.env.WEBHOOKS_ALLOW_LOCALHOST = 'true';
   const sweepEvery =
     options.ttlSweepIntervalMs ?? (options.dynamodbEndpoint === undefined ? DEFAULT_TTL_SWEEP_INTERVAL_MS : false);
   // Its own client, not the handlers' (whose round-trip counters the benchmark reads);
@@ -68,9 +77,18 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       intervalMs: sweepEvery || undefined,
       onError: (error) => console.error(`Deleting expired items failed: ${(error as Error).message}`),
     });
-  const stopSweeper = async () => {
+  // The handlers' own deps (defaultDeps reads the environment set above), as in Lambda;
+  // their deliveries reach this queue through useLocalDeliveryQueue.
+  const deliveries = new LocalDeliveryQueue({
+    deliver: (runId) => deliverRun(defaultDeps(), runId),
+    timeScale: options.deliveryTimeScale,
+  });
+  useLocalDeliveryQueue(deliveries);
+  const stopBackground = async () => {
     await ttlSweeper?.close();
     sweeperClient?.destroy();
+    await deliveries.close();
+    useLocalDeliveryQueue(undefined);
   };
   try {
     const api = await startApiServer({
@@ -85,14 +103,16 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       dynamodbEndpoint: endpoint,
       createdTable: table.createdTable,
       ttlSweeper,
+      deliveries,
       close: async () => {
-        await stopSweeper();
         await api.close();
+        // After the API (no new runs), before the table (attempts under way still record).
+        await stopBackground();
         await table.close();
       },
     };
   } catch (error) {
-    await stopSweeper();
+    await stopBackground();
     await table.close();
     throw error;
   }

@@ -1,14 +1,73 @@
+/**
+ * The deployed delivery queue: one SQS message per attempt to come, `{"run_id"}`, delayed
+ * with DelaySeconds. SQS delays a message by 15 minutes at most; a longer wait travels as
+ * `not_before` and the consumer (functions/deliver-runs) queues the message again until then.
+ */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/webhooks.js';
 
-/** Placeholder until the SQS queue lands: deployed delivery needs DELIVERY_QUEUE_URL and this class. */
-export class SqsDeliveryQueue implements DeliveryQueue {
-  private constructor(readonly url: string) {}
+/** SQS's own limit on DelaySeconds. */
+export const MAX_SQS_DELAY_SECONDS = 900;
 
+export interface DeliveryMessage {
+  run_id: string;
+  /** ISO 8601: do not attempt before this (a wait longer than SQS can delay). */
+  not_before?: string;
+}
+
+const queues = new Map<string, SqsDeliveryQueue>();
+let sharedClient: SQSClient | undefined;
+const defaultClient = (): SQSClient => {
+  sharedClient ??= new SQSClient({});
+  return sharedClient;
+};
+
+export class SqsDeliveryQueue implements DeliveryQueue {
+  constructor(
+    readonly url: string,
+    private readonly client: SQSClient = defaultClient(),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** One per URL for the life of the Lambda container, over one SQS client. */
   static forUrl(url: string): SqsDeliveryQueue {
-    return new SqsDeliveryQueue(url);
+    let queue = queues.get(url);
+    if (!queue) {
+      queue = new SqsDeliveryQueue(url);
+      queues.set(url, queue);
+    }
+    return queue;
   }
 
-  async enqueue(_runId: string, _delaySeconds: number): Promise<void> {
-    throw new Error(`SQS delivery to ${this.url} is not built yet`);
+  async enqueue(runId: string, delaySeconds: number): Promise<void> {
+    const wait = Math.max(0, Math.ceil(delaySeconds));
+    const message: DeliveryMessage = { run_id: runId };
+    if (wait > MAX_SQS_DELAY_SECONDS) message.not_before = new Date(this.now() + wait * 1000).toISOString();
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.url,
+        MessageBody: JSON.stringify(message),
+        DelaySeconds: Math.min(wait, MAX_SQS_DELAY_SECONDS),
+      }),
+    );
   }
 }
+
+/** A message body as sent by enqueue; null when it is not one (it can never be delivered: drop it). */
+export const parseDeliveryMessage = (body: string): DeliveryMessage | null => {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { run_id, not_before } = value as Record<string, unknown>;
+  if (typeof run_id !== 'string' || run_id === '') return null;
+  if (not_before !== undefined && (typeof not_before !== 'string' || Number.isNaN(Date.parse(not_before)))) return null;
+  return not_before === undefined ? { run_id } : { run_id, not_before };
+};
+
+/** Seconds still to wait before the message's attempt; 0 when it is due. */
+export const secondsToWait = (message: DeliveryMessage, now: number): number =>
+  message.not_before ? Math.max(0, Math.ceil((Date.parse(message.not_before) - now) / 1000)) : 0;

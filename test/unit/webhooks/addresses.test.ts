@@ -66,7 +66,10 @@ describe('checkWebhookUrl', () => {
   test.each([
     ['http://hooks.example.com/knap', /must be https/],
     ['ftp://hooks.example.com/knap', /must be https/],
-    ['http://127.0.0.1:8080/hook', /must be https \(http:\/\/127\.0\.0\.1 and http:\/\/localhost only against a local DynamoDB\)/],
+    [
+      'http://127.0.0.1:8080/hook',
+      /must be https \(http:\/\/127\.0\.0\.1 and http:\/\/localhost only against a local DynamoDB\)/,
+    ],
     ['http://localhost:8080/hook', /must be https/],
     ['https://localhost/hook', /host localhost is a loopback address/],
     ['https://api.localhost/hook', /loopback/],
@@ -98,6 +101,8 @@ describe('checkWebhookUrl', () => {
   });
 
   test('errors name a URL without its query, fragment or credentials', () => {
-    expect(describeUrl(new URL('https://hooks.example.com:8443/a/b?token=s3cret#frag'))).toBe('https://hooks.example.com:8443/a/b');
+    expect(describeUrl(new URL('https://hooks.example.com:8443/a/b?token=s3cret#frag'))).toBe(
+      'https://hooks.example.com:8443/a/b',
+    );
   });
 });

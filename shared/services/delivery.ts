@@ -1,0 +1,113 @@
+/**
+ * Delivery of a run to its organization's webhook endpoints: one attempt per call, started
+ * by the delivery queue (SQS deployed, a timer under npm start) after the run is created and
+ * after each failed attempt.
+ *
+ * The queue is at-least-once, so an attempt first reads the run and does nothing unless it
+ * is still `pending`; endpoints that already took the run (2xx) are not sent it again. Every
+ * attempt is recorded on the run (attempts, last_attempt_at, last_error, status) whatever
+ * happened, and the next attempt is queued from here, so an endpoint's 4xx, 5xx or timeout
+ * is a recorded attempt, never an exception: only the store or the queue failing throws
+ * (then the queue itself tries again).
+ *
+ * Outcomes that send nothing are recorded as one attempt too, so last_attempt_at says when
+ * the decision was made: no endpoint in the organization is `no_endpoint`; a Knap deleted
+ * since the run was made is `failed` with "Knap was deleted" (deleted Knaps never run).
+ */
+import { isoSeconds } from '../domain/clock.js';
+import type { RunStatus, StoredRun } from '../domain/runs.js';
+import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import type { Deps } from '../runtime.js';
+import { messageBody, runMessage, signedHeaders } from '../webhooks/message.js';
+import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
+import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
+
+export interface DeliverySettings {
+  /** http(s)://127.0.0.1 and localhost allowed: only against a local DynamoDB (npm start, tests). */
+  allowLocalhost: boolean;
+  /** For each endpoint's whole attempt (the contract's 10 s). */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** [0, 1), for the jitter of retry delays. */
+  random: () => number;
+  /** DNS; the system's when absent. */
+  resolve?: Resolver;
+}
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * From the environment: WEBHOOKS_ALLOW_LOCALHOST=true is set by the local stack (npm start),
+ * never in a deployment, whose Lambda has no such variable.
+ */
+export const deliverySettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliverySettings => ({
+  allowLocalhost: env.WEBHOOKS_ALLOW_LOCALHOST === 'true',
+  timeoutMs: DELIVERY_TIMEOUT_MS,
+  retry: RETRY_POLICY,
+  random: Math.random,
+});
+
+export const KNAP_DELETED = 'Knap was deleted';
+export const NO_ENDPOINT = 'No webhook endpoint in the organization';
+/** last_error is shown in the run history; several endpoints' errors stay readable, and bounded. */
+const MAX_ERROR_LENGTH = 1000;
+
+const summarize = (errors: string[]): string => {
+  const text = errors.join('; ');
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+};
+
+/**
+ * One delivery attempt of a run; returns the run as recorded (null when there is no such run,
+ * e.g. past its retention). Sends to every endpoint that still needs the run at once, so a
+ * slow endpoint costs the others nothing.
+ */
+export const deliverRun = async (
+  deps: Deps,
+  runId: string,
+  settings: DeliverySettings = deliverySettingsFromEnv(),
+): Promise<StoredRun | null> => {
+  const stored = await deps.repo.getRun(runId);
+  if (!stored) {
+    deps.log.warn('No run to deliver', { run_id: runId });
+    return null;
+  }
+  if (stored.run.status !== 'pending') return stored;
+  const { run, orgName } = stored;
+  const startedAt = deps.clock.now();
+  const record = async (attempt: Omit<DeliveryAttempt, 'at'>, status: RunStatus): Promise<StoredRun | null> => {
+    const updated = await deps.repo.recordDeliveryAttempt(runId, { at: isoSeconds(startedAt), ...attempt }, status);
+    deps.log.info('Delivery attempt', {
+      run_id: runId,
+      status,
+      attempts: updated?.run.attempts ?? run.attempts + 1,
+      delivered_to: attempt.deliveredTo,
+      error: attempt.error,
+    });
+    return updated;
+  };
+
+  const knap = await deps.repo.getKnap(orgName, run.knap_uuid);
+  if (!knap) return record({ deliveredTo: [], error: KNAP_DELETED }, 'failed');
+  const endpoints = await deps.repo.listWebhookEndpoints(orgName);
+  if (endpoints.length === 0 && stored.deliveredTo.length === 0) {
+    return record({ deliveredTo: [], error: NO_ENDPOINT }, 'no_endpoint');
+  }
+
+  const waiting = endpoints.filter((endpoint) => !stored.deliveredTo.includes(endpoint.endpointId));
+  const body = messageBody(runMessage(run, knap.knap, startedAt));
+  const send = (endpoint: WebhookEndpoint): Promise<SendResult> =>
+    sendWebhook({ url: endpoint.url, body, headers: signedHeaders(endpoint.secret, run.run_id, startedAt, body) }, settings);
+  const results = await Promise.all(waiting.map(send));
+
+  const deliveredTo = waiting.filter((_, index) => results[index]?.ok).map((endpoint) => endpoint.endpointId);
+  const errors = results.flatMap((result) => (result.ok ? [] : [result.error]));
+  if (errors.length === 0) return record({ deliveredTo, error: null }, 'delivered');
+
+  const delay = retryDelaySeconds(run.attempts + 1, settings.random, settings.retry);
+  const updated = await record({ deliveredTo, error: summarize(errors) }, delay === null ? 'failed' : 'pending');
+  // Re-queued after the attempt is recorded: an attempt that fails to record is retried by
+  // the queue instead, and never leaves two chains of retries behind.
+  if (updated && delay !== null) await deps.deliveries.enqueue(runId, delay);
+  return updated;
+};

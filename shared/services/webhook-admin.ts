@@ -1,0 +1,54 @@
+/**
+ * Admin use cases for webhook endpoints: where an organization's runs are delivered.
+ *
+ * The signing secret is stored as is (DynamoDB encrypts the table at rest): unlike an API
+ * client's secret, which we only ever compare and so keep as a hash, this one must be read
+ * back to sign every delivery. It is shown to the admin once, when the endpoint is added,
+ * never listed and never logged. Envelope encryption with KMS is the next step if the table's
+ * readers should not be able to sign.
+ */
+import { isoSeconds } from '../domain/clock.js';
+import { newEndpointId, newWebhookSecret, type WebhookEndpoint } from '../domain/webhooks.js';
+import type { Deps } from '../runtime.js';
+import { checkWebhookUrl, type UrlPolicy } from '../webhooks/urls.js';
+import { AdminError } from './admin-service.js';
+
+/** An endpoint as admins see it: never its secret. */
+export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
+
+export const summarizeWebhook = ({ secret: _secret, ...summary }: WebhookEndpoint): WebhookSummary => summary;
+
+export interface AddWebhookInput {
+  orgName: string;
+  url: string;
+}
+
+/**
+ * Adds an endpoint with a new secret, returned this once. The URL is checked as deliveries
+ * check it (https, no private address literal); where its host name resolves is checked at
+ * each delivery, since DNS can change.
+ */
+export const addWebhook = async (deps: Deps, input: AddWebhookInput, policy: UrlPolicy): Promise<WebhookEndpoint> => {
+  // As given, like create-client's: it must match the API clients' organization exactly.
+  const { orgName } = input;
+  if (orgName.trim() === '') throw new AdminError('Missing --org');
+  const checked = checkWebhookUrl(input.url.trim(), policy);
+  if (!checked.ok) throw new AdminError(checked.reason);
+  const endpoint: WebhookEndpoint = {
+    endpointId: newEndpointId(),
+    orgName,
+    url: checked.url.href,
+    secret: newWebhookSecret(),
+    createdAt: isoSeconds(deps.clock.now()),
+  };
+  await deps.repo.putWebhookEndpoint(endpoint);
+  return endpoint;
+};
+
+export const listWebhooks = async (deps: Deps, orgName: string): Promise<WebhookSummary[]> =>
+  (await deps.repo.listWebhookEndpoints(orgName)).map(summarizeWebhook);
+
+/** Deliveries under way may still reach it; no later attempt does. */
+export const removeWebhook = async (deps: Deps, endpointId: string): Promise<void> => {
+  if (!(await deps.repo.deleteWebhookEndpoint(endpointId))) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
+};

@@ -1,0 +1,314 @@
+import { Webhook } from 'standardwebhooks';
+import { systemClock } from '../../shared/domain/clock.js';
+import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
+import { addWebhook } from '../../shared/services/webhook-admin.js';
+import { nominalDelaySeconds, RETRY_POLICY } from '../../shared/webhooks/retry.js';
+import {
+  type Answer,
+  type DeliveringQueue,
+  deliverWith,
+  OWNER,
+  putPendingRun,
+  putTestKnap,
+  type Receiver,
+  startReceiver,
+  type TestDeliveryOptions,
+  waitFor,
+  waitForRunStatus,
+} from '../support/deliveries.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await startTestTable();
+});
+afterAll(() => table.close());
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+  cleanups = [];
+});
+
+/** Deps over the test table with the real local queue (waits 1000 times shorter unless said). */
+const setup = (options: TestDeliveryOptions = {}) => {
+  const deps = table.deps(systemClock);
+  const queue: DeliveringQueue = deliverWith(deps, options);
+  cleanups.push(() => queue.close());
+  return { deps, queue, repo: deps.repo };
+};
+
+const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
+  const started = await startReceiver(answer);
+  cleanups.push(() => started.close());
+  return started;
+};
+
+let orgs = 0;
+const newOrg = () => `delivery-org-${++orgs}`;
+
+describe('run delivery', () => {
+  test('each run is POSTed as a Standard Webhooks message that Webhook.verify accepts', async () => {
+    const { deps, queue, repo } = setup();
+    const org = newOrg();
+    const target = await receiver();
+    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'delivered');
+
+    expect(stored.run).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
+    expect(Date.parse(stored.run.last_attempt_at as string)).not.toBeNaN();
+    expect(stored.deliveredTo).toEqual([endpoint.endpointId]);
+    expect(target.received).toHaveLength(1);
+    const [delivery] = target.received;
+    const headers = delivery?.headers as Record<string, string>;
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['webhook-id']).toBe(run.run_id);
+    expect(headers['webhook-timestamp']).toMatch(/^\d{10}$/);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+
+    const payload = new Webhook(endpoint.secret).verify(delivery?.body as string, headers) as Record<string, unknown>;
+    expect(payload).toEqual({
+      type: 'knap.run',
+      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      data: { run: { ...run, status: 'pending' }, knap },
+    });
+    // Signed with that endpoint's secret and no other; and the body cannot be changed.
+    const other = await addWebhook(deps, { orgName: newOrg(), url: target.url }, { allowLocalhost: true });
+    expect(() => new Webhook(other.secret).verify(delivery?.body as string, headers)).toThrow('No matching signature found');
+    expect(() => new Webhook(endpoint.secret).verify(`${delivery?.body} `, headers)).toThrow();
+    expect(queue.queued).toEqual([{ runId: run.run_id, delaySeconds: 0 }]);
+  });
+
+  test('a receiver that fails twice gets the run three times, with the same webhook-id, then it is delivered', async () => {
+    const { deps, queue, repo } = setup();
+    const org = newOrg();
+    const target = await receiver((n) => (n <= 2 ? { status: 500 } : { status: 200 }));
+    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'delivered');
+
+    expect(stored.run).toMatchObject({ attempts: 3, last_error: null });
+    expect(target.received.map((r) => r.headers['webhook-id'])).toEqual([run.run_id, run.run_id, run.run_id]);
+    for (const delivery of target.received) {
+      expect(() => new Webhook(endpoint.secret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
+    }
+    // What each attempt said about the run: attempts 0, 1, 2 before it.
+    expect(target.received.map((r) => (JSON.parse(r.body) as { data: { run: { attempts: number } } }).data.run.attempts)).toEqual(
+      [0, 1, 2],
+    );
+    // Queued once by its creator, then after each failure with a backoff inside the schedule's bounds.
+    const [first, retry1, retry2, ...more] = queue.queued;
+    expect(first).toEqual({ runId: run.run_id, delaySeconds: 0 });
+    expect(more).toEqual([]);
+    for (const [retry, attempts] of [
+      [retry1, 1],
+      [retry2, 2],
+    ] as const) {
+      expect(retry?.delaySeconds).toBeGreaterThanOrEqual(nominalDelaySeconds(attempts) / 2);
+      expect(retry?.delaySeconds).toBeLessThanOrEqual(nominalDelaySeconds(attempts));
+    }
+  });
+
+  test('the attempt between failures is recorded: pending, attempts and last_error', async () => {
+    // A queue whose waits are long (deployed speed): the first failure stays recorded for us to read.
+    const { deps, queue, repo } = setup({ timeScale: 1 });
+    const org = newOrg();
+    const target = await receiver(() => ({ status: 503 }));
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitFor('the first attempt', async () => {
+      const current = await repo.getRun(run.run_id);
+      return current && current.run.attempts === 1 ? current : undefined;
+    });
+    expect(stored.run).toMatchObject({ status: 'pending', attempts: 1, last_error: `HTTP 503 from ${target.url}` });
+    expect(queue.queue.size).toEqual({ waiting: 1, running: 0 });
+    expect(queue.queued[1]?.delaySeconds).toBeGreaterThanOrEqual(15);
+  });
+
+  test('after the last attempt the run is failed; last_error never holds the answer body', async () => {
+    const leak = 'Traceback: secret=whsec_FAKEbody0123456789 token=knap_at_fake';
+    const { deps, queue, repo } = setup({ timeScale: 1 / 100_000 });
+    const org = newOrg();
+    const target = await receiver(() => ({ status: 500, body: leak }));
+    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+
+    expect(stored.run).toMatchObject({
+      status: 'failed',
+      attempts: RETRY_POLICY.maxAttempts,
+      last_error: `HTTP 500 from ${target.url}`,
+    });
+    expect(stored.deliveredTo).toEqual([]);
+    expect(target.received).toHaveLength(RETRY_POLICY.maxAttempts);
+    expect(queue.queued).toHaveLength(RETRY_POLICY.maxAttempts); // the first, and one per failure but the last
+    const everything = JSON.stringify([stored, (await repo.listRuns(knap.uuid, { limit: 10 })).runs, deps.log.lines]);
+    expect(everything).not.toContain('Traceback');
+    expect(everything).not.toContain('whsec_');
+    expect(everything).not.toContain(endpoint.secret);
+    // A failed run is left alone by a late message (the queue delivers at least once).
+    await deliverRun(deps, run.run_id, queue.settings);
+    expect(target.received).toHaveLength(RETRY_POLICY.maxAttempts);
+  });
+
+  test('a slow endpoint holds up neither the other endpoints of the run nor other runs', async () => {
+    const { deps, repo } = setup({ settings: { timeoutMs: 3000, retry: { ...RETRY_POLICY, maxAttempts: 2 } } });
+    const org = newOrg();
+    const slow = await receiver((n) => (n === 1 ? 'hang' : { status: 200 }));
+    const fast = await receiver();
+    await addWebhook(deps, { orgName: org, url: slow.url }, { allowLocalhost: true });
+    const fastEndpoint = await addWebhook(deps, { orgName: org, url: fast.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const stuck = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(stuck.run_id, 0);
+    await waitFor('the slow endpoint to hang', () => (slow.received.length === 1 ? true : undefined));
+
+    // The fast endpoint of the same run has it already, while the slow one still hangs ...
+    await waitFor('the fast endpoint', () => (fast.received.length === 1 ? true : undefined), 2000);
+    // ... and another run (another organization, only a fast endpoint) is delivered meanwhile.
+    const otherOrg = newOrg();
+    const otherTarget = await receiver();
+    await addWebhook(deps, { orgName: otherOrg, url: otherTarget.url }, { allowLocalhost: true });
+    const otherKnap = await putTestKnap(repo, { ...OWNER, orgName: otherOrg });
+    const other = await putPendingRun(repo, otherKnap.uuid, otherOrg);
+    await deps.deliveries.enqueue(other.run_id, 0);
+    await waitForRunStatus(repo, other.run_id, 'delivered', 2000);
+    // Proof of "meanwhile": the stuck run's first attempt can end only at the 3 s timeout.
+    expect((await repo.getRun(stuck.run_id))?.run.attempts).toBe(0);
+
+    // The slow endpoint times out; the retry goes to it alone, and the run is delivered.
+    const done = await waitForRunStatus(repo, stuck.run_id, 'delivered');
+    expect(done.run.attempts).toBe(2);
+    expect(fast.received).toHaveLength(1);
+    expect(slow.received).toHaveLength(2);
+    expect(done.deliveredTo).toContain(fastEndpoint.endpointId);
+    expect(done.deliveredTo).toHaveLength(2);
+  });
+
+  test('a timed-out attempt is recorded as such', async () => {
+    const { deps, repo } = setup({ settings: { timeoutMs: 200, retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
+    const org = newOrg();
+    const target = await receiver(() => 'hang');
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+    expect(stored.run.last_error).toBe(`timed out after 0.2 s (${target.url})`);
+  });
+
+  test('no endpoint in the organization: no_endpoint, and no retry', async () => {
+    const { deps, queue, repo } = setup();
+    const org = newOrg();
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'no_endpoint');
+    expect(stored.run).toMatchObject({ attempts: 1, last_error: NO_ENDPOINT });
+    expect(queue.queued).toHaveLength(1);
+  });
+
+  test('a Knap deleted before delivery never runs: failed, and nothing is sent', async () => {
+    const { deps, queue, repo } = setup();
+    const org = newOrg();
+    const target = await receiver();
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    const stored = await repo.getKnap(org, knap.uuid);
+    expect(await repo.deleteKnap(org, knap.uuid, stored?.version as number)).toBe(true);
+
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const failed = await waitForRunStatus(repo, run.run_id, 'failed');
+    expect(failed.run).toMatchObject({ attempts: 1, last_error: KNAP_DELETED });
+    expect(target.received).toHaveLength(0);
+    expect(queue.queued).toHaveLength(1);
+  });
+
+  test('the same message twice (at-least-once) delivers once', async () => {
+    const { deps, queue, repo } = setup();
+    const org = newOrg();
+    const target = await receiver();
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deliverRun(deps, run.run_id, queue.settings);
+    await deliverRun(deps, run.run_id, queue.settings);
+    expect(target.received).toHaveLength(1);
+    expect((await repo.getRun(run.run_id))?.run).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await deliverRun(deps, 'run_does_not_exist', queue.settings)).toBeNull();
+  });
+
+  test('deployed (localhost not allowed) a loopback or private endpoint is refused and never reached', async () => {
+    const { deps, repo } = setup({ settings: { allowLocalhost: false, retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
+    const org = newOrg();
+    const target = await receiver();
+    // Written past the admin CLI's check, as if DNS had changed since: the delivery checks again.
+    await repo.putWebhookEndpoint({
+      endpointId: 'we_loopback',
+      orgName: org,
+      url: target.url.replace('http:', 'https:'),
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      createdAt: '2026-11-23T10:00:00Z',
+    });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+    expect(stored.run.last_error).toBe(
+      "refused: The URL's host 127.0.0.1 is a loopback address; webhooks go to public addresses only",
+    );
+    expect(target.received).toHaveLength(0);
+
+    // A host name is resolved at delivery time, and a private answer is refused.
+    const resolved = setup({
+      settings: {
+        allowLocalhost: false,
+        retry: { ...RETRY_POLICY, maxAttempts: 1 },
+        resolve: async () => [{ address: '10.20.30.40', family: 4 }],
+      },
+    });
+    const org2 = newOrg();
+    await resolved.repo.putWebhookEndpoint({
+      endpointId: 'we_private',
+      orgName: org2,
+      url: 'https://hooks.internal.test/knap',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      createdAt: '2026-11-23T10:00:00Z',
+    });
+    const knap2 = await putTestKnap(resolved.repo, { ...OWNER, orgName: org2 });
+    const run2 = await putPendingRun(resolved.repo, knap2.uuid, org2);
+    await resolved.deps.deliveries.enqueue(run2.run_id, 0);
+    expect((await waitForRunStatus(resolved.repo, run2.run_id, 'failed')).run.last_error).toBe(
+      'refused: hooks.internal.test resolves to a private address',
+    );
+  });
+
+  test('the errors of several endpoints are all named in last_error', async () => {
+    const { deps, repo } = setup({ settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
+    const org = newOrg();
+    const ok = await receiver();
+    const bad = await receiver(() => ({ status: 404 }));
+    const worse = await receiver(() => ({ status: 502 }));
+    for (const target of [ok, bad, worse]) await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+    expect(stored.run.last_error).toBe(`HTTP 404 from ${bad.url}; HTTP 502 from ${worse.url}`);
+    expect(stored.deliveredTo).toHaveLength(1);
+  });
+});
