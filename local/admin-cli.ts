@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
+import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import {
   AdminError,
@@ -12,6 +13,7 @@ import {
   setRateLimit,
   validateRateLimit,
 } from '../shared/services/admin-service.js';
+import { addWebhook, listWebhooks, removeWebhook, type WebhookSummary } from '../shared/services/webhook-admin.js';
 import { endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
 
 export interface AdminIo {
@@ -27,15 +29,22 @@ Commands:
   regenerate-secret CLIENT_ID [--json]
   revoke-client CLIENT_ID [--json]
   set-rate-limit CLIENT_ID N|default [--json]
+  add-webhook --org ORG --url URL [--json]
+  list-webhooks --org ORG [--json]
+  remove-webhook ENDPOINT_ID [--json]
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
+
+Runs of the organization's Knaps are delivered to every webhook endpoint it has, signed with the
+endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; with DYNAMODB_ENDPOINT set
+(a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too.
 
 Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = the deployed table, through the AWS
 credentials chain), TABLE_NAME (default knap), AWS_REGION (unset: your AWS profile's region; a local
 DynamoDB needs none), DEFAULT_RATE_LIMIT (the deployment's default, shown for clients without a limit
 of their own; default 100)
 
-Exit status: 0 done; 2 bad arguments, an unknown or revoked client, or AWS settings to fix
+Exit status: 0 done; 2 bad arguments, an unknown or revoked client or webhook endpoint, or AWS settings to fix
 (credentials, region, DYNAMODB_ENDPOINT, TABLE_NAME), with one line on stderr; 1 DynamoDB failed.`;
 
 const effectiveLimit = (client: ClientSummary): number => effectiveRateLimit(client, defaultRateLimitFromEnv());
@@ -83,6 +92,27 @@ const secretLines = (heading: string, client: ClientWithSecret): string[] => [
   'The secret is shown only this once: store it now. It cannot be shown again, only regenerated.',
 ];
 
+/** The admin-facing view of a webhook endpoint, snake_case like the API. */
+const webhookJson = (endpoint: WebhookSummary) => ({
+  endpoint_id: endpoint.endpointId,
+  org_name: endpoint.orgName,
+  url: endpoint.url,
+  created_at: endpoint.createdAt,
+});
+
+const webhookSecretLines = (endpoint: WebhookEndpoint): string[] => [
+  `Added webhook endpoint for organization ${endpoint.orgName}`,
+  '',
+  ...table([
+    ['Endpoint ID', endpoint.endpointId],
+    ['URL', endpoint.url],
+    ['Secret', endpoint.secret],
+  ]).map((line) => `  ${line}`),
+  '',
+  'The secret is shown only this once: store it now. Verify the webhook-signature of every delivery',
+  'with it (any Standard Webhooks library). To change it, add a new endpoint and remove this one.',
+];
+
 const positiveInt = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new AdminError(`${name} must be a positive whole number, got "${value}"`);
@@ -118,6 +148,7 @@ const required = (value: string | undefined, name: string): string => {
 const OPTIONS = {
   org: { type: 'string' },
   name: { type: 'string' },
+  url: { type: 'string' },
   description: { type: 'string' },
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
@@ -125,11 +156,24 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+export interface AdminOptions {
+  /**
+   * Accept http://127.0.0.1 and http://localhost webhook URLs; default: when DYNAMODB_ENDPOINT
+   * is set, i.e. against a local DynamoDB, whose deliveries come from npm start on this machine.
+   */
+  allowLocalhost?: boolean;
+}
+
 /**
  * Runs one admin command; returns the process exit status. The dependencies are asked for
  * only once the arguments are known to be good, so a usage error needs no AWS setup.
  */
-export const runAdmin = async (argv: string[], getDeps: () => Deps | Promise<Deps>, io: AdminIo): Promise<number> => {
+export const runAdmin = async (
+  argv: string[],
+  getDeps: () => Deps | Promise<Deps>,
+  io: AdminIo,
+  options: AdminOptions = {},
+): Promise<number> => {
   try {
     const parsed = parseArgs({ args: hideNegativeNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
     const values = Object.fromEntries(
@@ -201,6 +245,30 @@ export const runAdmin = async (argv: string[], getDeps: () => Deps | Promise<Dep
         const limit = value === 'default' ? null : (rateLimitArg(value, 'N', ' or "default"') ?? null);
         const client = await setRateLimit(await getDeps(), id, limit);
         print(clientJson(client), [`Rate limit of ${client.clientId} is now ${limitText(client)} requests/minute.`]);
+        return 0;
+      }
+      case 'add-webhook': {
+        const input = { orgName: required(values.org, '--org'), url: required(values.url, '--url') };
+        const allowLocalhost = options.allowLocalhost ?? Boolean(process.env.DYNAMODB_ENDPOINT);
+        const endpoint = await addWebhook(await getDeps(), input, { allowLocalhost });
+        print({ ...webhookJson(endpoint), secret: endpoint.secret }, webhookSecretLines(endpoint));
+        return 0;
+      }
+      case 'list-webhooks': {
+        const org = required(values.org, '--org');
+        const endpoints = await listWebhooks(await getDeps(), org);
+        print(
+          endpoints.map(webhookJson),
+          endpoints.length === 0
+            ? [`No webhook endpoints in organization ${org}`]
+            : table([['ENDPOINT ID', 'URL', 'CREATED'], ...endpoints.map((e) => [e.endpointId, e.url, e.createdAt])]),
+        );
+        return 0;
+      }
+      case 'remove-webhook': {
+        const id = required(args[0], 'ENDPOINT_ID');
+        await removeWebhook(await getDeps(), id);
+        print({ endpoint_id: id, removed: true }, [`Removed webhook endpoint ${id}. No later delivery goes to it.`]);
         return 0;
       }
       default:

@@ -2,6 +2,7 @@ import { startApiServer } from '../../local/server.js';
 import type { NewClientInput } from '../../shared/domain/clients.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
 import { FakeClock } from './clock.js';
+import { type DeliveringQueue, deliverWith, type TestDeliveryOptions } from './deliveries.js';
 import { startTestTable, type TestTable } from './dynamo.js';
 
 export interface TestApi {
@@ -10,23 +11,36 @@ export interface TestApi {
   clock: FakeClock;
   deps: ReturnType<TestTable['deps']>;
   newClient(input?: Partial<NewClientInput>): Promise<{ clientId: string; clientSecret: string }>;
+  /** Present with the `deliveries` option: the queue that delivers (deps.deliveries is the same). */
+  deliveries?: DeliveringQueue;
   close(): Promise<void>;
 }
 
+export interface TestApiOptions {
+  /**
+   * Deliver queued runs to webhooks with the real local queue and deliverRun (localhost
+   * receivers allowed), besides recording them; without it runs are only recorded.
+   */
+  deliveries?: TestDeliveryOptions;
+}
+
 /** The local API over a fresh table, its handlers built with a clock the test moves. */
-export const startTestApi = async (): Promise<TestApi> => {
+export const startTestApi = async (options: TestApiOptions = {}): Promise<TestApi> => {
   const table = await startTestTable();
   const clock = new FakeClock();
   const deps = table.deps(clock);
+  const deliveries = options.deliveries ? deliverWith(deps, options.deliveries) : undefined;
   const api = await startApiServer({ deps });
   return {
     url: api.url,
     table,
     clock,
     deps,
+    deliveries,
     newClient: (input = {}) => createApiClient(deps, { orgName: 'acme', name: 'integration', ...input }),
     close: async () => {
       await api.close();
+      await deliveries?.close();
       await table.close();
     },
   };
