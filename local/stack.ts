@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { deliverRun } from '../shared/services/delivery.js';
 import { LocalDeliveryQueue } from './delivery-queue.js';
+import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
 import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
@@ -25,6 +26,8 @@ export interface LocalStackOptions {
   ttlSweepIntervalMs?: number | false;
   /** How much faster than deployed the delivery queue's waits pass; default 1/30 (see delivery-queue.ts). */
   deliveryTimeScale?: number;
+  /** How often the schedule dispatcher runs; `false` never. Default: every second. */
+  dispatchIntervalMs?: number | false;
 }
 
 export interface LocalStack {
@@ -84,7 +87,10 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     timeScale: options.deliveryTimeScale,
   });
   useLocalDeliveryQueue(deliveries);
+  let dispatcher: DispatchTimer | undefined;
   const stopBackground = async () => {
+    // The dispatcher first: it queues deliveries.
+    await dispatcher?.close();
     await ttlSweeper?.close();
     sweeperClient?.destroy();
     await deliveries.close();
@@ -98,6 +104,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       countRoundTrips: options.countRoundTrips,
     });
     ttlSweeper?.start();
+    if (options.dispatchIntervalMs !== false) {
+      dispatcher = startDispatchTimer({ deps: defaultDeps, intervalMs: options.dispatchIntervalMs });
+    }
     return {
       api,
       dynamodbEndpoint: endpoint,
