@@ -7,6 +7,7 @@ import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
+import { MeetingRunsSchema, MeetingTranscriptionSchema, RunPageSchema, RunSchema } from '../domain/runs.js';
 import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
 import { TokenResponseSchema } from '../domain/tokens.js';
 import { KnapPatchSchema } from '../schemas/knap-request.js';
@@ -76,6 +77,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
   tags: [
     { name: 'OAuth', description: 'Tokens for API clients' },
     { name: 'Knaps', description: 'Automations of an organization' },
+    { name: 'Runs', description: 'Knaps that run, and their webhook deliveries' },
     { name: 'Schedules', description: 'Natural-language schedules' },
     { name: 'Documentation', description: 'This document and its page' },
   ],
@@ -204,6 +206,57 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         },
       },
     },
+    '/api/studio/knap-tools/{uuid}/runs': {
+      post: {
+        operationId: 'startRun',
+        tags: ['Runs'],
+        summary: 'Run a Knap now (a manual run)',
+        description: 'No body. The run is delivered to the webhook endpoints of the organization in the background.',
+        security: [{ bearer: ['knaps:write'] }],
+        parameters: [knapUuid],
+        responses: {
+          '202': { description: 'The run, pending', headers: rateLimitHeaders, content: json('Run') },
+          ...bearerErrors,
+          '404': notFound,
+          '409': problem('The Knap is not active'),
+        },
+      },
+      get: {
+        operationId: 'listRuns',
+        tags: ['Runs'],
+        summary: "A Knap's runs, newest first",
+        security: [{ bearer: ['knaps:read'] }],
+        parameters: [
+          knapUuid,
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
+        ],
+        responses: {
+          '200': { description: 'One page of runs', headers: rateLimitHeaders, content: json('RunPage') },
+          '400': problem('Invalid limit or cursor'),
+          ...bearerErrors,
+          '404': notFound,
+        },
+      },
+    },
+    '/api/studio/meeting-transcriptions': {
+      post: {
+        operationId: 'reportMeeting',
+        tags: ['Runs'],
+        summary: 'A meeting was transcribed: run every active after-meeting Knap the client sees, once per meeting',
+        security: [{ bearer: ['knaps:write'] }],
+        requestBody: { required: true, content: json('MeetingTranscription') },
+        responses: {
+          '202': {
+            description: 'The runs of this meeting, new or earlier',
+            headers: rateLimitHeaders,
+            content: json('MeetingRuns'),
+          },
+          ...jsonBodyErrors,
+          ...bearerErrors,
+        },
+      },
+    },
     '/api/studio/schedules/preview': {
       post: {
         operationId: 'previewSchedule',
@@ -252,6 +305,10 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         KnapPatch: KnapPatchSchema,
         Knap: KnapSchema,
         KnapListing: KnapListingSchema,
+        Run: RunSchema,
+        RunPage: RunPageSchema,
+        MeetingTranscription: MeetingTranscriptionSchema,
+        MeetingRuns: MeetingRunsSchema,
         SchedulePreviewRequest: SchedulePreviewRequestSchema,
         SchedulePreview: SchedulePreviewSchema,
         Error: ErrorSchema,
