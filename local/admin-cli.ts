@@ -32,12 +32,16 @@ Commands:
   add-webhook --org ORG --url URL [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
+  backfill-due-index [--json]
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
 Runs of the organization's Knaps are delivered to every webhook endpoint it has, signed with the
 endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; with DYNAMODB_ENDPOINT set
 (a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too.
+
+backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
+the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
 
 Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = the deployed table, through the AWS
 credentials chain), TABLE_NAME (default knap), AWS_REGION (unset: your AWS profile's region; a local
@@ -269,6 +273,11 @@ export const runAdmin = async (
         const id = required(args[0], 'ENDPOINT_ID');
         await removeWebhook(await getDeps(), id);
         print({ endpoint_id: id, removed: true }, [`Removed webhook endpoint ${id}. No later delivery goes to it.`]);
+        return 0;
+      }
+      case 'backfill-due-index': {
+        const added = await (await getDeps()).repo.backfillDueIndex();
+        print({ added }, [`Due index: ${added} scheduled Knap(s) added; they run from their next occurrence.`]);
         return 0;
       }
       default:

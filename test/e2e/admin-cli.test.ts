@@ -278,3 +278,36 @@ describe("the deployed table's region", () => {
     expect(await deployedRegion()).toBe('eu-north-1');
   });
 });
+
+describe('backfill-due-index', () => {
+  test('adds the due-index entry of scheduled Knaps stored without one, once', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { createDocumentClient } = await import('../../shared/store/dynamo-client.js');
+    const documents = createDocumentClient({ endpoint: api.table.endpoint });
+    // A scheduled Knap as an earlier version stored it: no gsi3 keys, no version.
+    await documents.send(
+      new PutCommand({
+        TableName: api.table.tableName,
+        Item: {
+          pk: 'ORG#backfill',
+          sk: 'KNAP#8a9b0c1d-0000-4000-8000-000000000001',
+          type: 'knap',
+          uuid: '8a9b0c1d-0000-4000-8000-000000000001',
+          schedule_type: 'scheduled',
+          is_active: true,
+          next_run_at: '2030-01-01T09:00:00Z',
+        },
+      }),
+    );
+    documents.destroy();
+    const first = await admin('backfill-due-index', '--json');
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.out).added).toBeGreaterThanOrEqual(1);
+    const second = await admin('backfill-due-index');
+    expect(second).toEqual({
+      status: 0,
+      out: 'Due index: 0 scheduled Knap(s) added; they run from their next occurrence.',
+      err: '',
+    });
+  });
+});
