@@ -18,8 +18,13 @@ const common = {
 };
 
 // Suites that synthesize the CDK app, bundle, or start child processes (npm start, the admin
-// CLI); a new suite that does belongs here too. Everything else is the fast tier.
-const slow = ['/test/cdk/.*\\.test\\.ts$', '/test/e2e/admin-cli\\.test\\.ts$', '/test/local/start\\.test\\.ts$'];
+// CLI, Chromium); a new suite that does belongs here too. Everything else is the fast tier.
+const slow = [
+  '/test/cdk/.*\\.test\\.ts$',
+  '/test/e2e/admin-cli\\.test\\.ts$',
+  '/test/e2e/docs-page\\.test\\.ts$',
+  '/test/local/start\\.test\\.ts$',
+];
 
 /** @type {import('jest').Config} */
 export default {
