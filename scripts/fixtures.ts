@@ -1,7 +1,7 @@
 /**
  * Fixed credentials for local invocation (`npm run invoke`, test/invoke) and for the
  * events in events/: a known client with a known secret, known access and refresh tokens,
- * and a few Knaps to list, read, change and delete. They exist only in tables this module
+ * a few Knaps to list, read, change, delete and run, and a few runs. They exist only in tables this module
  * seeds (an in-memory dynalite by default); `seedFixtures` refuses an AWS endpoint, so they
  * can never become a back door into a deployed table.
  *
@@ -15,6 +15,7 @@ import { hashCredential } from '../shared/domain/credentials.js';
 import type { Knap, KnapOwnership } from '../shared/domain/knaps.js';
 import { windowStart } from '../shared/domain/rate-limit.js';
 import type { Repository } from '../shared/domain/repository.js';
+import { newRun, type Run, type StoredRun } from '../shared/domain/runs.js';
 import type { TokenKind, TokenRecord } from '../shared/domain/tokens.js';
 
 export const FIXTURE_ORG = 'acme';
@@ -163,7 +164,16 @@ interface FixtureKnap {
   version: number;
 }
 
-const knap = (owner: ClientKey, uuid: string, name: string, visibility: string, minute: number, version = 1): FixtureKnap => {
+const knap = (
+  owner: ClientKey,
+  uuid: string,
+  name: string,
+  visibility: string,
+  minute: number,
+  version = 1,
+  /** What sets it apart from an active manual Knap: inactive, after meetings, scheduled. */
+  changes: Partial<Knap> = {},
+): FixtureKnap => {
   const timestamp = `2026-01-02T09:${String(minute).padStart(2, '0')}:00.000Z`;
   return {
     owner,
@@ -182,6 +192,7 @@ const knap = (owner: ClientKey, uuid: string, name: string, visibility: string, 
       updated_at: timestamp,
       schedule_info: null,
       next_run_at: null,
+      ...changes,
     },
   };
 };
@@ -209,10 +220,110 @@ export const FIXTURE_KNAPS = {
    * If-Match: "1" is stale (412). No event changes it (a change would only raise the version).
    */
   changedSinceRead: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0008', 'Quarterly OKR check-in', 'private', 8, 2),
+  /** The main client's, switched off: running it now is refused (409). */
+  inactive: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0009', 'Paused invoice reminder', 'private', 9, 1, {
+    is_active: false,
+  }),
+  /**
+   * The main client's after-meeting Knap: every meeting report (events/report-meeting) runs
+   * it, once per meeting.
+   */
+  afterMeeting: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c000a', 'Meeting action items', 'private', 10, 1, {
+    schedule_type: 'post_meeting_transcription',
+  }),
+  /** The main client's, with a run history (FIXTURE_RUNS) that no event adds to: events/list-runs. */
+  withHistory: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c000b', 'Daily standup digest', 'private', 11),
+  /**
+   * The main client's scheduled Knap, due since 2026-01-03T07:00Z: the dispatcher
+   * (events/dispatch-runs) claims that occurrence and moves next_run_at on; each dispatcher
+   * event finds it due again (resetDueFixtureKnaps). Its run's id derives from the
+   * occurrence, so a table holds one run of it, however often it is dispatched.
+   */
+  due: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c000c', 'Morning metrics digest', 'private', 12, 1, {
+    schedule_type: 'scheduled',
+    tool_metadata: {
+      action_description: 'Morning metrics digest (fixture)',
+      schedule_description: 'every day at 7am',
+      timezone: 'UTC',
+    },
+    schedule_info: {
+      schedule_type: 'daily',
+      schedule_time: '07:00',
+      days_of_week: null,
+      days_of_month: null,
+      weeks_of_month: null,
+      months_of_year: null,
+      interval: 1,
+      timezone: 'UTC',
+      anchor_date: null,
+    },
+    next_run_at: '2026-01-03T07:00:00Z',
+  }),
 } as const satisfies Record<string, FixtureKnap>;
 
 /** Every fixture Knap, in creation order. */
 export const KNAPS: readonly FixtureKnap[] = Object.values(FIXTURE_KNAPS);
+
+type FixtureKnapKey = keyof typeof FIXTURE_KNAPS;
+
+const fixtureRun = (
+  of: FixtureKnapKey,
+  id: string,
+  createdAt: string,
+  outcome: Partial<Pick<Run, 'status' | 'attempts' | 'last_attempt_at' | 'last_error'>> = {},
+): StoredRun => {
+  const { knap: ofKnap, owner } = FIXTURE_KNAPS[of];
+  const run = newRun({
+    run_id: id,
+    knap_uuid: ofKnap.uuid,
+    trigger: 'manual',
+    scheduled_for: null,
+    meeting_id: null,
+    created_at: createdAt,
+  });
+  return { run: { ...run, ...outcome }, orgName: CLIENTS[owner].orgName, deliveredTo: [] };
+};
+
+/**
+ * The fixture runs (ids shaped like a manual run's), by role. Seeding writes the missing
+ * ones; with a RunWriter (the invoke environment has one) it also puts changed ones back.
+ */
+export const FIXTURE_RUNS = {
+  /** withHistory's runs, oldest first: what events/list-runs/200-history lists, newest first. */
+  delivered: fixtureRun('withHistory', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0a01', '2026-01-05T08:00:00Z', {
+    status: 'delivered',
+    attempts: 1,
+    last_attempt_at: '2026-01-05T08:00:00Z',
+  }),
+  failed: fixtureRun('withHistory', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0a02', '2026-01-06T08:00:00Z', {
+    status: 'failed',
+    attempts: 8,
+    last_attempt_at: '2026-01-06T10:41:09Z',
+    last_error: 'HTTP 503 from https://hooks.acme.example/knaps',
+  }),
+  noEndpoint: fixtureRun('withHistory', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0a03', '2026-01-07T08:00:00Z', {
+    status: 'no_endpoint',
+    attempts: 1,
+    last_attempt_at: '2026-01-07T08:00:00Z',
+    last_error: 'No webhook endpoint in the organization',
+  }),
+  /**
+   * Manual runs of ownPrivate waiting for delivery, as start-run leaves them: the messages of
+   * events/deliver-runs name them, and each such event finds them pending again.
+   */
+  awaitingDelivery: fixtureRun('ownPrivate', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0b01', '2026-01-08T10:00:00Z'),
+  awaitingDeliveryToo: fixtureRun('ownPrivate', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0b02', '2026-01-08T10:05:00Z'),
+} as const satisfies Record<string, StoredRun>;
+
+/** Every fixture run. */
+export const RUNS: readonly StoredRun[] = Object.values(FIXTURE_RUNS);
+
+/**
+ * Writes a run whatever is stored under its id. The repository only ever creates runs
+ * (delivery attempts are added to them), so putting one back as seeded takes a write of its
+ * own: the invoke environment's (scripts/invoke-core.ts), never the deployed code's.
+ */
+export type RunWriter = (stored: StoredRun) => Promise<void>;
 
 const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
@@ -261,10 +372,11 @@ export const assertLocalEndpoint = (endpoint: string | undefined): void => {
 };
 
 /**
- * Seeds every fixture: clients, tokens (one BatchWriteItem), Knaps. Idempotent, so it may
- * run again on a persistent local table.
+ * Seeds every fixture: clients, tokens (one BatchWriteItem), Knaps, runs. Idempotent, so it
+ * may run again on a persistent local table; runs an earlier run changed (a delivery attempt)
+ * are put back only given a RunWriter.
  */
-export const seedFixtures = async (repo: Repository, endpoint: string | undefined): Promise<void> => {
+export const seedFixtures = async (repo: Repository, endpoint: string | undefined, writeRun?: RunWriter): Promise<void> => {
   assertLocalEndpoint(endpoint);
   const generations = new Map<ClientKey, number>();
   for (const key of Object.keys(CLIENTS) as ClientKey[]) {
@@ -281,6 +393,7 @@ export const seedFixtures = async (repo: Repository, endpoint: string | undefine
   }));
   await repo.putTokens(records);
   for (const fixture of KNAPS) await seedKnap(repo, fixture);
+  for (const fixture of RUNS) await seedRun(repo, fixture, writeRun);
   await primeRateLimits(repo);
 };
 
@@ -325,6 +438,34 @@ export const resetFixtureKnap = async (repo: Repository, uuid: string): Promise<
   const fixture = KNAPS.find((candidate) => candidate.knap.uuid === uuid);
   if (!fixture) return false;
   await seedKnap(repo, fixture);
+  return true;
+};
+
+/**
+ * Puts every fixture Knap that is scheduled back as seeded, so the dispatcher finds its
+ * occurrence due again (an earlier dispatch moved next_run_at on). Call it before a
+ * dispatcher event.
+ */
+export const resetDueFixtureKnaps = async (repo: Repository): Promise<void> => {
+  for (const fixture of KNAPS) if (fixture.knap.schedule_type === 'scheduled') await seedKnap(repo, fixture);
+};
+
+/** Writes a missing fixture run; given a writer, also puts back one that differs from the fixture. */
+const seedRun = async (repo: Repository, fixture: StoredRun, writeRun: RunWriter | undefined): Promise<void> => {
+  if (await repo.putRun(fixture)) return;
+  if (!writeRun) return;
+  const stored = await repo.getRun(fixture.run.run_id);
+  if (!isDeepStrictEqual(stored, fixture)) await writeRun(fixture);
+};
+
+/**
+ * Puts the fixture run with this id back as seeded (pending again, after a delivery attempt),
+ * if there is one; call it before an event that delivers it. True when `runId` is a fixture run's.
+ */
+export const resetFixtureRun = async (repo: Repository, runId: string, writeRun: RunWriter): Promise<boolean> => {
+  const fixture = RUNS.find((candidate) => candidate.run.run_id === runId);
+  if (!fixture) return false;
+  await seedRun(repo, fixture, writeRun);
   return true;
 };
 

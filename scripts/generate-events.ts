@@ -15,15 +15,24 @@
  * - on a route with path parameters, rawPath and requestContext.http.path are the concrete
  *   path (`/api/studio/knap-tools/0b6f...`), the routeKey stays the template
  *   (`GET /api/studio/knap-tools/{uuid}`), and pathParameters holds the values, decoded.
+ *
+ * And the events of the jobs (functions/jobs.ts), named for what they are rather than for a
+ * status (`scheduled-event.json`, `sqs-batch.json`):
+ * - dispatch-runs: the EventBridge Scheduled Event its every-minute rule sends
+ *   (`version: "0"`, `detail-type: "Scheduled Event"`, `source: "aws.events"`, the rule's
+ *   ARN in `resources`, `detail: {}`);
+ * - deliver-runs: an SQS batch (`Records[]`, each with messageId, receiptHandle, the body
+ *   `{"run_id": ...}` as the producers send it, its md5OfBody, attributes, eventSourceARN).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import { type JobDefinition, jobs } from '../functions/jobs.js';
 import { fillPath, matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { clfTime, isTextContentType } from '../local/http-adapter.js';
-import { CLIENTS, FIXTURE_KNAPS, FIXTURE_ORG, OTHER_ORG, TOKENS } from './fixtures.js';
-import { EVENTS_DIR } from './invoke-core.js';
+import { CLIENTS, FIXTURE_KNAPS, FIXTURE_ORG, FIXTURE_RUNS, OTHER_ORG, TOKENS } from './fixtures.js';
+import { EVENTS_DIR, md5Of } from './invoke-core.js';
 
 const API_ID = 'k7n2p4x9qa';
 const REGION = 'eu-west-1';
@@ -62,6 +71,8 @@ const NO_SUCH_KNAP = '5d0c4a9e-7b21-4f3a-8e6d-000000000404';
 const ACCEPT_HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const ACCEPT_ANY = '*/*';
 const ACCEPT_CSS = 'text/css,*/*;q=0.1';
+/** The meeting that events/report-meeting reports (twice: the second report finds the same runs). */
+const MEETING_ID = 'zoom-83920475561-2026-11-23';
 
 const CASES: Record<string, Case[]> = {
   token: [
@@ -314,6 +325,150 @@ const CASES: Record<string, Case[]> = {
     // Browser developer tools ask for the bundle's source map, which is not served.
     { name: '404-unknown-file', params: { file: 'swagger-ui-bundle.js.map' }, headers: { accept: ACCEPT_ANY } },
   ],
+  // Cases of routes added later come last, so that the events before them keep their times.
+  'start-run': [
+    { name: '202-manual', params: knapParams(FIXTURE_KNAPS.ownPrivate), headers: withAccess },
+    // Any Knap the caller sees may be run, not only its own.
+    { name: '202-shared-by-colleague', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: withAccess },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate) },
+    {
+      name: '403-read-only-token',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+    },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess },
+    { name: '409-inactive', params: knapParams(FIXTURE_KNAPS.inactive), headers: withAccess },
+  ],
+  'list-runs': [
+    { name: '200-history', params: knapParams(FIXTURE_KNAPS.withHistory), headers: withAccess },
+    { name: '200-first-page', params: knapParams(FIXTURE_KNAPS.withHistory), headers: withAccess, query: { limit: '1' } },
+    {
+      name: '200-read-only-token',
+      params: knapParams(FIXTURE_KNAPS.withHistory),
+      headers: { authorization: bearer(TOKENS.readOnly.token) },
+    },
+    {
+      name: '400-invalid-limit',
+      params: knapParams(FIXTURE_KNAPS.withHistory),
+      headers: withAccess,
+      query: { limit: '0' },
+    },
+    {
+      name: '400-invalid-cursor',
+      params: knapParams(FIXTURE_KNAPS.withHistory),
+      headers: withAccess,
+      query: { cursor: 'not-a-cursor' },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.withHistory) },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess },
+  ],
+  'report-meeting': [
+    {
+      name: '202-meeting',
+      headers: withAccess,
+      body: {
+        meeting_id: MEETING_ID,
+        title: 'Weekly pipeline review',
+        occurred_at: '2026-11-23T09:00:00Z',
+        transcript_url: 'https://meetings.acme.example/transcripts/83920475561',
+        user_id: CLIENTS.main.userId,
+      },
+    },
+    // The same meeting reported again (a retry, or another integration): the same runs, no new one.
+    { name: '202-same-meeting-again', headers: withAccess, body: { meeting_id: MEETING_ID } },
+    { name: '400-missing-meeting-id', headers: withAccess, body: { title: 'Weekly pipeline review' } },
+    {
+      name: '400-http-transcript-url',
+      headers: withAccess,
+      body: { meeting_id: MEETING_ID, transcript_url: 'http://meetings.acme.example/transcripts/83920475561' },
+    },
+    { name: '401-missing-token', body: { meeting_id: MEETING_ID } },
+    { name: '403-read-only-token', headers: { authorization: bearer(TOKENS.readOnly.token) }, body: { meeting_id: MEETING_ID } },
+  ],
+};
+
+/** An event of a job (functions/jobs.ts): named for what it is; no HTTP status. */
+interface JobCase {
+  /** The file name without `.json`, e.g. `scheduled-event`. */
+  name: string;
+  /** A queue job's messages: each one's body, as the producers send it (JSON text). */
+  messages?: string[];
+}
+
+/** What the delivery queue's producers send (shared/queue/sqs-queue.ts): `{"run_id"}`. */
+const deliveryMessage = (stored: { run: { run_id: string } }): string => JSON.stringify({ run_id: stored.run.run_id });
+
+const JOB_CASES: Record<string, JobCase[]> = {
+  // What the every-minute rule sends; the dispatcher finds the due fixture Knap in the table.
+  'dispatch-runs': [{ name: 'scheduled-event' }],
+  'deliver-runs': [
+    // Two runs waiting for delivery, in one batch (the event source takes up to 10).
+    {
+      name: 'sqs-batch',
+      messages: [deliveryMessage(FIXTURE_RUNS.awaitingDelivery), deliveryMessage(FIXTURE_RUNS.awaitingDeliveryToo)],
+    },
+    // A message nobody could deliver: dropped with a log line, not retried.
+    { name: 'sqs-unreadable-body', messages: ['{"run": "not what the producers send"}'] },
+  ],
+};
+
+const ACCOUNT_ID = '123456789012';
+/** Names as CloudFormation gives them to the stack's rule and queue (lib/runs.ts: Runs/EveryMinute, Runs/Deliveries). */
+const SCHEDULE_RULE_ARN = `arn:aws:events:${REGION}:${ACCOUNT_ID}:rule/KnapApi-RunsEveryMinute5B3C7D1E-1XQ4ZK7P9M2W`;
+const DELIVERY_QUEUE_ARN = `arn:aws:sqs:${REGION}:${ACCOUNT_ID}:KnapApi-RunsDeliveries9F4A2C6B-Lq3vXw8NzR1t`;
+
+/** A uuid (v4 layout) from a digest, as EventBridge and SQS ids look. */
+const uuidOf = (bytes: Buffer): string => {
+  const id = Buffer.from(bytes.subarray(0, 16));
+  id[6] = (id[6]! & 0x0f) | 0x40;
+  id[8] = (id[8]! & 0x3f) | 0x80;
+  const text = id.toString('hex');
+  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`;
+};
+
+/** EventBridge's Scheduled Event, as a `rate(1 minute)` rule sends it: on the minute, detail {}. */
+const scheduledEvent = (seed: Buffer, now: Date): ScheduledEvent => ({
+  version: '0',
+  id: uuidOf(seed),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: ACCOUNT_ID,
+  time: new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  region: REGION,
+  resources: [SCHEDULE_RULE_ARN],
+  detail: {},
+});
+
+/** One SQS message as the Lambda event source hands it over: sent a moment before, received once. */
+const sqsRecord = (seed: Buffer, body: string, now: Date, index: number): SQSRecord => {
+  const digestOf = digest(`${seed.toString('hex')}/${index}`);
+  const sent = now.getTime() - 1500 + index * 7;
+  return {
+    messageId: uuidOf(digestOf),
+    receiptHandle: `AQEB${Buffer.concat([digestOf, digest(digestOf.toString('hex')), digestOf]).toString('base64')}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: String(sent),
+      // The role session of the function that sent it (start-run's, say).
+      SenderId: `AROA${digestOf.subarray(0, 12).toString('hex').toUpperCase().slice(0, 17)}:KnapApi-StartRunFunction`,
+      ApproximateFirstReceiveTimestamp: String(sent + 40),
+    },
+    messageAttributes: {},
+    md5OfBody: md5Of(body),
+    eventSource: 'aws:sqs',
+    eventSourceARN: DELIVERY_QUEUE_ARN,
+    awsRegion: REGION,
+  };
+};
+
+export const buildJobEvent = (job: JobDefinition, item: JobCase, index: number): ScheduledEvent | SQSEvent => {
+  const seed = digest(`${job.id}/${item.name}`);
+  const now = new Date(BASE_TIME + index * 1000);
+  if (job.trigger === 'schedule') return scheduledEvent(seed, now);
+  const messages = item.messages ?? [];
+  if (messages.length < 1 || messages.length > 10) throw new Error(`${job.id}/${item.name}: an SQS batch holds 1 to 10 messages`);
+  return { Records: messages.map((body, position) => sqsRecord(seed, body, now, position)) };
 };
 
 /** Stable, AWS-looking ids derived from the case, so regenerating changes nothing. */
@@ -390,26 +545,44 @@ export const buildEvent = (route: RouteDefinition, item: Case, index: number): A
   };
 };
 
-/** Every event file this script writes, in order: where it goes and what it holds. */
-export function* generatedEvents(): Generator<{ routeId: string; file: string; event: APIGatewayProxyEventV2 }> {
-  let index = 0;
+/** Every event file this script writes, in order (routes, then jobs): where it goes and what it holds. */
+export function* generatedEvents(): Generator<{
+  functionId: string;
+  file: string;
+  event: APIGatewayProxyEventV2 | ScheduledEvent | SQSEvent;
+}> {
+  // Each case's second after BASE_TIME is its place in CASES, then JOB_CASES: a case added
+  // later changes no earlier event.
+  const places = new Map<Case, number>();
+  for (const item of Object.values(CASES).flat()) places.set(item, places.size);
+  const unknown = Object.keys(CASES).filter((id) => !routes.some((route) => route.id === id));
+  if (unknown.length > 0) throw new Error(`Event cases for routes that do not exist: ${unknown.join(', ')}`);
   for (const route of routes) {
     const cases = CASES[route.id];
     if (!cases) throw new Error(`No event cases for route ${route.id}`);
     for (const item of cases) {
-      yield { routeId: route.id, file: join(EVENTS_DIR, route.id, `${item.name}.json`), event: buildEvent(route, item, index++) };
+      const event = buildEvent(route, item, places.get(item) ?? 0);
+      yield { functionId: route.id, file: join(EVENTS_DIR, route.id, `${item.name}.json`), event };
+    }
+  }
+  let index = places.size;
+  for (const job of jobs) {
+    const cases = JOB_CASES[job.id];
+    if (!cases) throw new Error(`No event cases for job ${job.id}`);
+    for (const item of cases) {
+      yield { functionId: job.id, file: join(EVENTS_DIR, job.id, `${item.name}.json`), event: buildJobEvent(job, item, index++) };
     }
   }
 }
 
 const write = async (): Promise<void> => {
   const written = new Map<string, number>();
-  for (const { routeId, file, event } of generatedEvents()) {
+  for (const { functionId, file, event } of generatedEvents()) {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, `${JSON.stringify(event, null, 2)}\n`);
-    written.set(routeId, (written.get(routeId) ?? 0) + 1);
+    written.set(functionId, (written.get(functionId) ?? 0) + 1);
   }
-  for (const [routeId, count] of written) console.log(`events/${routeId}: ${count} events`);
+  for (const [functionId, count] of written) console.log(`events/${functionId}: ${count} events`);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) await write();

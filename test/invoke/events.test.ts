@@ -1,27 +1,40 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, ScheduledEvent, SQSEvent } from 'aws-lambda';
+import { jobs } from '../../functions/jobs.js';
 import { matchPath, routes } from '../../functions/routes.js';
 import { isTextContentType } from '../../local/http-adapter.js';
+import { CLIENTS, FIXTURE_KNAPS, FIXTURE_RUNS, RUNS } from '../../scripts/fixtures.js';
 import { generatedEvents } from '../../scripts/generate-events.js';
 import {
   expectedStatus,
   type InvokeEnvironment,
   invokeFile,
+  jobById,
   listEventFiles,
+  md5Of,
   PROJECT_ROOT,
+  type QueuedDelivery,
   readEvent,
+  readJobEvent,
   routeById,
   startInvokeEnvironment,
 } from '../../scripts/invoke-core.js';
+import { runId as runIdOf } from '../../shared/domain/runs.js';
+import { createDocumentClient } from '../../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 
 /**
  * Every event in events/ goes through the same code path as `npm run invoke` (the
- * function's module from the route table, a Lambda context, the fixtures) and must give
- * the status its file name starts with.
+ * function's module from the route table or the job list, a Lambda context, the fixtures):
+ * a route's event must give the status its file name starts with, a job's event what the
+ * job returns (see checkJobResult).
  */
 const files = await listEventFiles();
+const jobIds = new Set(jobs.map((job) => job.id));
+const routeFiles = files.filter(({ functionId }) => !jobIds.has(functionId));
+const jobFiles = files.filter(({ functionId }) => jobIds.has(functionId));
 
 let env: InvokeEnvironment;
 beforeAll(async () => {
@@ -31,6 +44,12 @@ beforeAll(async () => {
   env = await startInvokeEnvironment({ tableName: `knap-invoke-${randomBytes(4).toString('hex')}` });
 });
 afterAll(() => env?.close());
+
+/** The invoke table, read as the functions read it. */
+const store = () => {
+  const documents = createDocumentClient({ endpoint: env.endpoint, region: env.region });
+  return { repo: new DynamoRepository(documents, env.tableName), close: () => documents.destroy() };
+};
 
 /** Public routes without path parameters: nothing to refuse but an oversized body, so no refusal event. */
 const NOTHING_TO_REFUSE = new Set(['openapi', 'docs']);
@@ -42,16 +61,29 @@ const headerOf = (result: APIGatewayProxyStructuredResultV2, header: string): st
     ?.toString();
 
 describe('the events folder', () => {
-  test('every function has events, at least one success and one refusal', () => {
+  test('every route has events, at least one success and one refusal', () => {
     for (const route of routes) {
-      const statuses = files.filter((entry) => entry.routeId === route.id).map((entry) => expectedStatus(entry.file));
+      const statuses = files.filter((entry) => entry.functionId === route.id).map((entry) => expectedStatus(entry.file));
       expect(statuses.some((status) => status !== null && status < 300)).toBe(true);
       if (!NOTHING_TO_REFUSE.has(route.id)) expect(statuses.some((status) => status !== null && status >= 400)).toBe(true);
     }
   });
 
-  test('every file is named for its status: <status>-<case>.json', () => {
-    for (const { file } of files) expect(basename(file)).toMatch(/^[1-5]\d\d-[a-z0-9-]+\.json$/);
+  test('every job has events too', () => {
+    for (const job of jobs) expect(jobFiles.filter((entry) => entry.functionId === job.id).length).toBeGreaterThan(0);
+  });
+
+  test("a route's files are named for their status: <status>-<case>.json", () => {
+    for (const { file } of routeFiles) expect(basename(file)).toMatch(/^[1-5]\d\d-[a-z0-9-]+\.json$/);
+  });
+
+  test("a job's files are named for what they are, not for a status: <case>.json", () => {
+    for (const { file } of jobFiles) expect(basename(file)).toMatch(/^[a-z][a-z0-9-]*\.json$/);
+  });
+
+  test('no file is left over from a case that is gone (or written by hand)', () => {
+    const written = new Set([...generatedEvents()].map(({ file }) => file));
+    for (const { file } of files) expect(written.has(file)).toBe(true);
   });
 
   test('the files are what scripts/generate-events.ts writes (edit its cases, then run it)', async () => {
@@ -61,7 +93,7 @@ describe('the events folder', () => {
   });
 });
 
-describe.each(files.map(({ routeId, file }) => [name(file), routeId, file] as const))('%s', (_name, routeId, file) => {
+describe.each(routeFiles.map(({ functionId, file }) => [name(file), functionId, file] as const))('%s', (_name, routeId, file) => {
   let event: APIGatewayProxyEventV2;
   beforeAll(async () => {
     event = await readEvent(file);
@@ -105,45 +137,216 @@ describe.each(files.map(({ routeId, file }) => [name(file), routeId, file] as co
   test('gives the status its name says', async () => {
     const invocation = await invokeFile(env, routeId, file);
     expect(invocation.status).toBe(invocation.expected);
+    expect(invocation.problem).toBeNull();
+    const status = invocation.status as number;
     const result = invocation.result as APIGatewayProxyStructuredResultV2;
-    if (invocation.status === 204) {
+    if (status === 204) {
       // No content: an empty body, and nothing to give a type to.
       expect(result.body ?? '').toBe('');
       expect(headerOf(result, 'content-type')).toBeUndefined();
       return;
     }
-    const type = contentTypeOf(routeId, invocation.status, event);
+    const type = contentTypeOf(routeId, status, event);
     expect(headerOf(result, 'content-type')).toMatch(type);
     if (!type.test('application/json')) {
       expect(result.body?.length).toBeGreaterThan(0);
       return;
     }
     const body = JSON.parse(result.body ?? 'null') as Record<string, unknown>;
-    if (invocation.status >= 400) {
+    if (status >= 400) {
       // Every refusal: {"detail": "..."}, never a stack trace.
       expect(Object.keys(body)).toEqual(['detail']);
       expect(typeof body.detail).toBe('string');
       expect(String(body.detail)).not.toMatch(/\n\s+at /);
     }
-    if (invocation.status === 401 && routeId !== 'token') expect(headerOf(result, 'www-authenticate')).toMatch(/^Bearer/);
-    if (invocation.status === 429) {
+    if (status === 401 && routeId !== 'token') expect(headerOf(result, 'www-authenticate')).toMatch(/^Bearer/);
+    if (status === 429) {
       expect(Number(headerOf(result, 'retry-after'))).toBeGreaterThan(0);
       expect(headerOf(result, 'ratelimit-remaining')).toBe('0');
     }
     if (routeId === 'token') expect(headerOf(result, 'cache-control')).toBe('no-store');
-    if (routeId === 'token' && invocation.status === 200) {
+    if (routeId === 'token' && status === 200) {
       expect(body).toEqual(expect.objectContaining({ token_type: 'Bearer', expires_in: 3600 }));
     }
     // One Knap: its ETag is its version, and it is the Knap the path names.
-    if ((routeId === 'get-knap' || routeId === 'update-knap') && invocation.status === 200) {
+    if ((routeId === 'get-knap' || routeId === 'update-knap') && status === 200) {
       expect(headerOf(result, 'etag')).toMatch(/^"\d+"$/);
       expect(body.uuid).toBe(event.pathParameters?.uuid);
     }
-    if (routeId === 'preview-schedule' && invocation.status === 200) {
+    if (routeId === 'preview-schedule' && status === 200) {
       expect(Object.keys(body).sort()).toEqual(['description', 'next_runs', 'schedule_info']);
     }
     if (routeId === 'openapi') expect(String(body.openapi)).toMatch(/^3\.1\./);
+    // Runs: only new ones are queued for delivery, nothing else queues any.
+    if (status >= 300 || !['start-run', 'report-meeting'].includes(routeId)) expect(invocation.queued).toEqual([]);
+    if (routeId === 'start-run' && status === 202) {
+      expect(body).toEqual(
+        expect.objectContaining({ knap_uuid: event.pathParameters?.uuid, trigger: 'manual', status: 'pending', attempts: 0 }),
+      );
+      expect(invocation.queued).toEqual([{ runId: body.run_id, delaySeconds: 0 }]);
+    }
+    if (routeId === 'list-runs' && status === 200) await expectHistory(body, event);
+    if (routeId === 'report-meeting' && status === 202) await expectMeetingRuns(file, body, event, invocation.queued);
   });
+});
+
+/** Runs, as the contract shows them. */
+type RunBody = Record<string, unknown> & { run_id: string };
+
+/** withHistory's fixture runs, newest first: no event adds to them. */
+const HISTORY = RUNS.filter((stored) => stored.run.knap_uuid === FIXTURE_KNAPS.withHistory.knap.uuid)
+  .map((stored) => stored.run)
+  .sort((a, b) => b.created_at.localeCompare(a.created_at));
+
+async function expectHistory(body: Record<string, unknown>, event: APIGatewayProxyEventV2): Promise<void> {
+  expect(Object.keys(body).sort()).toEqual(['next_cursor', 'runs']);
+  const limit = Number(event.queryStringParameters?.limit ?? HISTORY.length);
+  expect(body.runs).toEqual(HISTORY.slice(0, limit));
+  if (limit < HISTORY.length) expect(typeof body.next_cursor).toBe('string');
+  else expect(body.next_cursor).toBeNull();
+}
+
+/**
+ * A meeting report runs every active after-meeting Knap the caller sees (the fixture's, and
+ * those create-knap events made), once per meeting: reporting it again answers the same runs
+ * and queues nothing.
+ */
+async function expectMeetingRuns(
+  file: string,
+  body: Record<string, unknown>,
+  event: APIGatewayProxyEventV2,
+  queued: QueuedDelivery[],
+): Promise<void> {
+  const meetingId = (JSON.parse(event.body ?? '{}') as { meeting_id: string }).meeting_id;
+  expect(body.meeting_id).toBe(meetingId);
+  const runs = body.runs as RunBody[];
+  for (const run of runs)
+    expect(run).toEqual(expect.objectContaining({ trigger: 'post_meeting_transcription', meeting_id: meetingId }));
+  const { afterMeeting } = FIXTURE_KNAPS;
+  const ids = runs.map((run) => run.run_id);
+  expect(ids).toContain(runIdOf.meeting(afterMeeting.knap.uuid, meetingId));
+  // Only runs this report made are queued (a repeated meeting's runs were queued the first time).
+  for (const { runId } of queued) expect(ids).toContain(runId);
+  const again = await invokeFile(env, 'report-meeting', file);
+  expect(again.status).toBe(202);
+  expect(JSON.parse((again.result as APIGatewayProxyStructuredResultV2).body ?? 'null')).toEqual(body);
+  expect(again.queued).toEqual([]);
+}
+
+describe.each(jobFiles.map(({ functionId, file }) => [name(file), functionId, file] as const))('%s', (_name, jobId, file) => {
+  test('is the event AWS sends the job', async () => {
+    const job = jobById(jobId);
+    const event = await readJobEvent(file);
+    if (job.trigger === 'schedule') {
+      const scheduled = event as ScheduledEvent;
+      expect(Object.keys(scheduled).sort()).toEqual(
+        ['account', 'detail', 'detail-type', 'id', 'region', 'resources', 'source', 'time', 'version'].sort(),
+      );
+      expect(scheduled).toEqual(
+        expect.objectContaining({ version: '0', 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }),
+      );
+      expect(scheduled.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // On the minute, in the ISO form EventBridge writes (no milliseconds).
+      expect(scheduled.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
+      expect(scheduled.resources).toEqual([
+        expect.stringMatching(new RegExp(`^arn:aws:events:${scheduled.region}:${scheduled.account}:rule/`)),
+      ]);
+      return;
+    }
+    const { Records } = event as SQSEvent;
+    expect(Records.length).toBeGreaterThanOrEqual(1);
+    expect(Records.length).toBeLessThanOrEqual(10);
+    expect(new Set(Records.map((record) => record.messageId)).size).toBe(Records.length);
+    for (const record of Records) {
+      expect(record).toEqual(
+        expect.objectContaining({
+          eventSource: 'aws:sqs',
+          messageAttributes: {},
+          md5OfBody: md5Of(record.body),
+          eventSourceARN: expect.stringMatching(/^arn:aws:sqs:[a-z0-9-]+:\d{12}:/),
+          awsRegion: expect.any(String),
+        }),
+      );
+      expect(typeof record.receiptHandle).toBe('string');
+      expect(Object.keys(record.attributes).sort()).toEqual(
+        ['ApproximateFirstReceiveTimestamp', 'ApproximateReceiveCount', 'SenderId', 'SentTimestamp'].sort(),
+      );
+    }
+  });
+
+  test('returns what the job promises, however often it runs', async () => {
+    // Twice: each event finds the fixtures it names as seeded (a due Knap, pending runs).
+    for (const time of [1, 2]) {
+      const invocation = await invokeFile(env, jobId, file);
+      expect(invocation.status).toBeNull();
+      expect(invocation.problem).toBeNull();
+      if (jobId === 'dispatch-runs') await expectDispatch(invocation.result, invocation.queued, time);
+      if (jobId === 'deliver-runs') {
+        expect(invocation.result).toEqual({ batchItemFailures: [] });
+        await expectDelivered(file);
+      }
+    }
+  });
+});
+
+/**
+ * The due fixture Knap: each dispatcher event finds its occurrence due again, claims it and
+ * queues its run; that run is made once per table (its id derives from the occurrence).
+ */
+async function expectDispatch(result: unknown, queued: QueuedDelivery[], time: number): Promise<void> {
+  const { created, claimed } = result as { created: number; claimed: number };
+  expect(claimed).toBeGreaterThanOrEqual(1);
+  if (time > 1) expect(created).toBe(0);
+  const { due } = FIXTURE_KNAPS;
+  const occurrence = due.knap.next_run_at as string;
+  const id = runIdOf.scheduled(due.knap.uuid, occurrence);
+  expect(queued).toContainEqual({ runId: id, delaySeconds: 0 });
+  const { repo, close } = store();
+  try {
+    expect((await repo.getRun(id))?.run).toEqual(
+      expect.objectContaining({ knap_uuid: due.knap.uuid, trigger: 'scheduled', scheduled_for: occurrence }),
+    );
+    // Claimed: the next occurrence is after now.
+    const after = await repo.getKnap(CLIENTS[due.owner].orgName, due.knap.uuid);
+    expect(Date.parse(after?.knap.next_run_at ?? '')).toBeGreaterThan(Date.now());
+  } finally {
+    close();
+  }
+}
+
+/**
+ * The fixture runs a batch names were put back pending before the event, and each had one
+ * attempt: with no webhook endpoint in the fixture organization, recorded as no_endpoint.
+ */
+async function expectDelivered(file: string): Promise<void> {
+  const { Records } = (await readJobEvent(file)) as SQSEvent;
+  const named = new Set(Records.map((record) => record.body));
+  const fixtures = RUNS.filter((stored) => named.has(JSON.stringify({ run_id: stored.run.run_id })));
+  const { repo, close } = store();
+  try {
+    for (const fixture of fixtures) {
+      expect((await repo.getRun(fixture.run.run_id))?.run).toEqual({
+        ...fixture.run,
+        status: 'no_endpoint',
+        attempts: 1,
+        last_attempt_at: expect.any(String),
+        last_error: expect.any(String),
+      });
+    }
+  } finally {
+    close();
+  }
+}
+
+test('the delivery batch names the fixture runs that wait for delivery', async () => {
+  const batch = jobFiles.find(({ file }) => basename(file) === 'sqs-batch.json');
+  expect(batch).toBeDefined();
+  const { Records } = (await readJobEvent(batch!.file)) as SQSEvent;
+  expect(Records.map((record) => JSON.parse(record.body))).toEqual([
+    { run_id: FIXTURE_RUNS.awaitingDelivery.run.run_id },
+    { run_id: FIXTURE_RUNS.awaitingDeliveryToo.run.run_id },
+  ]);
+  for (const { run } of [FIXTURE_RUNS.awaitingDelivery, FIXTURE_RUNS.awaitingDeliveryToo]) expect(run.status).toBe('pending');
 });
 
 /** The content type a response must have: JSON, but for the reference page and its files. */

@@ -1,21 +1,40 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   assertLocalEndpoint,
   CLIENTS,
   FIXTURE_KNAPS,
+  FIXTURE_RUNS,
   KNAPS,
+  RUNS,
+  type RunWriter,
+  resetDueFixtureKnaps,
   resetFixtureKnap,
+  resetFixtureRun,
   seedFixtures,
   TOKENS,
 } from '../../scripts/fixtures.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
 import type { Repository } from '../../shared/domain/repository.js';
+import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
+import { createDocumentClient } from '../../shared/store/dynamo-client.js';
+import { runToItem } from '../../shared/store/items.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
+let documents: ReturnType<typeof createDocumentClient>;
+/** What the invoke environment writes runs back with (scripts/invoke-core.ts). */
+let writeRun: RunWriter;
 beforeAll(async () => {
   table = await startTestTable();
+  documents = createDocumentClient({ endpoint: table.endpoint });
+  writeRun = async (stored) => {
+    await documents.send(new PutCommand({ TableName: table.tableName, Item: runToItem(stored) }));
+  };
 });
-afterAll(() => table.close());
+afterAll(async () => {
+  documents?.destroy();
+  await table.close();
+});
 
 describe('fixture credentials', () => {
   test('stored as sha256 hashes, with the real prefixes', async () => {
@@ -91,6 +110,65 @@ describe('fixture credentials', () => {
     expect(await resetFixtureKnap(counting, ownPrivate.knap.uuid)).toBe(true);
     expect(writes).toEqual(['deleteKnap', 'putKnap']);
     expect(await repo.getKnap(ownership.orgName, ownPrivate.knap.uuid)).toEqual({ knap: ownPrivate.knap, ownership, version: 1 });
+  });
+
+  test('the Knaps the runs events need: one inactive, one after meetings, one due, one with a history', () => {
+    const { inactive, afterMeeting, due, withHistory } = FIXTURE_KNAPS;
+    for (const fixture of [inactive, afterMeeting, due, withHistory]) expect(fixture.owner).toBe('main');
+    expect(inactive.knap.is_active).toBe(false);
+    expect(afterMeeting.knap).toEqual(expect.objectContaining({ schedule_type: 'post_meeting_transcription', is_active: true }));
+    expect(due.knap).toEqual(expect.objectContaining({ schedule_type: 'scheduled', is_active: true }));
+    expect(Date.parse(due.knap.next_run_at as string)).toBeLessThan(Date.now());
+    expect(RUNS.filter((stored) => stored.run.knap_uuid === withHistory.knap.uuid).length).toBeGreaterThan(1);
+  });
+
+  test('seeding writes the fixture runs; given a writer, it puts a delivered one back as it was', async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint);
+    for (const fixture of RUNS) expect(await repo.getRun(fixture.run.run_id)).toEqual(fixture);
+    const { awaitingDelivery } = FIXTURE_RUNS;
+    const attempt = { at: '2026-11-23T10:00:00Z', deliveredTo: [], error: 'No webhook endpoint in the organization' };
+    expect(await repo.recordDeliveryAttempt(awaitingDelivery.run.run_id, attempt, 'no_endpoint')).not.toBeNull();
+    // Without a writer (the repository only creates runs), a changed run stays as it is.
+    await seedFixtures(repo, table.endpoint);
+    expect((await repo.getRun(awaitingDelivery.run.run_id))?.run.status).toBe('no_endpoint');
+    await seedFixtures(repo, table.endpoint, writeRun);
+    expect(await repo.getRun(awaitingDelivery.run.run_id)).toEqual(awaitingDelivery);
+  });
+
+  test('resetting a run writes only a changed fixture run; an unknown id is no fixture', async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint, writeRun);
+    const written: string[] = [];
+    const counting: RunWriter = async (stored) => {
+      written.push(stored.run.run_id);
+      await writeRun(stored);
+    };
+    const { awaitingDeliveryToo } = FIXTURE_RUNS;
+    expect(await resetFixtureRun(repo, awaitingDeliveryToo.run.run_id, counting)).toBe(true);
+    expect(written).toEqual([]);
+    expect(await resetFixtureRun(repo, 'run_00000000000000000000000000000000', counting)).toBe(false);
+    const attempt = { at: '2026-11-23T10:00:00Z', deliveredTo: [], error: null };
+    await repo.recordDeliveryAttempt(awaitingDeliveryToo.run.run_id, attempt, 'delivered');
+    expect(await resetFixtureRun(repo, awaitingDeliveryToo.run.run_id, counting)).toBe(true);
+    expect(written).toEqual([awaitingDeliveryToo.run.run_id]);
+    expect(await repo.getRun(awaitingDeliveryToo.run.run_id)).toEqual(awaitingDeliveryToo);
+  });
+
+  test('the due Knap is due again after a dispatch claimed its occurrence', async () => {
+    const deps = table.deps();
+    await seedFixtures(deps.repo, table.endpoint, writeRun);
+    const { due } = FIXTURE_KNAPS;
+    const orgName = CLIENTS[due.owner].orgName;
+    expect((await dispatchDueRuns(deps)).claimed).toBeGreaterThanOrEqual(1);
+    expect((await deps.repo.getKnap(orgName, due.knap.uuid))?.knap.next_run_at).not.toBe(due.knap.next_run_at);
+    await resetDueFixtureKnaps(deps.repo);
+    expect(await deps.repo.getKnap(orgName, due.knap.uuid)).toEqual({
+      knap: due.knap,
+      ownership: { orgName, creatorClientId: CLIENTS[due.owner].clientId },
+      version: 1,
+    });
+    expect((await dispatchDueRuns(deps)).claimed).toBeGreaterThanOrEqual(1);
   });
 
   test.each([
