@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
@@ -16,13 +17,25 @@ beforeAll(async () => {
   bundles = new Map(measureBundles(outdir, 1).map((measurement) => [measurement.logicalId, measurement]));
 }, SYNTH_TIMEOUT_MS);
 
-describe.each(routes.map((route) => [route.id, functionLogicalId(route.id)] as const))('%s bundle', (_id, logicalId) => {
+/** Every function, with the files its route copies beside the bundle (the docs page's script and style). */
+const functionsWithAssets = [
+  ...routes.map(
+    (route) => [route.id, functionLogicalId(route.id), (route.assets ?? []).map((asset) => basename(asset))] as const,
+  ),
+  ...jobs.map((job) => [job.id, functionLogicalId(job.id), [] as string[]] as const),
+];
+
+describe.each(functionsWithAssets)('%s bundle', (_id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
   const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
 
-  test('the asset is index.mjs and its map, under 1 MB together', () => {
-    expect(readdirSync(bundle().assetPath).sort()).toEqual(['index.mjs', 'index.mjs.map']);
-    expect(bundle().assetBytes).toBeLessThan(ONE_MB);
+  test('the asset is index.mjs and its map, under 1 MB together, and the files the route declares', () => {
+    expect(readdirSync(bundle().assetPath).sort()).toEqual(['index.mjs', 'index.mjs.map', ...assets].sort());
+    const codeBytes = ['index.mjs', 'index.mjs.map'].reduce(
+      (sum, file) => sum + statSync(join(bundle().assetPath, file)).size,
+      0,
+    );
+    expect(codeBytes).toBeLessThan(ONE_MB);
   });
 
   test('ESM with the createRequire banner, the AWS SDK inside', () => {

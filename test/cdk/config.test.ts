@@ -98,9 +98,16 @@ describe('a stack built with context', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: ['https://app.example.com'],
-        AllowMethods: ['GET', 'POST', 'OPTIONS'],
-        AllowHeaders: ['authorization', 'content-type'],
-        ExposeHeaders: Match.arrayWith(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']),
+        AllowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+        AllowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'],
+        ExposeHeaders: Match.arrayWith([
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+          'retry-after',
+          'etag',
+          'idempotent-replayed',
+        ]),
         MaxAge: 3600,
       },
     });

@@ -1,6 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId, ROUTE_TABLE_ACTIONS } from '../../lib/functions.js';
+import { JOB_TABLE_ACTIONS } from '../../lib/runs.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -59,30 +61,66 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => ({
     'dynamodb:UpdateItem': [tableArn()],
     'dynamodb:Query': [tableArn(), indexArn('gsi1'), indexArn('gsi2')],
   },
+  'get-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
+  'update-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:PutItem': [tableArn()] },
+  'delete-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:DeleteItem': [tableArn()] },
+  'start-run': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:PutItem': [tableArn()] },
+  'list-runs': {
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+    'dynamodb:Query': [tableArn(), indexArn('gsi1')],
+  },
+  'report-meeting': {
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+    'dynamodb:PutItem': [tableArn()],
+    'dynamodb:Query': [tableArn(), indexArn('gsi1'), indexArn('gsi2')],
+  },
+  'preview-schedule': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
+  openapi: {},
+  docs: {},
+  'docs-asset': {},
+  'dispatch-runs': {
+    'dynamodb:BatchGetItem': [tableArn()],
+    'dynamodb:PutItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+    'dynamodb:Query': [tableArn(), indexArn('gsi3')],
+  },
+  'deliver-runs': {
+    'dynamodb:BatchGetItem': [tableArn()],
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+    'dynamodb:Query': [tableArn(), indexArn('gsi3')],
+  },
 });
 
+/** Every function: the routes' and the jobs'. */
+const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+/** The functions that make runs, and so may send them to the delivery queue (the deliverer re-queues retries). */
+const QUEUE_SENDERS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
+const queueArn = () => {
+  const [queueId] =
+    Object.entries(resourcesOf(template, 'AWS::SQS::Queue')).find(([, queue]) => queue.Properties?.RedrivePolicy) ?? [];
+  return { 'Fn::GetAtt': [queueId, 'Arn'] };
+};
+
 describe('least privilege, per function', () => {
-  test('every route has its pinned DynamoDB actions, and the map in lib/functions.ts agrees', () => {
+  test('every function has its pinned DynamoDB actions, and the maps in lib/ agree', () => {
     const expected = expectedGrants();
-    expect(Object.keys(expected).sort()).toEqual(routes.map((route) => route.id).sort());
-    for (const route of routes) {
-      expect([...(ROUTE_TABLE_ACTIONS[route.id] ?? [])].sort()).toEqual(Object.keys(expected[route.id]!).sort());
-    }
+    expect(Object.keys(expected).sort()).toEqual([...functionIds].sort());
+    const declared = { ...ROUTE_TABLE_ACTIONS, ...JOB_TABLE_ACTIONS };
+    for (const id of functionIds) expect([...(declared[id] ?? [])].sort()).toEqual(Object.keys(expected[id]!).sort());
   });
 
-  test.each(routes.map((route) => [route.id] as const))(
-    '%s: exactly its DynamoDB actions, on exactly its resources',
-    (routeId) => {
-      const actual = grants(routeId, 'dynamodb');
-      for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-      const expected = expectedGrants()[routeId]!;
-      for (const resources of Object.values(expected))
-        resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-      expect(actual).toEqual(expected);
-    },
-  );
+  test.each(functionIds.map((id) => [id] as const))('%s: exactly its DynamoDB actions, on exactly its resources', (routeId) => {
+    const actual = grants(routeId, 'dynamodb');
+    for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const expected = expectedGrants()[routeId]!;
+    for (const resources of Object.values(expected)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(actual).toEqual(expected);
+  });
 
-  test.each(routes.map((route) => [route.id] as const))('%s: writes its own log group and nothing else', (routeId) => {
+  test.each(functionIds.map((id) => [id] as const))('%s: its own log group, and the queue only if it makes runs', (routeId) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
     const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
     expect(grants(routeId, 'logs')).toEqual({
@@ -92,7 +130,15 @@ describe('least privilege, per function', () => {
     const services = new Set(
       statementsOf(routeId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])),
     );
-    expect([...services].sort()).toEqual(['dynamodb', 'logs']);
+    const sends = QUEUE_SENDERS.includes(routeId);
+    const usesTable = Object.keys(expectedGrants()[routeId]!).length > 0;
+    expect([...services].sort()).toEqual([...(usesTable ? ['dynamodb'] : []), 'logs', ...(sends ? ['sqs'] : [])]);
+    if (sends) {
+      const sqs = grants(routeId, 'sqs');
+      const sendActions = Object.keys(sqs).filter((action) => action.startsWith('sqs:Send'));
+      expect(sendActions.length).toBeGreaterThan(0);
+      for (const action of sendActions) expect(sqs[action]).toEqual([queueArn()]);
+    }
   });
 
   test('no wildcard anywhere: no action with *, no Resource *, no managed policies', () => {
@@ -112,6 +158,6 @@ describe('least privilege, per function', () => {
 
   test('each function has a role of its own', () => {
     const roles = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((fn) => fn.Properties?.Role['Fn::GetAtt'][0]);
-    expect(new Set(roles).size).toBe(routes.length);
+    expect(new Set(roles).size).toBe(functionIds.length);
   });
 });

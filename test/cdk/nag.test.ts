@@ -36,12 +36,34 @@ describe('cdk-nag AwsSolutions', () => {
   test('only deliberate acknowledgments, each where it applies, each with a real reason', () => {
     const found = nag.acknowledgments;
     expect(found.map(({ path, id }) => `${id} ${path}`).sort()).toEqual([
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/DELETE--api--studio--knap-tools--{uuid}',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--docs',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--docs--assets--{file}',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--openapi.json',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--studio--knap-tools',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--studio--knap-tools--{uuid}',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/GET--api--studio--knap-tools--{uuid}--runs',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/PATCH--api--studio--knap-tools--{uuid}',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--oauth--token',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--knap-tools',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--knap-tools--{uuid}--runs',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--meeting-transcriptions',
+      'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--schedules--preview',
       'AwsSolutions-L1 KnapApi/Functions/CreateKnap',
+      'AwsSolutions-L1 KnapApi/Functions/DeleteKnap',
+      'AwsSolutions-L1 KnapApi/Functions/Docs',
+      'AwsSolutions-L1 KnapApi/Functions/DocsAsset',
+      'AwsSolutions-L1 KnapApi/Functions/GetKnap',
       'AwsSolutions-L1 KnapApi/Functions/ListKnaps',
+      'AwsSolutions-L1 KnapApi/Functions/ListRuns',
+      'AwsSolutions-L1 KnapApi/Functions/Openapi',
+      'AwsSolutions-L1 KnapApi/Functions/PreviewSchedule',
+      'AwsSolutions-L1 KnapApi/Functions/ReportMeeting',
+      'AwsSolutions-L1 KnapApi/Functions/StartRun',
       'AwsSolutions-L1 KnapApi/Functions/Token',
+      'AwsSolutions-L1 KnapApi/Functions/UpdateKnap',
+      'AwsSolutions-L1 KnapApi/Runs/DeliverRuns',
+      'AwsSolutions-L1 KnapApi/Runs/DispatchRuns',
     ]);
     for (const { reason } of found) expect(reason.length).toBeGreaterThan(100);
   });

@@ -1,4 +1,5 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { TABLE_DEFINITION } from '../../local/ensure-table.js';
@@ -20,7 +21,21 @@ describe('HTTP API routes, from functions/routes.ts', () => {
   test('exactly one route per route-table entry, no catch-all', () => {
     const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
     expect([...routeKeys].sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
-    expect([...routeKeys].sort()).toEqual(['GET /api/studio/knap-tools', 'POST /api/oauth/token', 'POST /api/studio/knap-tools']);
+    expect([...routeKeys].sort()).toEqual([
+      'DELETE /api/studio/knap-tools/{uuid}',
+      'GET /api/docs',
+      'GET /api/docs/assets/{file}',
+      'GET /api/openapi.json',
+      'GET /api/studio/knap-tools',
+      'GET /api/studio/knap-tools/{uuid}',
+      'GET /api/studio/knap-tools/{uuid}/runs',
+      'PATCH /api/studio/knap-tools/{uuid}',
+      'POST /api/oauth/token',
+      'POST /api/studio/knap-tools',
+      'POST /api/studio/knap-tools/{uuid}/runs',
+      'POST /api/studio/meeting-transcriptions',
+      'POST /api/studio/schedules/preview',
+    ]);
   });
 
   test.each(routes.map((route) => [route.id, route] as const))(
@@ -85,9 +100,9 @@ describe('HTTP API routes, from functions/routes.ts', () => {
 });
 
 describe('functions', () => {
-  test('one Lambda per route, and no other', () => {
+  test('one Lambda per route and per job, and no other', () => {
     expect(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).sort()).toEqual(
-      routes.map((route) => functionLogicalId(route.id)).sort(),
+      [...routes.map((route) => route.id), ...jobs.map((job) => job.id)].map(functionLogicalId).sort(),
     );
   });
 
@@ -110,8 +125,12 @@ describe('functions', () => {
 
   test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+    // The public documentation routes never touch the table; the run makers reach the queue.
+    const publicRoute = ['openapi', 'docs', 'docs-asset'].includes(route.id);
+    const makesRuns = ['start-run', 'report-meeting'].includes(route.id);
     expect(fn.Properties?.Environment.Variables).toEqual({
-      TABLE_NAME: ref(tableId),
+      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId) }),
+      ...(makesRuns ? { DELIVERY_QUEUE_URL: expect.objectContaining({ Ref: expect.any(String) }) } : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       DYNAMODB_TIMEOUT_MS: '2000',
@@ -131,7 +150,7 @@ describe('functions', () => {
   });
 
   test('log groups: one per function and one for access logs, no other', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + jobs.length + 1);
   });
 });
 
