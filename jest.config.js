@@ -17,25 +17,22 @@ const common = {
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
 };
 
-// Suites that synthesize the CDK app, bundle, or start child processes (npm start, the admin
-// CLI, Chromium); a new suite that does belongs here too. Everything else is the fast tier.
-const slow = [
-  '/test/cdk/.*\\.test\\.ts$',
-  '/test/e2e/admin-cli\\.test\\.ts$',
-  '/test/e2e/docs-page\\.test\\.ts$',
-  '/test/local/start\\.test\\.ts$',
-];
+// The fast tier (`npm run test:fast`): unit and integration suites, in process, on in-memory
+// dynalite. Everything else (end to end over HTTP, local invocation of every event, the local
+// stack and its processes, the CDK synthesis, Chromium, the real clock) is the slow tier;
+// `npm test` runs both.
+const fast = ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/integration/**/*.test.ts'];
 
 /** @type {import('jest').Config} */
 export default {
   testTimeout: 30000,
   projects: [
-    // `npm run test:fast`: in process, on in-memory dynalite.
-    { ...common, displayName: 'fast', testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: slow },
+    { ...common, displayName: 'fast', testMatch: fast },
     {
       ...common,
       displayName: 'slow',
-      testRegex: slow,
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/test/unit/', '/test/integration/'],
       // One temp folder per run (the synthesized cloud assemblies), removed at the end.
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
