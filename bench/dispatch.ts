@@ -42,7 +42,11 @@ const main = async (): Promise<void> => {
     clock: { now: () => AFTER },
     log: console,
     defaultRateLimit: DEFAULT_RATE_LIMIT,
-    deliveries: { enqueue: async () => void (queued += 1) },
+    deliveries: {
+      enqueue: async () => {
+        queued += 1;
+      },
+    },
   };
   try {
     const { schedule_info } = describeSchedule('every Monday at 9am', { now: new Date('2026-11-29T12:00:00Z') });

@@ -17,7 +17,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 let sequence = 0;
-const freshKey = () => `order-${Date.now()}-${(sequence += 1)}`;
+const freshKey = () => {
+  sequence += 1;
+  return `order-${Date.now()}-${sequence}`;
+};
 const keyed = (key: string) => ({ 'idempotency-key': key });
 const myKnapCount = async (accessToken = token) =>
   ((await json(await listKnaps(api.url, accessToken, '?limit=100'))).my_knaps as unknown[]).length;
