@@ -6,11 +6,11 @@
  * cannot both land.
  */
 import { readKnapInput } from '../domain/knap-input.js';
-import { canChange, canSee, ifMatchAllows, isShared, KNAP_INPUT_FIELDS, type Knap, type StoredKnap } from '../domain/knaps.js';
+import { canChange, canSee, ifMatchAllows, KNAP_INPUT_FIELDS, type Knap, type StoredKnap } from '../domain/knaps.js';
 import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { checkVisibility, scheduleOf } from './knap-service.js';
+import { checkVisibility, inputFields, scheduleOf } from './knap-service.js';
 import type { Caller } from './request-state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,13 +60,7 @@ const patched = (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<s
   const reschedule = scheduleKey(input) !== scheduleKey(before) || (input.is_active && !before.is_active);
   return {
     ...before,
-    name: input.name,
-    schedule_type: input.schedule_type,
-    is_active: input.is_active,
-    visibility,
-    can_toggle_default_active: isShared(visibility),
-    active_by_default: input.active_by_default,
-    tool_metadata: input.tool_metadata,
+    ...inputFields(input, visibility),
     updated_at: now.toISOString(),
     // From now: missed runs are not caught up.
     ...(reschedule ? scheduleOf(input, now) : {}),

@@ -31,6 +31,17 @@ export const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'sched
   }
 };
 
+/** The Knap's fields a client sets (create, PATCH), with what follows from them. */
+export const inputFields = (input: CreateKnapInput, visibility: string) => ({
+  name: input.name,
+  schedule_type: input.schedule_type,
+  is_active: input.is_active,
+  visibility,
+  can_toggle_default_active: isShared(visibility),
+  active_by_default: input.active_by_default,
+  tool_metadata: input.tool_metadata,
+});
+
 /**
  * Builds the whole Knap first, then stores it with one conditional put: all or nothing. The
  * uuid is given (fresh, or fixed by an Idempotency-Key claim); when a Knap with it exists
@@ -43,14 +54,8 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   const timestamp = now.toISOString();
   const knap: Knap = {
     uuid,
-    name: input.name,
     creation_user_id: client.userId,
-    schedule_type: input.schedule_type,
-    is_active: input.is_active,
-    visibility,
-    can_toggle_default_active: isShared(visibility),
-    active_by_default: input.active_by_default,
-    tool_metadata: input.tool_metadata,
+    ...inputFields(input, visibility),
     creation_timestamp: timestamp,
     updated_at: timestamp,
     ...scheduleOf(input, now),
