@@ -53,6 +53,6 @@ export function rejectLeftovers(tokens: readonly Token[], description: string, n
   const message = `Could not understand ${quoted} in the schedule description`;
   const oneOff = oneOffDate(description, runs, now);
   if (!oneOff) throw new ScheduleError(message);
-  const hint = 'describe a repeating schedule (e.g. "every Monday at 9am")';
+  const hint = 'this describes one date; say "every ..." for a recurrence (e.g. "every Monday at 9am")';
   throw new ScheduleError(`${message}: one-off dates such as ${quote(oneOff)} are not supported, ${hint}`);
 }

@@ -4,6 +4,7 @@ import { quote, ScheduleError } from './errors.js';
 import { readRecurrence } from './grammar.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
+import { rejectBareDate, rejectDeicticDates } from './one-offs.js';
 import { resolveRecurrence } from './resolve.js';
 import { extractStart, type StartMention } from './start-date.js';
 import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
@@ -68,12 +69,15 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   const tokens = tokenize(text);
   // First: the start date's weekday and month must not be read as the recurrence's.
   const start = extractStart(tokens, text);
+  rejectDeicticDates(tokens, text);
   const zone = extractZone(tokens);
   const time = extractTime(tokens, text);
   const period = extractPeriod(tokens);
   const facts = readRecurrence(tokens, text);
   rejectLeftovers(tokens, text, now);
   const recurrence = resolveRecurrence(facts, period?.daily ?? false, text);
+  // After resolving, so an impossible date ("the 31st of April") is called that first.
+  rejectBareDate(tokens, facts, text);
   const { hour, minute } = applyPeriod(time, period);
   const info: ScheduleInfo = {
     ...recurrence,

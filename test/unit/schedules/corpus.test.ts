@@ -85,6 +85,26 @@ const rejected: Rejection[] = [
   { phrase: 'every 2 weeks starting 31 November 2026', detail: ['"starting 31 November 2026" is not a valid date'] },
   { phrase: 'every 2 weeks starting soon', detail: ['Could not read the date after "starting"'] },
   { phrase: 'every 2 weeks starting 30 November', detail: ['Could not read the date after "starting"'] },
+  // Issue 9, family 10: one-offs are refused, never turned into a recurrence.
+  ...[
+    ['this Tuesday at 4pm', '"this" (in "this Tuesday")'],
+    ['next Friday', '"next" (in "next Friday")'],
+    ['coming Monday at 8', '"coming" (in "coming Monday")'],
+    ['this April', '"this" (in "this April")'],
+    ['tomorrow', '"tomorrow"'],
+    ['today at 5pm', '"today"'],
+    ['tonight at 11', '"tonight"'],
+    ['April 9th at 7am', '"April 9th"'],
+    ['January 1st at midnight', '"January 1st"'],
+    ['the 25th of December', '"25th of December"'],
+    ['on 3 March at noon Europe/Berlin', '"3 March"'],
+    ['the fourth Thursday of November', '"fourth Thursday of November"'],
+    ['next month', '"next month"'],
+    ['April 9th 2027 at 7am', '"2027"'],
+  ].map(([phrase, quoted]) => ({
+    phrase,
+    detail: [quoted as string, 'one-off', 'this describes one date; say "every ..." for a recurrence'],
+  })),
 ];
 
 describe('rejected phrases', () => {

@@ -226,7 +226,8 @@ export const groups: Group[] = [
         yearly([11], '09:00', { days_of_week: [4], weeks_of_month: [4] }),
         '2026-11-26T09:00:00Z',
       ],
-      ['January 1st at midnight', yearly([1], '00:00', { days_of_month: [1] }), '2027-01-01T00:00:00Z'],
+      // Was 'January 1st at midnight': a bare date is one date, refused since issue 9 (family 10).
+      ['every January 1st at midnight', yearly([1], '00:00', { days_of_month: [1] }), '2027-01-01T00:00:00Z'],
       ['on the 1st of January and July', yearly([1, 7], '09:00', { days_of_month: [1] }), '2026-07-01T09:00:00Z'],
       ['every year on the last day of February', yearly([2], '09:00', { days_of_month: [-1] }), '2027-02-28T09:00:00Z'],
       ['every Feb 29', yearly([2], '09:00', { days_of_month: [29] }), '2028-02-29T09:00:00Z'],
@@ -462,6 +463,26 @@ export const groups: Group[] = [
         weekly([0], '01:30', { interval: 2, anchor_date: '2026-11-01', timezone: 'America/New_York' }),
         '2026-11-01T05:30:00Z',
       ],
+    ],
+  },
+  {
+    // Issue 9, family 10: a one-off ("this Tuesday", "April 9th") is refused; with "every" it repeats.
+    name: 'family 10: one-offs said as recurrences',
+    now: WED,
+    rows: [
+      ['every Tuesday at 4pm', weekly([2], '16:00'), '2026-03-10T16:00:00Z'],
+      ['every year on April 9th at 7am', yearly([4], '07:00', { days_of_month: [9] }), '2026-04-09T07:00:00Z'],
+      ['every April 9th at 7am', yearly([4], '07:00', { days_of_month: [9] }), '2026-04-09T07:00:00Z'],
+      ['each 25th of December', yearly([12], '09:00', { days_of_month: [25] }), '2026-12-25T09:00:00Z'],
+      [
+        'the fourth Thursday of November every year',
+        yearly([11], '09:00', { days_of_week: [4], weeks_of_month: [4] }),
+        '2026-11-26T09:00:00Z',
+      ],
+      // A bare weekday (no "this" / "next") stays weekly, as "Tue, Wed at 5pm" always has.
+      ['Friday at 5pm', weekly([5], '17:00'), '2026-03-06T17:00:00Z'],
+      // "last Friday" is the last Friday of each month, not last week's Friday.
+      ['last Friday at 4pm', monthly('16:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T16:00:00Z'],
     ],
   },
 ];
