@@ -1,6 +1,6 @@
 import { contradiction, quote, ScheduleError } from './errors.js';
 import { isWord, markUsed, spanText, type Token, unused } from './tokens.js';
-import { MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
+import { CARDINAL_WORDS, MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
 
 const DEFAULT_TIME = { hour: 9, minute: 0 };
 
@@ -41,53 +41,91 @@ function withMeridiem(free: Token[], i: number, hour: number, minute: number, co
   return { hour, minute, meridiem: null, tokens: core };
 }
 
+/** "hrs" after a 24-hour time: "1730 hrs", "0900h", "17:30 hours". */
+const HOURS_SUFFIXES = ['hrs', 'hr', 'hours', 'h'];
+
+/** An hour written as digits or as a word up to twelve: "7", "seven". */
+function hourValue(t: Token | undefined): number | null {
+  if (t?.kind === 'num') return t.value;
+  if (t?.kind === 'word') return CARDINAL_WORDS.get(t.lower) ?? null;
+  return null;
+}
+
 function readClock(free: Token[], i: number): ClockReading | null {
   const t = free[i];
   if (t?.kind !== 'clock') return null;
   // Seconds are accepted only as ":00": runs are planned to the minute.
   const m = /^(\d{1,2})[:.](\d{2})(?::00)?$/.exec(t.text);
   if (!m) throw invalidTime(t.text);
+  const hrs = free[i + 1];
+  if (isWord(hrs, ...HOURS_SUFFIXES)) return { hour: Number(m[1]), minute: Number(m[2]), meridiem: null, tokens: [t, hrs] };
   return withMeridiem(free, i + 1, Number(m[1]), Number(m[2]), [t]);
+}
+
+/** Military time: four digits and "hrs" ("1730 hrs", "0900h"), with or without "at". */
+function readMilitary(free: Token[], i: number): ClockReading | null {
+  const [t, hrs] = [free[i], free[i + 1]];
+  if (t?.kind !== 'num' || t.text.length !== 4 || !isWord(hrs, ...HOURS_SUFFIXES)) return null;
+  return { hour: Math.floor(t.value / 100), minute: t.value % 100, meridiem: null, tokens: [t, hrs] };
 }
 
 function readNamed(free: Token[], i: number): ClockReading | null {
   const t = free[i];
-  const twelve = t?.kind === 'num' && t.value === 12 ? t : null;
+  const twelve = t && hourValue(t) === 12 ? t : null;
   const word = free[twelve ? i + 1 : i];
   if (!isWord(word, 'noon', 'midday', 'midnight')) return null;
   const hour = word.lower === 'midnight' ? 0 : 12;
   return { hour, minute: 0, meridiem: null, tokens: twelve ? [twelve, word] : [word], named: true };
 }
 
+/** "7pm", "seven am", "7 o'clock", "seven o'clock in the evening". */
 function readHourWithSuffix(free: Token[], i: number): ClockReading | null {
   const t = free[i];
   const next = free[i + 1];
-  if (t?.kind !== 'num') return null;
-  if (next?.kind === 'ampm') return { hour: t.value, minute: 0, meridiem: next.lower as 'am' | 'pm', tokens: [t, next] };
-  if (isWord(next, "o'clock", 'oclock')) return withMeridiem(free, i + 2, t.value, 0, [t, next]);
+  const hour = hourValue(t);
+  if (hour === null || !t) return null;
+  if (next?.kind === 'ampm') return { hour, minute: 0, meridiem: next.lower as 'am' | 'pm', tokens: [t, next] };
+  if (isWord(next, "o'clock", 'oclock')) return withMeridiem(free, i + 2, hour, 0, [t, next]);
   return null;
 }
 
+const MINUTE_WORDS: ReadonlyMap<string, number> = new Map([
+  ['half', 30],
+  ['quarter', 15],
+  ['twenty', 20],
+  ...[...CARDINAL_WORDS].filter(([, n]) => n >= 5 && n % 5 === 0),
+]);
+
+/** Minutes before "past" / "to" as words: "half", "quarter", "five", "ten", "twenty". */
+function pastToMinutes(t: Token | undefined): number | null {
+  // Words only: digits ("9 to 5") read as a range, not as 04:51.
+  return t?.kind === 'word' ? (MINUTE_WORDS.get(t.lower) ?? null) : null;
+}
+
+/** "half past nine", "quarter to 6", "ten past seven pm". */
 function readPastTo(free: Token[], i: number): ClockReading | null {
   const [a, b, c] = [free[i], free[i + 1], free[i + 2]];
-  if (!isWord(a, 'half', 'quarter') || !isWord(b, 'past', 'to') || c?.kind !== 'num') return null;
-  if (a.lower === 'half' && b.lower === 'to') return null;
-  const minutes = a.lower === 'half' ? 30 : 15;
-  const reading = withMeridiem(free, i + 3, c.value, 0, [a, b, c]);
+  const minutes = pastToMinutes(a);
+  const hour = hourValue(c);
+  if (minutes === null || !a || !isWord(b, 'past', 'to') || hour === null || !c) return null;
+  // "from five to nine" is a range, not 08:55.
+  if ((isWord(a, 'half') && b.lower === 'to') || isWord(free[i - 1], 'from')) return null;
+  const reading = withMeridiem(free, i + 3, hour, 0, [a, b, c]);
   return { ...reading, shift: b.lower === 'past' ? minutes : -minutes };
 }
 
-/** "at 8", "at 0930": a bare number is a time only right after "at". */
+/** "at 8", "at 0930", "at seven": a bare number is a time only right after "at". */
 function readAfterAt(free: Token[], i: number): ClockReading | null {
   const t = free[i];
-  if (t?.kind !== 'num' || !isWord(free[i - 1], 'at')) return null;
+  const hour = hourValue(t);
+  if (hour === null || !t || !isWord(free[i - 1], 'at')) return null;
   // "at 3 March" is a date, not 03:00.
   if (free[i + 1]?.kind === 'word' && MONTHS.has(free[i + 1]?.lower ?? '')) return null;
   if (t.text.length === 4) return { hour: Math.floor(t.value / 100), minute: t.value % 100, meridiem: null, tokens: [t] };
-  return { hour: t.value, minute: 0, meridiem: null, tokens: [t] };
+  return { hour, minute: 0, meridiem: null, tokens: [t] };
 }
 
-const READERS = [readClock, readNamed, readHourWithSuffix, readPastTo, readAfterAt];
+const READERS = [readClock, readMilitary, readNamed, readHourWithSuffix, readPastTo, readAfterAt];
 
 function invalidTime(text: string): ScheduleError {
   return new ScheduleError(`Invalid time of day ${quote(text)} in the schedule description`);
@@ -129,6 +167,8 @@ export interface TimeMention {
   text: string;
   /** True when am/pm or a 24-hour form fixed the half of the day. */
   explicitHalf: boolean;
+  /** noon / midnight. */
+  named: boolean;
 }
 
 /** Claims the (single) time of day in the tokens. */
@@ -139,14 +179,23 @@ export function extractTime(tokens: readonly Token[], description: string): Time
     const reading = readAt(free, i);
     if (!reading) continue;
     const text = spanText(description, reading.tokens);
+    const time = toTwentyFour(reading, text);
+    const at = free[i - 1];
     if (found) {
+      // "12am (midnight)", "noon (12pm)": a named time beside the same clock time says it twice.
+      const named = reading.named || found.named;
+      const same = found.time.hour === time.hour && found.time.minute === time.minute;
+      if (named && same) {
+        markUsed(isWord(at, 'at') ? [at, ...reading.tokens] : reading.tokens);
+        i += reading.tokens.length - 1;
+        continue;
+      }
+      if (named) throw contradiction(found.text, text);
       const both = `${quote(found.text)} and ${quote(text)}`;
       throw new ScheduleError(`Only one time of day per schedule is supported, found ${both}`);
     }
-    const time = toTwentyFour(reading, text);
-    const at = free[i - 1];
     markUsed(isWord(at, 'at') ? [at, ...reading.tokens] : reading.tokens);
-    found = { time, text, explicitHalf: fixesHalf(reading) };
+    found = { time, text, explicitHalf: fixesHalf(reading), named: reading.named === true };
     i += reading.tokens.length - 1;
   }
   return found;

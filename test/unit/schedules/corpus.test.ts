@@ -105,6 +105,18 @@ const rejected: Rejection[] = [
     phrase,
     detail: [quoted as string, 'one-off', 'this describes one date; say "every ..." for a recurrence'],
   })),
+  // Issue 9, family 8: times in more forms, and what still is not one.
+  { phrase: 'every day at 2400 hrs', detail: ['Invalid time of day "2400 hrs"'] },
+  { phrase: 'every day at 1260 hrs', detail: ['Invalid time of day "1260 hrs"'] },
+  { phrase: 'every day at 12am (noon)', detail: ['"12am"', '"noon"', 'contradict'] },
+  { phrase: 'every day at seven pm (midnight)', detail: ['"seven pm"', '"midnight"', 'contradict'] },
+  { phrase: 'every day at half to 9', detail: ['"at half to 9"'] },
+  { phrase: '9 to 5 weekdays', detail: ['"9 to 5"'] },
+  { phrase: 'every day at 5 past 9', detail: ['"past 9"'] },
+  { phrase: 'every day at thirteen', detail: ['"at thirteen"'] },
+  { phrase: 'every day at 9 hrs', detail: ['"hrs"'] },
+  { phrase: 'every day at quarter to twelve am', detail: ['"quarter to twelve am"'] },
+  { phrase: 'every day at seven am and 9pm', detail: ['"seven am"', '"9pm"'] },
 ];
 
 describe('rejected phrases', () => {

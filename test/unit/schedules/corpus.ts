@@ -485,6 +485,52 @@ export const groups: Group[] = [
       ['last Friday at 4pm', monthly('16:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T16:00:00Z'],
     ],
   },
+  {
+    // Issue 9, family 8: military time, hours in words, "half past", "quarter to", "12am (midnight)".
+    name: 'family 8: times in more forms',
+    now: WED,
+    rows: [
+      ['every day at 1730 hrs', daily('17:30'), '2026-03-04T17:30:00Z'],
+      ['weekdays at 0900h', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['daily at 17:30 hrs', daily('17:30'), '2026-03-04T17:30:00Z'],
+      ['every day 0645 hours', daily('06:45'), '2026-03-05T06:45:00Z'],
+      ['every day at seven am', daily('07:00'), '2026-03-05T07:00:00Z'],
+      ['every Monday at seven pm', weekly([1], '19:00'), '2026-03-09T19:00:00Z'],
+      ['daily at seven', daily('07:00'), '2026-03-05T07:00:00Z'],
+      ["every Friday at eleven o'clock", weekly([5], '11:00'), '2026-03-06T11:00:00Z'],
+      ['every day at half past nine', daily('09:30'), '2026-03-05T09:30:00Z'],
+      ['every day at quarter to 6', daily('05:45'), '2026-03-05T05:45:00Z'],
+      ['every evening at quarter to seven', daily('18:45'), '2026-03-04T18:45:00Z'],
+      ['every day at ten past seven pm', daily('19:10'), '2026-03-04T19:10:00Z'],
+      ['every day at five to nine', daily('08:55'), '2026-03-05T08:55:00Z'],
+      ['every day at twelve noon', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['every day at 12am (midnight)', daily('00:00'), '2026-03-05T00:00:00Z'],
+      ['every day at 12pm (noon)', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['every day at midnight (12am)', daily('00:00'), '2026-03-05T00:00:00Z'],
+      ['every day at 12:00 AM (midnight)', daily('00:00'), '2026-03-05T00:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 8 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (EST), as for "2:30".
+      ['every day at 0230 hrs', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+      ['every day at half past two', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+      ['every Sunday at nine am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 8 across DST: Berlin falls back on 2026-10-25',
+    now: '2026-10-24T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 happens twice: the first (CEST) one.
+      ['every day at half past two', daily('02:30', { timezone: 'Europe/Berlin' }), '2026-10-25T00:30:00Z'],
+      ['every day at 0300 hrs', daily('03:00', { timezone: 'Europe/Berlin' }), '2026-10-25T02:00:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
