@@ -17,6 +17,7 @@ import {
   type ScheduleDescription,
   type ScheduleInfo,
 } from './types.js';
+import { correctTypos } from './typos.js';
 import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
 
 function checkDescription(description: unknown): string {
@@ -67,6 +68,7 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   // null counts as absent: JSON bodies carry a missing timezone as null.
   const fallbackZone = options.timezone == null ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
   const tokens = tokenize(text);
+  correctTypos(tokens);
   // First: the start date's weekday and month must not be read as the recurrence's.
   const start = extractStart(tokens, text);
   rejectDeicticDates(tokens, text);

@@ -117,6 +117,15 @@ const rejected: Rejection[] = [
   { phrase: 'every day at 9 hrs', detail: ['"hrs"'] },
   { phrase: 'every day at quarter to twelve am', detail: ['"quarter to twelve am"'] },
   { phrase: 'every day at seven am and 9pm', detail: ['"seven am"', '"9pm"'] },
+  // Issue 9, family 9: typos two edits away, too short, ambiguous, or real English words.
+  { phrase: 'every munday', detail: ['"munday" could be Sunday or Monday'] },
+  { phrase: 'every tursday', detail: ['"tursday" could be Tuesday or Thursday'] },
+  { phrase: 'Thuesdays at 9', detail: ['"Thuesdays" could be Tuesday or Thursday'] },
+  { phrase: 'every satrdy', detail: ['Could not understand "every satrdy"'] },
+  { phrase: 'every juen 5', detail: ['"every juen 5"'] },
+  { phrase: 'every day in marsh', detail: ['"in marsh"'] },
+  { phrase: 'every sundry', detail: ['"every sundry"'] },
+  { phrase: 'every match day', detail: ['"every match"'] },
 ];
 
 describe('rejected phrases', () => {

@@ -531,6 +531,33 @@ export const groups: Group[] = [
       ['every day at 0300 hrs', daily('03:00', { timezone: 'Europe/Berlin' }), '2026-10-25T02:00:00Z'],
     ],
   },
+  {
+    // Issue 9, family 9: weekday and month names one edit away, when only one name fits.
+    name: 'family 9: typos in weekday and month names',
+    now: WED,
+    rows: [
+      ['every tuesdya', weekly([2], '09:00'), '2026-03-10T09:00:00Z'],
+      ['saturady at 10', weekly([6], '10:00'), '2026-03-07T10:00:00Z'],
+      ['every year on febuary 3', yearly([2], '09:00', { days_of_month: [3] }), '2027-02-03T09:00:00Z'],
+      ['every wendesday at 8am', weekly([3], '08:00'), '2026-03-11T08:00:00Z'],
+      ['every thrusday', weekly([4], '09:00'), '2026-03-05T09:00:00Z'],
+      ['Mondya and Thrusday at 5pm', weekly([1, 4], '17:00'), '2026-03-05T17:00:00Z'],
+      ['Wednsdays', weekly([3], '09:00'), '2026-03-11T09:00:00Z'],
+      ['every mnday', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['every day in agust at 8', daily('08:00', { months_of_year: [8] }), '2026-08-01T08:00:00Z'],
+      ['first mondya of the month', monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }), '2026-04-06T09:00:00Z'],
+      ['last fridya of every month', monthly('09:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T09:00:00Z'],
+      ['every 1st of octobre', yearly([10], '09:00', { days_of_month: [1] }), '2026-10-01T09:00:00Z'],
+      ['every decmber 25', yearly([12], '09:00', { days_of_month: [25] }), '2026-12-25T09:00:00Z'],
+      ['every 2 weeks on tusday', weekly([2], '09:00', { interval: 2, anchor_date: '2026-03-10' }), '2026-03-10T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 9 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [['every sundya at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z']],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
