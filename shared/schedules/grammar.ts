@@ -219,7 +219,8 @@ function recordNth(scan: Scan, i: number, items: Item[], tokens: Token[], day: W
     }
   }
   const single = items.length === 1 && day.days.length === 1 ? (items[0]?.value ?? null) : null;
-  const everyOrdinal = isWord(scan.free[i - 1], 'every') && single !== null && single >= 2 ? single : null;
+  // Only "second": "every 3rd Monday" is the third Monday of each month (Todoist's reading).
+  const everyOrdinal = isWord(scan.free[i - 1], 'every', 'each') && single === 2 ? single : null;
   const weeks = items.map((it) => it.value);
   scan.facts.nth.push({ weeks, days: day.days, text: text(scan, [...tokens, ...day.tokens]), everyOrdinal });
 }

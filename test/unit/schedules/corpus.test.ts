@@ -126,6 +126,14 @@ const rejected: Rejection[] = [
   { phrase: 'every day in marsh', detail: ['"in marsh"'] },
   { phrase: 'every sundry', detail: ['"every sundry"'] },
   { phrase: 'every match day', detail: ['"every match"'] },
+  // Issue 9, family 6: ordinal weekdays that are no week of a month, or clash with the rest.
+  { phrase: 'every 6th Monday', detail: ['"6th Monday" is not a week of the month'] },
+  { phrase: 'every 4th Monday every week', detail: ['"every week"', '"4th Monday"', 'contradict'] },
+  { phrase: 'every second Monday every 3 weeks', detail: ['"every 3 weeks"', '"second Monday"', 'contradict'] },
+  { phrase: 'every 4th Monday on the 15th', detail: ['"4th Monday"', '"15th"', 'contradict'] },
+  { phrase: 'every 4th weekday', detail: ['"4th weekday" (an nth working day) is not supported'] },
+  { phrase: 'every 3rd Monday every year', detail: ['Say which month "3rd Monday" is in'] },
+  { phrase: 'every fourth Monday and second Tuesday', detail: ['"fourth Monday"', '"second Tuesday"'] },
 ];
 
 describe('rejected phrases', () => {

@@ -558,6 +558,62 @@ export const groups: Group[] = [
     timezone: 'America/New_York',
     rows: [['every sundya at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z']],
   },
+  {
+    // Issue 9, family 6: "every 4th Monday" is the fourth Monday of each month (Todoist's
+    // reading); "every other" and "every second" / "every 2nd" stay every two weeks.
+    name: 'family 6: ordinal weekday without "of the month"',
+    now: WED,
+    rows: [
+      ['every 4th Monday', monthly('09:00', { days_of_week: [1], weeks_of_month: [4] }), '2026-03-23T09:00:00Z'],
+      ['every fourth Monday at 10', monthly('10:00', { days_of_week: [1], weeks_of_month: [4] }), '2026-03-23T10:00:00Z'],
+      ['every 3rd Friday at 5pm', monthly('17:00', { days_of_week: [5], weeks_of_month: [3] }), '2026-03-20T17:00:00Z'],
+      ['each third Thursday', monthly('09:00', { days_of_week: [4], weeks_of_month: [3] }), '2026-03-19T09:00:00Z'],
+      ['every 5th Sunday', monthly('09:00', { days_of_week: [0], weeks_of_month: [5] }), '2026-03-29T09:00:00Z'],
+      ['every last Friday', monthly('09:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T09:00:00Z'],
+      ['every 4th Monday and Tuesday', monthly('09:00', { days_of_week: [1, 2], weeks_of_month: [4] }), '2026-03-23T09:00:00Z'],
+      ['every 4th Monday in December', yearly([12], '09:00', { days_of_week: [1], weeks_of_month: [4] }), '2026-12-28T09:00:00Z'],
+      [
+        'every 3rd Monday every 2 months',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [3], interval: 2, anchor_date: '2026-03-16' }),
+        '2026-03-16T09:00:00Z',
+      ],
+      ['every other Thursday', weekly([4], '09:00', { interval: 2, anchor_date: '2026-03-05' }), '2026-03-05T09:00:00Z'],
+      ['every second Monday', weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }), '2026-03-09T09:00:00Z'],
+      ['every 2nd Monday', weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }), '2026-03-09T09:00:00Z'],
+      ['every second Monday of the month', monthly('09:00', { days_of_week: [1], weeks_of_month: [2] }), '2026-03-09T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 6 across DST: Berlin springs forward on Sunday 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (CET), i.e. 03:30 CEST.
+      [
+        'every 5th Sunday at 2:30',
+        monthly('02:30', { days_of_week: [0], weeks_of_month: [5], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:30:00Z',
+      ],
+      [
+        'every 4th Sunday at 9',
+        monthly('09:00', { days_of_week: [0], weeks_of_month: [4], timezone: 'Europe/Berlin' }),
+        '2026-04-26T07:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'family 6 across DST: New York falls back on Sunday 2026-11-01',
+    now: '2026-10-31T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 01:30 happens twice: the first (EDT) one.
+      [
+        'every first Sunday at 1:30',
+        monthly('01:30', { days_of_week: [0], weeks_of_month: [1], timezone: 'America/New_York' }),
+        '2026-11-01T05:30:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
