@@ -235,6 +235,63 @@ function recordMonthDays(scan: Scan, items: Item[]): void {
   }
 }
 
+// ---- day numbers: "on days 5 and 20", "day three", "day 12 and the last day" -----------------
+
+const TEEN_WORDS: ReadonlyMap<string, number> = new Map([
+  ['thirteen', 13],
+  ['fourteen', 14],
+  ['fifteen', 15],
+  ['sixteen', 16],
+  ['seventeen', 17],
+  ['eighteen', 18],
+  ['nineteen', 19],
+]);
+const TENS_WORDS: ReadonlyMap<string, number> = new Map([
+  ['twenty', 20],
+  ['thirty', 30],
+]);
+
+/** A day number in digits or words: "5", "three", "twenty-one", "thirty one"; "last" is -1. */
+function readDayNumber(free: Token[], i: number): Item | null {
+  const t = free[i];
+  if (t?.kind === 'num') return t.text.length <= 2 ? { value: t.value, tokens: [t] } : null;
+  if (t?.kind !== 'word') return null;
+  if (t.lower === 'last') return { value: -1, tokens: isWord(free[i + 1], ...DAY_WORDS) ? [t, free[i + 1] as Token] : [t] };
+  const simple = CARDINAL_WORDS.get(t.lower) ?? TEEN_WORDS.get(t.lower);
+  if (simple !== undefined) return { value: simple, tokens: [t] };
+  const tens = TENS_WORDS.get(t.lower);
+  if (tens === undefined) return null;
+  const hasDash = free[i + 1]?.kind === 'dash';
+  const unitWord = free[i + (hasDash ? 2 : 1)];
+  const unit = CARDINAL_WORDS.get(unitWord?.lower ?? '');
+  if (unit === undefined || unit > 9 || !unitWord) return { value: tens, tokens: [t] };
+  return { value: tens + unit, tokens: [t, ...(hasDash ? [free[i + 1] as Token] : []), unitWord] };
+}
+
+/**
+ * "day 12", "on days 5 and 20", "days 1, 15 and 28", "day 12 and the last day". Not after
+ * "every" / "each" / a count: "every day 5" is not a day of the month.
+ */
+const dayNumbers: Recogniser = (scan, i) => {
+  const dayWord = scan.free[i];
+  const before = scan.free[i - 1];
+  if (!isWord(dayWord, ...DAY_WORDS) || isWord(before, 'every', 'each') || countValue(before) !== null) return 0;
+  const items: Item[] = [];
+  let j = i + 1;
+  for (;;) {
+    const sep = items.length > 0 && isWord(scan.free[j], 'and') ? 1 : 0;
+    const the = items.length > 0 && isWord(scan.free[j + sep], 'the') ? 1 : 0;
+    const item = readDayNumber(scan.free, j + sep + the);
+    // "last" only after a number: "day last" is not English.
+    if (!item || (item.value === -1 && items.length === 0)) break;
+    items.push(item);
+    j += sep + the + item.tokens.length;
+  }
+  if (items.length === 0) return 0;
+  recordMonthDays(scan, items);
+  return j - i;
+};
+
 // ---- calendar dates: "March 3", "3 March", "the 25th of December" ---------------------------
 
 function isMonth(t: Token | undefined): t is Token {
@@ -378,6 +435,7 @@ const RECOGNISERS: Recogniser[] = [
   intervalUnit,
   intervalWeekday,
   ordinals,
+  dayNumbers,
   bareMonthDay,
   monthList,
   weekdayList,

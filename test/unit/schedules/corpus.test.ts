@@ -134,6 +134,15 @@ const rejected: Rejection[] = [
   { phrase: 'every 4th weekday', detail: ['"4th weekday" (an nth working day) is not supported'] },
   { phrase: 'every 3rd Monday every year', detail: ['Say which month "3rd Monday" is in'] },
   { phrase: 'every fourth Monday and second Tuesday', detail: ['"fourth Monday"', '"second Tuesday"'] },
+  // Issue 9, family 2: day numbers that are no day of a month, or clash with the rest.
+  { phrase: 'day 32 of every month', detail: ['"32" is not a day of the month'] },
+  { phrase: 'day 0 of every month', detail: ['"0" is not a day of the month'] },
+  { phrase: 'every day 5', detail: ['Could not understand "5"'] },
+  { phrase: 'days 5 and 20 of every week', detail: ['"every week"', 'contradict'] },
+  { phrase: 'days 1 and Monday', detail: ['"Monday"', '"1"', 'contradict'] },
+  { phrase: 'day 31 of April every year', detail: ['"April 31" is not a valid date'] },
+  { phrase: 'on days 5 and 20 of January and July', detail: ['Several days in several months'] },
+  { phrase: 'day 5 of March', detail: ['one-off', '"5 of March"'] },
 ];
 
 describe('rejected phrases', () => {

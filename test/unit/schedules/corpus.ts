@@ -614,6 +614,63 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 9, family 2: days of the month as "day N" lists, in digits or words.
+    name: 'family 2: day-of-month lists',
+    now: WED,
+    rows: [
+      ['on days 5 and 20', monthly('09:00', { days_of_month: [5, 20] }), '2026-03-05T09:00:00Z'],
+      ['on day three of each month', monthly('09:00', { days_of_month: [3] }), '2026-04-03T09:00:00Z'],
+      ['the 3rd, 9th and 27th', monthly('09:00', { days_of_month: [3, 9, 27] }), '2026-03-09T09:00:00Z'],
+      ['day 12 and the last day of each month', monthly('09:00', { days_of_month: [12, -1] }), '2026-03-12T09:00:00Z'],
+      [
+        'day 10 of every other month',
+        monthly('09:00', { days_of_month: [10], interval: 2, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      [
+        'day 10 of every 3 months',
+        monthly('09:00', { days_of_month: [10], interval: 3, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      ['days five and twenty', monthly('09:00', { days_of_month: [5, 20] }), '2026-03-05T09:00:00Z'],
+      ['monthly on days 1, 15 and 28', monthly('09:00', { days_of_month: [1, 15, 28] }), '2026-03-15T09:00:00Z'],
+      ['day twenty-one of each month at 8', monthly('08:00', { days_of_month: [21] }), '2026-03-21T08:00:00Z'],
+      ['day thirty one of every month', monthly('09:00', { days_of_month: [31] }), '2026-03-31T09:00:00Z'],
+      ['on day 4 at 11am', monthly('11:00', { days_of_month: [4] }), '2026-03-04T11:00:00Z'],
+      ['days 1 and last', monthly('09:00', { days_of_month: [1, -1] }), '2026-03-31T09:00:00Z'],
+      ['the first, ninth and twenty-seventh at 6pm', monthly('18:00', { days_of_month: [1, 9, 27] }), '2026-03-09T18:00:00Z'],
+      ['day 5 of March every year', yearly([3], '09:00', { days_of_month: [5] }), '2026-03-05T09:00:00Z'],
+      [
+        'day 15 of every quarter',
+        monthly('09:00', { days_of_month: [15], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-15T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'family 2 at month ends: April has no 31st',
+    now: '2026-04-10T00:00:00Z',
+    rows: [['on days 30 and 31', monthly('09:00', { days_of_month: [30, 31] }), '2026-04-30T09:00:00Z']],
+  },
+  {
+    name: 'family 2 at month ends: February 2027 (28 days)',
+    now: '2027-02-10T00:00:00Z',
+    rows: [['day 29 and the last day of each month', monthly('09:00', { days_of_month: [29, -1] }), '2027-02-28T09:00:00Z']],
+  },
+  {
+    name: 'family 2 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (CET), i.e. 03:30 CEST.
+      [
+        'on days 29 and 30 at 2:30',
+        monthly('02:30', { days_of_month: [29, 30], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:30:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
