@@ -47,6 +47,8 @@ export interface ValueMention {
 export interface Facts {
   units: UnitMention[];
   weekdayGroups: DaySetMention[];
+  /** "except Sunday", "but not Mondays": weekdays taken out of the others. */
+  excludedWeekdays: DaySetMention[];
   nth: NthMention[];
   monthDays: ValueMention[];
   months: ValueMention[];
@@ -200,7 +202,10 @@ const ordinals: Recogniser = (scan, i) => {
   const after = i + tokens.length;
   if (isWeekdayGroupStart(scan.free, after)) {
     const group = readWeekdayItem(scan.free, after)?.tokens ?? [];
-    throw new ScheduleError(`${quote(text(scan, [...tokens, ...group]))} (an nth working day) is not supported`);
+    // "first business day": a day of the month and a weekday must both match in schedule_info,
+    // so no combination picks exactly the first (or last) weekday of each month.
+    const why = 'schedule_info cannot express it exactly (days of the month and weekdays only combine as "both")';
+    throw new ScheduleError(`${quote(text(scan, [...tokens, ...group]))} (an nth working day) is not supported: ${why}`);
   }
   const day = readWeekdayList(scan, after);
   if (day) {
@@ -410,6 +415,35 @@ const weekdayList: Recogniser = (scan, i) => {
   return from + list.length;
 };
 
+// ---- exclusions: "except Sunday", "but not Mondays", "excluding Saturdays and Sundays" --------
+
+/** The words that start an exclusion, and how many tokens they take. */
+function exclusionStart(free: Token[], i: number): number {
+  const t = free[i];
+  if (isWord(t, 'except', 'excluding')) return isWord(free[i + 1], 'on', 'for') ? 2 : 1;
+  if (isWord(t, 'but') && isWord(free[i + 1], 'not')) return isWord(free[i + 2], 'on') ? 3 : 2;
+  if (isWord(t, 'not') && isWord(free[i + 1], 'on')) return 2;
+  return 0;
+}
+
+const exclusion: Recogniser = (scan, i) => {
+  const lead = exclusionStart(scan.free, i);
+  if (lead === 0) return 0;
+  const list = readWeekdayList(scan, i + lead);
+  if (!list) return 0;
+  // "except weekends" would be read, but the corpus keeps it refused: name the days instead.
+  const group = list.tokens.find((t) => WEEKDAY_GROUP_WORDS.has(t.lower) || DAY_QUALIFIERS.has(t.lower));
+  if (group) {
+    const exceptWord = scan.free[i] as Token;
+    const example = group.lower.startsWith('weekend') ? 'every weekday' : 'every Saturday and Sunday';
+    throw new ScheduleError(
+      `${quote(exceptWord.text)} before ${quote(list.text)} is not supported: name the days to run instead, e.g. "${example}"`,
+    );
+  }
+  scan.facts.excludedWeekdays.push({ days: list.days, text: text(scan, scan.free.slice(i, i + lead + list.length)) });
+  return lead + list.length;
+};
+
 // ---- bare units and "end of" ----------------------------------------------------------------
 
 const unitWord: Recogniser = (scan, i) => {
@@ -438,6 +472,7 @@ const RECOGNISERS: Recogniser[] = [
   dayNumbers,
   bareMonthDay,
   monthList,
+  exclusion,
   weekdayList,
   unitWord,
   endOf,
@@ -448,7 +483,7 @@ export function readRecurrence(tokens: readonly Token[], description: string): F
   const scan: Scan = {
     free: unused(tokens),
     description,
-    facts: { units: [], weekdayGroups: [], nth: [], monthDays: [], months: [] },
+    facts: { units: [], weekdayGroups: [], excludedWeekdays: [], nth: [], monthDays: [], months: [] },
   };
   for (let i = 0; i < scan.free.length; ) {
     const claimed = claimAt(scan, i);

@@ -84,10 +84,39 @@ function mentionText(mentions: ValueMention[]): string {
   return mentions.map((m) => m.token.text).join(' ');
 }
 
+const ALL_WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
+
+/**
+ * "every day except Sunday", "weekdays but not Mondays": the excluded days come out of the
+ * weekdays named, or out of the whole week after "every day" / "daily". Each excluded day must
+ * be one of them, and at least one day must be left.
+ */
+function applyExclusions(facts: Facts, unit: UnitMention | null): DaySetMention | null {
+  const named = intersectWeekdays(facts.weekdayGroups);
+  const [first] = facts.excludedWeekdays;
+  if (!first) return named;
+  const excludedText = facts.excludedWeekdays.map((e) => e.text).join(' ');
+  const everyDay = unit?.unit === 'day' && unit.interval === 1;
+  if (!named && !everyDay) {
+    const what = unit ? `, not ${quote(unit.text)}` : '';
+    throw new ScheduleError(`${quote(excludedText)} needs days to take it from${what}: say e.g. "every day except Sunday"`);
+  }
+  const base = named ?? { days: ALL_WEEKDAYS, text: unit?.text ?? '' };
+  let days = base.days;
+  for (const e of facts.excludedWeekdays) {
+    const missing = e.days.find((d) => !base.days.includes(d));
+    if (missing !== undefined) throw contradiction(base.text, e.text);
+    days = days.filter((d) => !e.days.includes(d));
+  }
+  if (days.length === 0) throw new ScheduleError(`${quote(`${base.text} ${excludedText}`)} leaves no day to run`);
+  return { days, text: `${base.text} ${excludedText}` };
+}
+
 function gatherParts(facts: Facts): Parts {
+  const unit = singleUnit(facts.units);
   const parts: Parts = {
-    unit: singleUnit(facts.units),
-    weekdays: intersectWeekdays(facts.weekdayGroups),
+    unit,
+    weekdays: applyExclusions(facts, unit),
     nth: mergeNth(facts.nth),
     monthDays: values(facts.monthDays),
     monthDayText: mentionText(facts.monthDays),

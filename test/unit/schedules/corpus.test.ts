@@ -143,6 +143,16 @@ const rejected: Rejection[] = [
   { phrase: 'day 31 of April every year', detail: ['"April 31" is not a valid date'] },
   { phrase: 'on days 5 and 20 of January and July', detail: ['Several days in several months'] },
   { phrase: 'day 5 of March', detail: ['one-off', '"5 of March"'] },
+  // Issue 9, family 5: exclusions with nothing to take from, and nth business days.
+  { phrase: 'every weekday except Sunday', detail: ['"weekday"', '"except Sunday"', 'contradict'] },
+  { phrase: 'every other day except Sunday', detail: ['"except Sunday" needs days', '"every other day"'] },
+  { phrase: 'every month except Monday', detail: ['"except Monday" needs days', '"every month"'] },
+  { phrase: 'except Sunday', detail: ['"except Sunday" needs days'] },
+  { phrase: 'Mondays except Mondays', detail: ['"Mondays except Mondays" leaves no day to run'] },
+  { phrase: 'every day except holidays', detail: ['Could not understand "except holidays"'] },
+  { phrase: 'weekdays except weekdays', detail: ['"except" before "weekdays" is not supported'] },
+  { phrase: 'the last working day of each month', detail: ['"last working day"', 'cannot express it exactly'] },
+  { phrase: 'first business day of every month', detail: ['"first business day"', 'cannot express it exactly'] },
 ];
 
 describe('rejected phrases', () => {

@@ -671,6 +671,44 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 9, family 5: named weekdays taken out of "every day" or out of the days named.
+    name: 'family 5: exclusions',
+    now: WED,
+    rows: [
+      ['every day except Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
+      ['weekdays but not Mondays', weekly([2, 3, 4, 5], '09:00'), '2026-03-05T09:00:00Z'],
+      ['daily except Saturdays and Sundays', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['every day at 8 except on Sunday', weekly([1, 2, 3, 4, 5, 6], '08:00'), '2026-03-05T08:00:00Z'],
+      ['every day excluding Friday and Saturday', weekly([0, 1, 2, 3, 4], '09:00'), '2026-03-05T09:00:00Z'],
+      ['every day not on Sundays', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
+      ['Mon-Fri except Wednesday at 5pm', weekly([1, 2, 4, 5], '17:00'), '2026-03-05T17:00:00Z'],
+      ['every day except Thursday and Friday at 6pm', weekly([0, 1, 2, 3, 6], '18:00'), '2026-03-04T18:00:00Z'],
+      [
+        'every day except Sunday in December',
+        weekly([1, 2, 3, 4, 5, 6], '09:00', { months_of_year: [12] }),
+        '2026-12-01T09:00:00Z',
+      ],
+      [
+        'every 2 weeks on weekdays except Monday',
+        weekly([2, 3, 4, 5], '09:00', { interval: 2, anchor_date: '2026-03-05' }),
+        '2026-03-05T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    name: 'family 5 across DST: New York springs forward on Sunday 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (EST), i.e. 03:30 EDT.
+      [
+        'every day except Saturday at 2:30',
+        weekly([0, 1, 2, 3, 4, 5], '02:30', { timezone: 'America/New_York' }),
+        '2026-03-08T07:30:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
