@@ -1,6 +1,6 @@
 import { IANAZone } from 'luxon';
 import { quote, ScheduleError } from './errors.js';
-import { markUsed, type Token } from './tokens.js';
+import { isWord, markUsed, type Token } from './tokens.js';
 import { WEEKDAYS } from './vocabulary.js';
 
 export const DEFAULT_TIMEZONE = 'UTC';
@@ -98,7 +98,11 @@ function offsetZone(token: Token): string {
   const hours = Number(m?.[2] ?? NaN);
   const minutes = Number(m?.[3] ?? 0);
   if (!m || hours > 14 || minutes !== 0) {
-    throw new ScheduleError(`Unsupported time zone ${quote(token.text)}: use a whole-hour offset such as UTC+2, or an IANA name`);
+    // IANA's fixed-offset zones (Etc/GMT-2) are whole hours only: a +05:30 zone would not be exact.
+    const why = 'IANA has fixed-offset zones for whole hours only';
+    throw new ScheduleError(
+      `Unsupported time zone ${quote(token.text)}: ${why}; use a whole-hour offset such as UTC+2, or an IANA name such as Asia/Kolkata`,
+    );
   }
   if (hours === 0) return 'UTC';
   // IANA's Etc/GMT zones have the POSIX sign: UTC+2 is Etc/GMT-2.
@@ -125,18 +129,119 @@ export interface ZoneMention {
   text: string;
 }
 
+// ---- "Paris time", "New York time", "Japan time" ---------------------------------------------
+
+/** IANA areas tried for a city name: "Paris time" is Europe/Paris, the only area with a Paris. */
+const AREAS = ['Europe', 'America', 'Asia', 'Africa', 'Australia', 'Pacific', 'Atlantic', 'Indian', 'Antarctica'];
+
+/** Countries on one civil time all year round, named as people do ("Japan time"). */
+const COUNTRY_ZONES: Readonly<Record<string, string>> = {
+  japan: 'Asia/Tokyo',
+  india: 'Asia/Kolkata',
+  germany: 'Europe/Berlin',
+  france: 'Europe/Paris',
+  uk: 'Europe/London',
+  britain: 'Europe/London',
+  ireland: 'Europe/Dublin',
+  italy: 'Europe/Rome',
+  netherlands: 'Europe/Amsterdam',
+  belgium: 'Europe/Brussels',
+  switzerland: 'Europe/Zurich',
+  austria: 'Europe/Vienna',
+  poland: 'Europe/Warsaw',
+  sweden: 'Europe/Stockholm',
+  norway: 'Europe/Oslo',
+  denmark: 'Europe/Copenhagen',
+  finland: 'Europe/Helsinki',
+  greece: 'Europe/Athens',
+  turkey: 'Europe/Istanbul',
+  israel: 'Asia/Jerusalem',
+  korea: 'Asia/Seoul',
+  china: 'Asia/Shanghai',
+  singapore: 'Asia/Singapore',
+  philippines: 'Asia/Manila',
+  thailand: 'Asia/Bangkok',
+  egypt: 'Africa/Cairo',
+  nigeria: 'Africa/Lagos',
+  kenya: 'Africa/Nairobi',
+};
+
+/** Countries with several civil times: a guess could be hours off. */
+const MULTI_ZONE_COUNTRIES = new Set([
+  'us',
+  'usa',
+  'america',
+  'canada',
+  'australia',
+  'russia',
+  'brazil',
+  'mexico',
+  'indonesia',
+  'spain',
+  'portugal',
+  'argentina',
+  'chile',
+]);
+
+function cityZone(words: readonly Token[]): string | null {
+  const city = words.map((w) => w.lower).join('_');
+  // All lower case, so canonicalIana settles the spelling ("kolkata" -> Asia/Kolkata).
+  const matches = AREAS.map((area) => canonicalIana(`${area.toLowerCase()}/${city}`)).filter((z): z is string => z !== null);
+  return matches.length === 1 ? (matches[0] as string) : null;
+}
+
+/**
+ * "<city> time" / "<country> time" just before a "time" word: up to three words, the longest
+ * reading first ("New York time"). Returns the zone and the tokens, "time" included.
+ */
+function placeBeforeTime(tokens: readonly Token[], timeIndex: number): { zone: string; tokens: Token[] } | null {
+  const words: Token[] = [];
+  for (let j = timeIndex - 1; j >= 0 && words.length < 3; j--) {
+    const t = tokens[j] as Token;
+    if (t.used || t.kind !== 'word') break;
+    words.unshift(t);
+  }
+  const time = tokens[timeIndex] as Token;
+  for (let n = words.length; n >= 1; n--) {
+    const place = words.slice(words.length - n);
+    const name = place.map((w) => w.lower).join(' ');
+    if (n === 1 && MULTI_ZONE_COUNTRIES.has(name)) {
+      const text = `${(place[0] as Token).text} ${time.text}`;
+      throw new ScheduleError(
+        `${quote(text)} is ambiguous: the country has several time zones; name a city ("New York time") or an IANA zone`,
+      );
+    }
+    const zone = lookup(COUNTRY_ZONES, name) ?? cityZone(place);
+    if (zone) return { zone, tokens: [...place, time] };
+  }
+  return null;
+}
+
+function describeTokens(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.text).join(' ');
+}
+
 /** Claims every time-zone mention in the tokens; two different zones are a contradiction. */
 export function extractZone(tokens: readonly Token[]): ZoneMention | null {
   let found: ZoneMention | null = null;
+  const note = (zone: string, claimed: Token[]) => {
+    const text = describeTokens(claimed);
+    if (found && found.zone !== zone) {
+      throw new ScheduleError(`Conflicting time zones ${quote(found.text)} and ${quote(text)} in the schedule description`);
+    }
+    markUsed(claimed);
+    found ??= { zone, text };
+  };
   for (const token of tokens) {
     if (token.used) continue;
     const zone = zoneOfToken(token);
-    if (!zone) continue;
-    if (found && found.zone !== zone) {
-      throw new ScheduleError(`Conflicting time zones ${quote(found.text)} and ${quote(token.text)} in the schedule description`);
-    }
-    markUsed([token]);
-    found ??= { zone, text: token.text };
+    if (zone) note(zone, [token]);
   }
+  // After the abbreviations, so "Eastern time" stays America/New_York.
+  tokens.forEach((token, i) => {
+    if (token.used || !isWord(token, 'time')) return;
+    const place = placeBeforeTime(tokens, i);
+    if (place) note(place.zone, place.tokens);
+  });
   return found;
 }

@@ -153,6 +153,15 @@ const rejected: Rejection[] = [
   { phrase: 'weekdays except weekdays', detail: ['"except" before "weekdays" is not supported'] },
   { phrase: 'the last working day of each month', detail: ['"last working day"', 'cannot express it exactly'] },
   { phrase: 'first business day of every month', detail: ['"first business day"', 'cannot express it exactly'] },
+  // Issue 9, family 7: zones that are not exact, ambiguous or unknown.
+  { phrase: 'every day at 9am UTC+5:30', detail: ['"UTC+5:30"', 'whole hours only'] },
+  { phrase: 'every day at 9am GMT+5:45', detail: ['"GMT+5:45"', 'whole hours only'] },
+  { phrase: 'every day at 9am Australia time', detail: ['"Australia time" is ambiguous', 'several time zones'] },
+  { phrase: 'every day at 9am US time', detail: ['"US time" is ambiguous'] },
+  { phrase: 'every day at 9am Spain time', detail: ['"Spain time" is ambiguous'] },
+  { phrase: 'every day at 9am Blorp time', detail: ['Could not understand "Blorp"'] },
+  { phrase: 'every day at 9 Paris time Europe/Berlin', detail: ['Conflicting time zones', '"Paris time"'] },
+  { phrase: 'every day at 9 Paris time PST', detail: ['Conflicting time zones', '"Paris time"', '"PST"'] },
 ];
 
 describe('rejected phrases', () => {

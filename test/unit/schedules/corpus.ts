@@ -709,6 +709,49 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 9, family 7: zones people name: "<city> time" (IANA cities), one-zone countries, offsets.
+    name: 'family 7: time zones people name',
+    now: WED,
+    rows: [
+      ['every day at 9am Paris time', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      // Sydney is on AEDT (UTC+11) in March: 9am on 5 March is 22:00Z on 4 March.
+      ['every day at 9am Sydney time', daily('09:00', { timezone: 'Australia/Sydney' }), '2026-03-04T22:00:00Z'],
+      ['every weekday at 8 New York time', weekly(WEEKDAYS, '08:00', { timezone: 'America/New_York' }), '2026-03-04T13:00:00Z'],
+      ['every day at 9 Los Angeles time', daily('09:00', { timezone: 'America/Los_Angeles' }), '2026-03-04T17:00:00Z'],
+      ['every day at 9 Sao Paulo time', daily('09:00', { timezone: 'America/Sao_Paulo' }), '2026-03-04T12:00:00Z'],
+      ['every day at 9 kolkata time', daily('09:00', { timezone: 'Asia/Kolkata' }), '2026-03-05T03:30:00Z'],
+      ['every Monday at 9am Berlin time', weekly([1], '09:00', { timezone: 'Europe/Berlin' }), '2026-03-09T08:00:00Z'],
+      ['every day at 9 Japan time', daily('09:00', { timezone: 'Asia/Tokyo' }), '2026-03-05T00:00:00Z'],
+      ['every day at 9 India time', daily('09:00', { timezone: 'Asia/Kolkata' }), '2026-03-05T03:30:00Z'],
+      ['every day at 5pm UK time', daily('17:00', { timezone: 'Europe/London' }), '2026-03-04T17:00:00Z'],
+      ['every day at 9am GMT-3', daily('09:00', { timezone: 'Etc/GMT+3' }), '2026-03-04T12:00:00Z'],
+      ['every day at 9 UTC+05:00', daily('09:00', { timezone: 'Etc/GMT-5' }), '2026-03-05T04:00:00Z'],
+      ['every day at 9am ET', daily('09:00', { timezone: 'America/New_York' }), '2026-03-04T14:00:00Z'],
+      ['every day at 9am PT', daily('09:00', { timezone: 'America/Los_Angeles' }), '2026-03-04T17:00:00Z'],
+      ['every day at 9am CEST', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+      ['every day at 9am Paris time (Europe/Paris)', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 7 across DST: Paris springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (CET), i.e. 03:30 CEST.
+      ['every day at 2:30 Paris time', daily('02:30', { timezone: 'Europe/Paris' }), '2026-03-29T01:30:00Z'],
+      ['every day at 9 Paris time', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-29T07:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 7 across DST: Sydney leaves DST on Sunday 2026-04-05',
+    now: '2026-04-04T12:00:00Z',
+    rows: [
+      // 9am on 5 April is already AEST (UTC+10).
+      ['every day at 9am Sydney time', daily('09:00', { timezone: 'Australia/Sydney' }), '2026-04-04T23:00:00Z'],
+      // 02:30 happens twice: the first (AEDT, UTC+11) one.
+      ['every Sunday at 2:30 Sydney time', weekly([0], '02:30', { timezone: 'Australia/Sydney' }), '2026-04-04T15:30:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
