@@ -25,6 +25,27 @@ export const routes: readonly RouteDefinition[] = [
     description: 'OAuth 2.0 token endpoint (client_credentials and refresh_token grants)',
   },
   {
+    id: 'revoke-token',
+    method: 'POST',
+    path: '/api/oauth/revoke',
+    entry: 'functions/revoke-token/handler.ts',
+    description: 'OAuth 2.0 token revocation (RFC 7009)',
+  },
+  {
+    id: 'introspect-token',
+    method: 'POST',
+    path: '/api/oauth/introspect',
+    entry: 'functions/introspect-token/handler.ts',
+    description: 'OAuth 2.0 token introspection (RFC 7662)',
+  },
+  {
+    id: 'oauth-metadata',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    entry: 'functions/oauth-metadata/handler.ts',
+    description: 'OAuth 2.0 authorization server metadata (RFC 8414), public',
+  },
+  {
     id: 'create-knap',
     method: 'POST',
     path: '/api/studio/knap-tools',

@@ -16,6 +16,10 @@ import { type DynamoAction, KnapFunction } from './knap-function.js';
  *   GetItem on refusal); the Knap is one conditional PutItem.
  * - list-knaps: bearer auth as above, then one Query per listing on gsi1 (by creator) and
  *   gsi2 (shared in the organization).
+ * - revoke-token: the client check as for token; the token (GetItem); its deletion, with the
+ *   access tokens of a refresh token (BatchWriteItem). introspect-token: the check and the read.
+ *   The token route's refresh grant also notes the new access token on the refresh token
+ *   (UpdateItem). oauth-metadata: public, no table.
  * - create-knap also claims and completes an Idempotency-Key (PutItem, UpdateItem).
  * - get-knap: bearer auth, then the Knap (GetItem).
  * - update-knap: bearer auth, the Knap (GetItem), the new version in one conditional PutItem.
@@ -30,6 +34,9 @@ import { type DynamoAction, KnapFunction } from './knap-function.js';
  */
 export const ROUTE_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[]>> = {
   token: ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
+  'revoke-token': ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
+  'introspect-token': ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+  'oauth-metadata': [],
   'create-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   'list-knaps': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
   'get-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],

@@ -317,6 +317,25 @@ const CASES: Record<string, Case[]> = {
     { name: '400-missing-description', headers: withAccess, body: { timezone: 'Europe/Berlin' } },
     { name: '401-missing-token', body: { schedule_description: 'every weekday at 9am' } },
   ],
+  'revoke-token': [
+    // An unknown token: the fixture tokens stay, for the other events.
+    { name: '200-unknown-token', body: { token: 'knap_at_this-token-was-never-issued-000000000000000', ...postCredentials } },
+    {
+      name: '200-basic-auth',
+      headers: { authorization: basic(main.clientId, main.secret) },
+      body: { token: 'knap_rt_this-token-was-never-issued-000000000000000', token_type_hint: 'refresh_token' },
+    },
+    { name: '400-missing-token', body: { ...postCredentials } },
+    { name: '401-wrong-secret', body: { token: TOKENS.access.token, client_id: main.clientId, client_secret: 'knap_cs_wrong' } },
+  ],
+  'introspect-token': [
+    { name: '200-active', body: { token: TOKENS.access.token, ...postCredentials } },
+    { name: '200-inactive-expired', body: { token: TOKENS.expired.token, ...postCredentials } },
+    { name: '200-inactive-unknown', body: { token: 'not-a-token', ...postCredentials } },
+    { name: '400-missing-token', body: { ...postCredentials } },
+    { name: '401-wrong-secret', body: { token: TOKENS.access.token, client_id: main.clientId, client_secret: 'knap_cs_wrong' } },
+  ],
+  'oauth-metadata': [{ name: '200-metadata' }],
   openapi: [{ name: '200-document' }],
   docs: [{ name: '200-page', headers: { accept: ACCEPT_HTML } }],
   'docs-asset': [
@@ -474,10 +493,13 @@ export const buildJobEvent = (job: JobDefinition, item: JobCase, index: number):
 /** Stable, AWS-looking ids derived from the case, so regenerating changes nothing. */
 const digest = (seed: string): Buffer => createHash('sha256').update(seed).digest();
 
+/** The OAuth endpoints take forms; the others JSON. */
+const OAUTH_FORM_ROUTES = new Set(['token', 'revoke-token', 'introspect-token']);
+
 const bodyOf = (route: RouteDefinition, item: Case): { text: string; contentType: string } | undefined => {
   if (item.body === undefined) return undefined;
   if (typeof item.body === 'string') return { text: item.body, contentType: item.contentType ?? 'application/json' };
-  return route.id === 'token'
+  return OAUTH_FORM_ROUTES.has(route.id)
     ? { text: form(item.body as Record<string, string>), contentType: 'application/x-www-form-urlencoded' }
     : { text: JSON.stringify(item.body), contentType: item.contentType ?? 'application/json' };
 };

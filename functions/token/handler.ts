@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenRequest } from '../../shared/schemas/token-request.js';
@@ -6,9 +7,13 @@ import { grantTokens } from '../../shared/services/token-service.js';
 
 /** POST /api/oauth/token */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'form', auth: 'none', maxBodyBytes: 16 * 1024, noStore: true }, async ({ event, body, state }) => {
-    const request = parseTokenRequest(body, event.headers?.authorization);
-    return json(200, await grantTokens(deps, request, state));
-  });
+  apiHandler(
+    deps,
+    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    async ({ event, body, state }) => {
+      const request = parseTokenRequest(body, event.headers?.authorization);
+      return json(200, await grantTokens(deps, request, state));
+    },
+  );
 
 export const handler = createHandler(defaultDeps());

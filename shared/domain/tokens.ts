@@ -30,6 +30,18 @@ export interface TokenRecord {
   issuedAt: number;
   /** Epoch seconds; also the table's TTL attribute, but always checked in code. */
   expiresAt: number;
+  /**
+   * Refresh tokens: the hashes of the access tokens issued through them, so that revoking the
+   * refresh token (RFC 7009) ends them too. Tokens issued before revocation existed have none.
+   */
+  accessHashes?: string[];
+}
+
+/** A validated revocation (RFC 7009) or introspection (RFC 7662) request. */
+export interface TokenOperation {
+  clientId: string;
+  clientSecret: string;
+  token: string;
 }
 
 /** The token endpoint's answer (RFC 6749 section 5.1). */

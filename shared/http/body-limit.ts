@@ -3,6 +3,9 @@ import type { ApiMiddleware } from './types.js';
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+/** The OAuth endpoints' forms: a few short fields. */
+export const MAX_FORM_BODY_BYTES = 16 * 1024;
+
 /** Routes that read no body (GET, DELETE, a manual run) refuse a large one rather than read it. */
 export const MAX_IGNORED_BODY_BYTES = 64 * 1024;
 

@@ -12,22 +12,10 @@ import {
 } from '../domain/tokens.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { meterOrRefuse } from './meter-or-refuse.js';
+import { authenticateClient } from './client-auth.js';
 import type { RequestState } from './request-state.js';
 
 const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
-
-/**
- * Authenticates the client and counts the request in one conditional write. A wrong
- * secret fails that write's condition, so it never burns the client's quota.
- */
-const authenticateClient = (deps: Deps, request: TokenRequest, state: RequestState) =>
-  // Any string is looked up the same way: unknown client ids and wrong secrets take the same path.
-  meterOrRefuse(deps, request.clientId, { secretHash: hashCredential(request.clientSecret) }, state, {
-    mismatch: MESSAGES.invalidClient,
-    unknown: MESSAGES.invalidClient,
-    challenge: false,
-  });
 
 const scopeOrFail = (held: readonly string[], requested: string | undefined): string => {
   const scope = grantScope(held, requested);
@@ -50,7 +38,8 @@ const clientCredentials = async (deps: Deps, request: TokenRequest, state: Reque
   const scope = scopeOrFail(client.scopes, request.scope);
   const access = issueToken('access', client, scope, deps.clock);
   const refresh = issueToken('refresh', client, scope, deps.clock);
-  await deps.repo.putTokens([access.record, refresh.record]);
+  // The refresh token names its access tokens, so revoking it (RFC 7009) ends them too.
+  await deps.repo.putTokens([access.record, { ...refresh.record, accessHashes: [access.record.tokenHash] }]);
   return tokenResponse(access.token, refresh.token, scope);
 };
 
@@ -66,7 +55,10 @@ const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: Reque
   const refresh = checkRefreshToken(deps, record, client);
   const scope = scopeOrFail(tokenScopes(refresh), request.scope);
   const access = issueToken('access', client, scope, deps.clock);
-  await deps.repo.putTokens([access.record]);
+  await Promise.all([
+    deps.repo.putTokens([access.record]),
+    deps.repo.addAccessToRefresh(refresh.tokenHash, access.record.tokenHash),
+  ]);
   return tokenResponse(access.token, refreshToken, scope);
 };
 

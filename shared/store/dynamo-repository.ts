@@ -17,6 +17,10 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+
+/** One put or delete of a BatchWriteItem, as the document client takes it. */
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
@@ -191,11 +195,33 @@ export class DynamoRepository implements Repository {
   }
 
   async putTokens(records: TokenRecord[]): Promise<void> {
-    const puts = records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } }));
-    await untilProcessed(puts, 'BatchWriteItem', async (pending) => {
-      const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-      return (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-    });
+    await this.batchWrite(records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } })));
+  }
+
+  async addAccessToRefresh(refreshHash: string, accessHash: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key.token(refreshHash),
+        UpdateExpression: 'ADD access_hashes :hash',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': new Set([accessHash]) },
+      }),
+    );
+  }
+
+  async deleteTokens(tokenHashes: string[]): Promise<void> {
+    await this.batchWrite(tokenHashes.map((tokenHash) => ({ DeleteRequest: { Key: key.token(tokenHash) } })));
+  }
+
+  /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */
+  private async batchWrite(requests: WriteRequest[]): Promise<void> {
+    for (let start = 0; start < requests.length; start += 25) {
+      await untilProcessed(requests.slice(start, start + 25), 'BatchWriteItem', async (pending) => {
+        const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        return (result.UnprocessedItems?.[this.tableName] ?? []) as WriteRequest[];
+      });
+    }
   }
 
   async getToken(tokenHash: string): Promise<TokenRecord | null> {

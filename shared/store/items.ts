@@ -62,6 +62,8 @@ export const tokenToItem = (record: TokenRecord): Item => ({
   scope: record.scope,
   issued_at: record.issuedAt,
   expires_at: record.expiresAt,
+  // A string set, so a refresh grant can ADD to it in one write.
+  ...(record.accessHashes && record.accessHashes.length > 0 ? { access_hashes: new Set(record.accessHashes) } : {}),
 });
 
 export const itemToToken = (tokenHash: string, item: Item): TokenRecord => ({
@@ -72,6 +74,7 @@ export const itemToToken = (tokenHash: string, item: Item): TokenRecord => ({
   scope: String(item.scope ?? ''),
   issuedAt: Number(item.issued_at),
   expiresAt: Number(item.expires_at),
+  ...(item.access_hashes instanceof Set ? { accessHashes: [...item.access_hashes].map(String) } : {}),
 });
 
 const KNAP_FIELDS = [

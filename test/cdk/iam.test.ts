@@ -51,6 +51,13 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => ({
     'dynamodb:GetItem': [tableArn()],
     'dynamodb:UpdateItem': [tableArn()],
   },
+  'revoke-token': {
+    'dynamodb:BatchWriteItem': [tableArn()],
+    'dynamodb:GetItem': [tableArn()],
+    'dynamodb:UpdateItem': [tableArn()],
+  },
+  'introspect-token': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
+  'oauth-metadata': {},
   'create-knap': {
     'dynamodb:GetItem': [tableArn()],
     'dynamodb:PutItem': [tableArn()],

@@ -23,6 +23,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect([...routeKeys].sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
     expect([...routeKeys].sort()).toEqual([
       'DELETE /api/studio/knap-tools/{uuid}',
+      'GET /.well-known/oauth-authorization-server',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
       'GET /api/openapi.json',
@@ -30,6 +31,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/studio/knap-tools/{uuid}',
       'GET /api/studio/knap-tools/{uuid}/runs',
       'PATCH /api/studio/knap-tools/{uuid}',
+      'POST /api/oauth/introspect',
+      'POST /api/oauth/revoke',
       'POST /api/oauth/token',
       'POST /api/studio/knap-tools',
       'POST /api/studio/knap-tools/{uuid}/runs',
@@ -126,7 +129,7 @@ describe('functions', () => {
   test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
     // The public documentation routes never touch the table; the run makers reach the queue.
-    const publicRoute = ['openapi', 'docs', 'docs-asset'].includes(route.id);
+    const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata'].includes(route.id);
     const makesRuns = ['start-run', 'report-meeting'].includes(route.id);
     expect(fn.Properties?.Environment.Variables).toEqual({
       ...(publicRoute ? {} : { TABLE_NAME: ref(tableId) }),

@@ -1,0 +1,17 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseTokenOperation } from '../../shared/schemas/token-request.js';
+import { introspectToken } from '../../shared/services/token-lifecycle.js';
+
+/** POST /api/oauth/introspect (RFC 7662): never a 401 for the token itself, only for the client. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(
+    deps,
+    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    async ({ event, body, state }) =>
+      json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
+  );
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,13 @@
+import { authorizationServerMetadata } from '../../shared/domain/oauth-metadata.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { baseUrlOf, json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+
+/** GET /.well-known/oauth-authorization-server: public, not metered, cacheable. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
+    json(200, authorizationServerMetadata(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=3600' }),
+  );
+
+export const handler = createHandler(defaultDeps());

@@ -1,0 +1,18 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseTokenOperation } from '../../shared/schemas/token-request.js';
+import { revokeToken } from '../../shared/services/token-lifecycle.js';
+
+/** POST /api/oauth/revoke (RFC 7009): 200 with an empty body, whether or not the token was known. */
+export const createHandler = (deps: Deps) =>
+  apiHandler(
+    deps,
+    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    async ({ event, body, state }) => {
+      await revokeToken(deps, parseTokenOperation(body, event.headers?.authorization), state);
+      return { statusCode: 200, headers: {}, body: '' };
+    },
+  );
+
+export const handler = createHandler(defaultDeps());

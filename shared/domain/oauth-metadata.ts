@@ -1,0 +1,20 @@
+import { DEFAULT_SCOPES } from './clients.js';
+import { GRANT_TYPES } from './tokens.js';
+
+const CLIENT_AUTH_METHODS = ['client_secret_post', 'client_secret_basic'];
+
+/** OAuth 2.0 Authorization Server Metadata (RFC 8414) of the API at `issuer` (its base URL). */
+export const authorizationServerMetadata = (issuer: string) => ({
+  issuer,
+  token_endpoint: `${issuer}/api/oauth/token`,
+  revocation_endpoint: `${issuer}/api/oauth/revoke`,
+  introspection_endpoint: `${issuer}/api/oauth/introspect`,
+  grant_types_supported: [...GRANT_TYPES],
+  token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+  revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+  introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+  scopes_supported: [...DEFAULT_SCOPES],
+  // No authorization endpoint: machine-to-machine only.
+  response_types_supported: [],
+  service_documentation: `${issuer}/api/docs`,
+});

@@ -1,0 +1,56 @@
+/**
+ * Client authentication at the OAuth endpoints (token, revocation, introspection): the
+ * client id and secret in the form (client_secret_post) or in HTTP Basic
+ * (client_secret_basic, RFC 6749 section 2.3.1), one method per request.
+ */
+import { ApiError, badRequest, MESSAGES } from '../errors.js';
+
+/** The form fields of client authentication, as the form schemas read them. */
+export interface ClientAuthForm {
+  client_id?: string;
+  client_secret?: string;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+interface BasicCredentials {
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/** client_secret_basic: `Basic base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 section 2.3.1). */
+const basicCredentials = (authorization: string | undefined): BasicCredentials | null => {
+  if (!authorization) return null;
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
+  if (!match?.[1]) throw new ApiError(401, MESSAGES.invalidClient, { 'WWW-Authenticate': 'Basic realm="knap"' });
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  try {
+    if (colon < 0) throw new Error('no colon');
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    throw new ApiError(401, MESSAGES.invalidClient, { 'WWW-Authenticate': 'Basic realm="knap"' });
+  }
+};
+
+/** One client authentication method per request (RFC 6749 section 2.3). */
+export const clientCredentials = (form: ClientAuthForm, authorization: string | undefined): ClientCredentials => {
+  const basic = basicCredentials(authorization);
+  if (basic && form.client_secret !== undefined) {
+    throw badRequest('Send the client secret either in the Authorization header or in the form, not both');
+  }
+  if (basic && form.client_id !== undefined && form.client_id !== basic.clientId) {
+    throw badRequest('client_id in the form does not match the Authorization header');
+  }
+  const clientId = basic?.clientId ?? form.client_id;
+  const clientSecret = basic?.clientSecret ?? form.client_secret;
+  if (!clientId) throw badRequest('Missing required parameter: client_id');
+  if (!clientSecret) throw badRequest('Missing required parameter: client_secret');
+  return { clientId, clientSecret };
+};
