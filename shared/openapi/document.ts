@@ -4,7 +4,7 @@
  * fails when that file is stale.
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
 import { MeetingRunsSchema, MeetingTranscriptionSchema, RunPageSchema, RunSchema } from '../domain/runs.js';
@@ -16,6 +16,54 @@ import { TokenFormSchema } from '../schemas/token-request.js';
 
 /** Where `npm start` serves the API: the server of the committed document. */
 export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
+
+const formField = v.optional(v.pipe(v.string(), v.maxLength(1000)));
+const clientAuthMethods = v.pipe(v.array(v.string()), v.description("'client_secret_post' and 'client_secret_basic'"));
+
+/** The revocation (RFC 7009) and introspection (RFC 7662) form. */
+const TokenOperationFormSchema = v.looseObject({
+  token: v.pipe(v.string(), v.maxLength(1000), v.description('The access or refresh token')),
+  token_type_hint: v.pipe(formField, v.description("'access_token' or 'refresh_token'; a hint only")),
+  client_id: v.pipe(formField, v.description('client_secret_post; or use HTTP Basic')),
+  client_secret: v.pipe(formField, v.description('client_secret_post; or use HTTP Basic')),
+});
+
+const epochSeconds = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
+
+/** What introspection (RFC 7662) answers: the token's details, or only that it is not live. */
+const TokenIntrospectionSchema = v.union([
+  v.object({
+    active: v.literal(true),
+    scope: v.pipe(v.string(), v.description('Space-separated scopes of the token')),
+    client_id: v.string(),
+    token_type: v.literal('Bearer'),
+    exp: epochSeconds('Expiry, epoch seconds'),
+    iat: epochSeconds('Issued at, epoch seconds'),
+  }),
+  v.pipe(
+    v.strictObject({ active: v.literal(false) }),
+    v.description('Unknown, expired or revoked, or a token of another client'),
+  ),
+]);
+
+/** OAuth 2.0 Authorization Server Metadata (RFC 8414). */
+const AuthorizationServerMetadataSchema = v.object({
+  issuer: v.pipe(v.string(), v.url(), v.description('The base URL the request came in on')),
+  token_endpoint: v.pipe(v.string(), v.url()),
+  revocation_endpoint: v.pipe(v.string(), v.url()),
+  introspection_endpoint: v.pipe(v.string(), v.url()),
+  grant_types_supported: v.pipe(v.array(v.string()), v.description("'client_credentials' and 'refresh_token'")),
+  token_endpoint_auth_methods_supported: clientAuthMethods,
+  revocation_endpoint_auth_methods_supported: clientAuthMethods,
+  introspection_endpoint_auth_methods_supported: clientAuthMethods,
+  scopes_supported: v.array(v.string()),
+  response_types_supported: v.pipe(
+    v.array(v.string()),
+    v.maxLength(0),
+    v.description('Empty: no authorization endpoint, machine-to-machine only'),
+  ),
+  service_documentation: v.pipe(v.string(), v.url(), v.description('The API reference page')),
+});
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
@@ -63,6 +111,21 @@ const notYours = problem('The Knap is shared with this client, which did not cre
 const stale = problem('If-Match does not match the current ETag');
 const racing = problem('Other requests kept changing the Knap; retry');
 const noStoreHeaders = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
+const ignoredBodyTooLarge = problem('A body over 64 KB (this endpoint reads none)');
+/** Client authentication at the token, revocation and introspection endpoints. */
+const clientAuthDescription = 'Client authentication by client_id and client_secret in the form, or by HTTP Basic.';
+const tokenOperationErrors = {
+  '400': problem('Missing token or client credentials, credentials sent both ways, or an unparseable body'),
+  '401': problem('Invalid client credentials or a revoked client'),
+  '413': problem('Body over 16 KB'),
+  '415': problem('A charset other than UTF-8'),
+  '429': tooMany,
+  '503': unavailable,
+};
+const tokenOperationBody = {
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: ref('TokenOperationForm') } },
+};
 
 export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
   openapi: '3.1.0',
@@ -82,12 +145,28 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
     { name: 'Documentation', description: 'This document and its page' },
   ],
   paths: {
+    '/.well-known/oauth-authorization-server': {
+      get: {
+        operationId: 'getAuthorizationServerMetadata',
+        tags: ['OAuth'],
+        summary: 'Authorization server metadata (RFC 8414): where the OAuth endpoints are',
+        security: [{}],
+        responses: {
+          '200': {
+            description: 'The metadata; issuer is the base URL the request came in on',
+            headers: { 'Cache-Control': { schema: { type: 'string' }, description: 'Public and cacheable' } },
+            content: json('AuthorizationServerMetadata'),
+          },
+          '413': ignoredBodyTooLarge,
+        },
+      },
+    },
     '/api/oauth/token': {
       post: {
         operationId: 'issueToken',
         tags: ['OAuth'],
         summary: 'Issue tokens (client_credentials or refresh_token grant)',
-        description: 'Client authentication by client_id and client_secret in the form, or by HTTP Basic.',
+        description: clientAuthDescription,
         security: [{}, { clientBasic: [] }],
         requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenForm') } } },
         responses: {
@@ -102,6 +181,41 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
           '415': problem('A charset other than UTF-8'),
           '429': tooMany,
           '503': unavailable,
+        },
+      },
+    },
+    '/api/oauth/revoke': {
+      post: {
+        operationId: 'revokeToken',
+        tags: ['OAuth'],
+        summary: 'Revoke an access or refresh token (RFC 7009)',
+        description: `${clientAuthDescription} The answer is the same whether or not the token was known; a token of another client is left alone. Revoking a refresh token also ends the access tokens issued through it.`,
+        security: [{}, { clientBasic: [] }],
+        requestBody: tokenOperationBody,
+        responses: {
+          '200': {
+            description: 'Revoked, or nothing to revoke: an empty body',
+            headers: { ...rateLimitHeaders, ...noStoreHeaders },
+          },
+          ...tokenOperationErrors,
+        },
+      },
+    },
+    '/api/oauth/introspect': {
+      post: {
+        operationId: 'introspectToken',
+        tags: ['OAuth'],
+        summary: 'Is a token live, and what may it do (RFC 7662)',
+        description: `${clientAuthDescription} A token that is unknown, expired, revoked or another client's is {"active": false}, never an error.`,
+        security: [{}, { clientBasic: [] }],
+        requestBody: tokenOperationBody,
+        responses: {
+          '200': {
+            description: 'The token state',
+            headers: { ...rateLimitHeaders, ...noStoreHeaders },
+            content: json('TokenIntrospection'),
+          },
+          ...tokenOperationErrors,
         },
       },
     },
@@ -277,7 +391,10 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         tags: ['Documentation'],
         summary: 'This OpenAPI document',
         security: [{}],
-        responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } },
+          '413': ignoredBodyTooLarge,
+        },
       },
     },
     '/api/docs': {
@@ -286,7 +403,10 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         tags: ['Documentation'],
         summary: 'The API reference page (HTML) rendering this document',
         security: [{}],
-        responses: { '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        responses: {
+          '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } },
+          '413': ignoredBodyTooLarge,
+        },
       },
     },
   },
@@ -301,6 +421,9 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
       {
         TokenForm: TokenFormSchema,
         TokenResponse: TokenResponseSchema,
+        TokenOperationForm: TokenOperationFormSchema,
+        TokenIntrospection: TokenIntrospectionSchema,
+        AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
         CreateKnap: CreateKnapSchema,
         KnapPatch: KnapPatchSchema,
         Knap: KnapSchema,
