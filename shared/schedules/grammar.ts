@@ -49,6 +49,8 @@ export interface Facts {
   weekdayGroups: DaySetMention[];
   /** "except Sunday", "but not Mondays": weekdays taken out of the others. */
   excludedWeekdays: DaySetMention[];
+  /** "only in March and April" (cron descriptions): with no day named, every day of them. */
+  onlyInMonths: boolean;
   nth: NthMention[];
   monthDays: ValueMention[];
   months: ValueMention[];
@@ -274,6 +276,29 @@ function readDayNumber(free: Token[], i: number): Item | null {
 }
 
 /**
+ * "days 1-7", "days 1 to 7", "between day 1 and 7" (cron descriptions): every day from one to the
+ * other. Returns the tokens claimed, or 0.
+ */
+function readDayRange(scan: Scan, i: number, between: boolean): number {
+  const from = readDayNumber(scan.free, i);
+  const sep = from ? scan.free[i + from.tokens.length] : undefined;
+  const isSep = between ? isWord(sep, 'and') : sep?.kind === 'dash' || isWord(sep, ...RANGE_WORDS);
+  if (!from || !sep || !isSep || from.value === -1) return 0;
+  const to = readDayNumber(scan.free, i + from.tokens.length + 1);
+  if (!to) return 0;
+  const all = [...from.tokens, sep, ...to.tokens];
+  if (to.value !== -1 && to.value < from.value) {
+    throw new ScheduleError(`${quote(text(scan, all))} is not a range of days of the month (it runs backwards)`);
+  }
+  // "to last": through the 31st, which covers every month's last day.
+  const last = to.value === -1 ? 31 : to.value;
+  const items: Item[] = [];
+  for (let d = from.value; d <= last; d++) items.push({ value: d, tokens: all });
+  recordMonthDays(scan, items);
+  return all.length;
+}
+
+/**
  * "day 12", "on days 5 and 20", "days 1, 15 and 28", "day 12 and the last day". Not after
  * "every" / "each" / a count: "every day 5" is not a day of the month.
  */
@@ -281,8 +306,17 @@ const dayNumbers: Recogniser = (scan, i) => {
   const dayWord = scan.free[i];
   const before = scan.free[i - 1];
   if (!isWord(dayWord, ...DAY_WORDS) || isWord(before, 'every', 'each') || countValue(before) !== null) return 0;
+  // crontab.guru's "day-of-month 1": the words after "day" are part of the name.
+  const [d1, of, d2, month] = scan.free.slice(i + 1, i + 5);
+  const cronName = d1?.kind === 'dash' && isWord(of, 'of') && d2?.kind === 'dash' && isWord(month, 'month') ? 4 : 0;
+  const between = isWord(before, 'between');
+  const range = readDayRange(scan, i + 1 + cronName, between);
+  if (range) {
+    if (between) markUsed([before]);
+    return 1 + cronName + range;
+  }
   const items: Item[] = [];
-  let j = i + 1;
+  let j = i + 1 + cronName;
   for (;;) {
     const sep = items.length > 0 && isWord(scan.free[j], 'and') ? 1 : 0;
     const the = items.length > 0 && isWord(scan.free[j + sep], 'the') ? 1 : 0;
@@ -328,11 +362,41 @@ const bareMonthDay: Recogniser = (scan, i) => {
   return 1;
 };
 
+/** "January through March", "Jun-Aug", "November to February" (wraps over the new year). */
+function readMonthRange(free: Token[], i: number): { values: number[]; tokens: Token[] } | null {
+  const [from, sep, to] = [free[i], free[i + 1], free[i + 2]];
+  if (!isMonthAt(free, i) || !sep || (sep.kind !== 'dash' && !isWord(sep, ...RANGE_WORDS)) || !isMonthAt(free, i + 2)) {
+    return null;
+  }
+  const a = MONTHS.get((from as Token).lower) as number;
+  const b = MONTHS.get((to as Token).lower) as number;
+  const values = [a];
+  for (let m = a; m !== b; ) {
+    m = (m % 12) + 1;
+    values.push(m);
+  }
+  return { values, tokens: [from as Token, sep, to as Token] };
+}
+
 /** "January, April and July", "Dec 25", "March the 3rd" (the ordinal is read on its own). */
 const monthList: Recogniser = (scan, i) => {
   let j = i;
+  // Cron descriptions (cronstrue): "only in March and April" is every day of those months.
+  if (isMonthAt(scan.free, i) && isWord(scan.free[i - 1], 'in', 'during') && isWord(scan.free[i - 2], 'only')) {
+    scan.facts.onlyInMonths = true;
+  }
   while (isMonthAt(scan.free, j)) {
     const month = scan.free[j] as Token;
+    const range = readMonthRange(scan.free, j);
+    if (range) {
+      // Each month is quoted once in messages: the first by "January", the others by "March".
+      range.values.forEach((value, k) => {
+        scan.facts.months.push({ value, token: (k === 0 ? range.tokens[0] : range.tokens[2]) as Token });
+      });
+      j += range.tokens.length;
+      if (isWord(scan.free[j], 'and') && isMonthAt(scan.free, j + 1)) j++;
+      continue;
+    }
     scan.facts.months.push({ value: MONTHS.get(month.lower) as number, token: month });
     j++;
     const day = scan.free[j];
@@ -483,7 +547,7 @@ export function readRecurrence(tokens: readonly Token[], description: string): F
   const scan: Scan = {
     free: unused(tokens),
     description,
-    facts: { units: [], weekdayGroups: [], excludedWeekdays: [], nth: [], monthDays: [], months: [] },
+    facts: { units: [], weekdayGroups: [], excludedWeekdays: [], onlyInMonths: false, nth: [], monthDays: [], months: [] },
   };
   for (let i = 0; i < scan.free.length; ) {
     const claimed = claimAt(scan, i);

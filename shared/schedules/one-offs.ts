@@ -40,7 +40,8 @@ export function rejectDeicticDates(tokens: readonly Token[], description: string
  * with no repeat word ("every", "each", "yearly", "annually", "every 2 years") is one date.
  */
 export function rejectBareDate(tokens: readonly Token[], facts: Facts, description: string): void {
-  if (facts.units.length > 0 || facts.weekdayGroups.length > 0 || facts.months.length !== 1) return;
+  // "only in March" (cron descriptions) restricts a recurrence to a month: not a date.
+  if (facts.units.length > 0 || facts.weekdayGroups.length > 0 || facts.months.length !== 1 || facts.onlyInMonths) return;
   const days = facts.monthDays.length + facts.nth.reduce((n, m) => n + m.weeks.length * m.days.length, 0);
   if (days !== 1) return;
   if (tokens.some((t) => isWord(t, 'every', 'each'))) return;

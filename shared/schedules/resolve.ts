@@ -18,6 +18,7 @@ interface Parts {
   monthDayText: string;
   months: number[] | null;
   monthText: string;
+  onlyInMonths: boolean;
 }
 
 const QUARTER_FIRST_MONTHS = [1, 4, 7, 10];
@@ -81,7 +82,8 @@ function values(mentions: ValueMention[]): number[] | null {
 }
 
 function mentionText(mentions: ValueMention[]): string {
-  return mentions.map((m) => m.token.text).join(' ');
+  // A range ("January through March") gives several values one token: quote it once.
+  return [...new Set(mentions.map((m) => m.token))].map((t) => t.text).join(' ');
 }
 
 const ALL_WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
@@ -122,6 +124,7 @@ function gatherParts(facts: Facts): Parts {
     monthDayText: mentionText(facts.monthDays),
     months: values(facts.months),
     monthText: mentionText(facts.months),
+    onlyInMonths: facts.onlyInMonths,
   };
   return reinterpretEveryOrdinal(parts);
 }
@@ -207,6 +210,7 @@ function withMonths(p: Parts, months: number[]): Recurrence {
     return { ...base, schedule_type: 'weekly', days_of_week: p.weekdays.days, interval };
   }
   if (p.unit?.unit === 'day') return { ...base, schedule_type: 'daily', interval: p.unit.interval };
+  if (p.onlyInMonths && !p.unit) return { ...base, schedule_type: 'daily', interval: 1 };
   throw new ScheduleError(`Say which day of ${quote(p.monthText)} to run, e.g. "${MONTH_NAMES[months[0] ?? 1]} 1"`);
 }
 

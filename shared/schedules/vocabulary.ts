@@ -221,6 +221,8 @@ export const FILLER_WORDS = new Set([
   'oclock',
   'then',
   'also',
+  // Cron descriptions: "At 11:20 PM, only on Tuesday".
+  'only',
 ]);
 
 function buildMap(entries: Array<[number, string[]]>): Map<string, number> {

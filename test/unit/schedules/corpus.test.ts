@@ -162,6 +162,13 @@ const rejected: Rejection[] = [
   { phrase: 'every day at 9am Blorp time', detail: ['Could not understand "Blorp"'] },
   { phrase: 'every day at 9 Paris time Europe/Berlin', detail: ['Conflicting time zones', '"Paris time"'] },
   { phrase: 'every day at 9 Paris time PST', detail: ['Conflicting time zones', '"Paris time"', '"PST"'] },
+  // Issue 9, family 3 (part): cron wording that schedule_info cannot hold, or that is not a schedule.
+  { phrase: 'At 09:00 AM, January through March', detail: ['Say which day of "January March"'] },
+  { phrase: 'days 7-1', detail: ['"7-1" is not a range of days of the month'] },
+  // Cron ORs day-of-month and day-of-week; schedule_info ANDs them: refused, not misread.
+  { phrase: 'At 00:00 on day-of-month 1 and on Monday', detail: ['"Monday"', '"1"', 'contradict'] },
+  { phrase: 'At every minute', detail: ['"every minute"', 'more frequent than once a day'] },
+  { phrase: 'At 09:00 AM, on day 32 of the month', detail: ['"32" is not a day of the month'] },
 ];
 
 describe('rejected phrases', () => {

@@ -752,6 +752,51 @@ export const groups: Group[] = [
       ['every Sunday at 2:30 Sydney time', weekly([0], '02:30', { timezone: 'Australia/Sydney' }), '2026-04-04T15:30:00Z'],
     ],
   },
+  {
+    // Issue 9, family 3 (part): cron-description wording as cronstrue / crontab.guru print it.
+    name: 'family 3: cron-description wording',
+    now: WED,
+    rows: [
+      [
+        'At 06:30 PM, on day 4 of the month, every 2 months',
+        monthly('18:30', { days_of_month: [4], interval: 2, anchor_date: '2026-03-04' }),
+        '2026-03-04T18:30:00Z',
+      ],
+      ['At 11:20 PM, only on Tuesday', weekly([2], '23:20'), '2026-03-10T23:20:00Z'],
+      ['At 09:00 AM, only in March and April', daily('09:00', { months_of_year: [3, 4] }), '2026-03-05T09:00:00Z'],
+      ['At 12:00 AM, only on Sunday, only in January', weekly([0], '00:00', { months_of_year: [1] }), '2027-01-03T00:00:00Z'],
+      ['At 09:00, Wednesday through Saturday and Monday', weekly([1, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
+      ['Trigger at 8:40am every day', daily('08:40'), '2026-03-05T08:40:00Z'],
+      ['Execute every Monday at 9', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['At 12:00 AM (midnight), on day 1 of the month', monthly('00:00', { days_of_month: [1] }), '2026-04-01T00:00:00Z'],
+      ['At 00:00 on day-of-month 1', monthly('00:00', { days_of_month: [1] }), '2026-04-01T00:00:00Z'],
+      [
+        'At 00:00 on day-of-month 1 in every 2nd month',
+        monthly('00:00', { days_of_month: [1], interval: 2, anchor_date: '2026-04-01' }),
+        '2026-04-01T00:00:00Z',
+      ],
+      ['At 04:05 AM, Monday through Friday', weekly(WEEKDAYS, '04:05'), '2026-03-05T04:05:00Z'],
+      [
+        'At 09:00 AM, between day 1 and 7 of the month',
+        monthly('09:00', { days_of_month: [1, 2, 3, 4, 5, 6, 7] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      ['days 1-7 at 9', monthly('09:00', { days_of_month: [1, 2, 3, 4, 5, 6, 7] }), '2026-03-05T09:00:00Z'],
+      ['days 25 to last', monthly('09:00', { days_of_month: [25, 26, 27, 28, 29, 30, 31] }), '2026-03-25T09:00:00Z'],
+      ['At 09:00 AM, only in January through March', daily('09:00', { months_of_year: [1, 2, 3] }), '2026-03-05T09:00:00Z'],
+      ['every day in Nov-Feb', daily('09:00', { months_of_year: [1, 2, 11, 12] }), '2026-11-01T09:00:00Z'],
+      ['At 09:00 AM, on day 4, only in March', yearly([3], '09:00', { days_of_month: [4] }), '2027-03-04T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 3 across DST: New York springs forward on Sunday 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (EST), i.e. 03:30 EDT.
+      ['At 02:30 AM, only on Sunday', weekly([0], '02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
