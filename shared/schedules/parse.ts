@@ -1,5 +1,6 @@
 import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
+import { readCron } from './cron.js';
 import { quote, ScheduleError } from './errors.js';
 import { readRecurrence } from './grammar.js';
 import { rejectLeftovers } from './leftovers.js';
@@ -67,6 +68,11 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   const now = checkNow(options.now ?? new Date());
   // null counts as absent: JSON bodies carry a missing timezone as null.
   const fallbackZone = options.timezone == null ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
+  const cron = readCron(text);
+  if (cron) {
+    const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
+    return orderFields({ ...cron.recurrence, schedule_time: time, timezone: fallbackZone, anchor_date: null });
+  }
   const tokens = tokenize(text);
   correctTypos(tokens);
   // First: the start date's weekday and month must not be read as the recurrence's.

@@ -169,6 +169,16 @@ const rejected: Rejection[] = [
   { phrase: 'At 00:00 on day-of-month 1 and on Monday', detail: ['"Monday"', '"1"', 'contradict'] },
   { phrase: 'At every minute', detail: ['"every minute"', 'more frequent than once a day'] },
   { phrase: 'At 09:00 AM, on day 32 of the month', detail: ['"32" is not a day of the month'] },
+  // Issue 9, family 4: cron and rate expressions schedule_info cannot hold.
+  { phrase: 'rate(6 hours)', detail: ['"rate(6 hours)"', 'more frequent than once a day'] },
+  { phrase: 'rate(1 day)', detail: ['"rate(1 day)"', 'no time of day', '"every day at 9am"'] },
+  { phrase: '*/15 * * * *', detail: ['"*/15 * * * *"', 'more than once a day'] },
+  { phrase: '0 9,17 * * *', detail: ['"0 9,17 * * *"', 'more than once a day'] },
+  { phrase: '30 18 4 */2 *', detail: ['month field "*/2"'] },
+  { phrase: '0 9 1 * 1', detail: ['"0 9 1 * 1"', 'either the day of the month or the weekday'] },
+  { phrase: 'cron(0 9 1 * ? 2027)', detail: ['the year field must be "*"'] },
+  { phrase: '9 30 * * *', detail: ['out of range'] },
+  { phrase: '0 9 15W * *', detail: ['day-of-month field "15W"'] },
 ];
 
 describe('rejected phrases', () => {

@@ -797,6 +797,39 @@ export const groups: Group[] = [
       ['At 02:30 AM, only on Sunday', weekly([0], '02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
     ],
   },
+  {
+    // Issue 9, family 4: cron expressions as the description, where schedule_info holds them.
+    name: 'family 4: cron expressions',
+    now: WED,
+    rows: [
+      ['0 9 * * 1-5', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['cron(0 9 ? * MON-FRI *)', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['0 9 1,15 * *', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['0 9 L * *', monthly('09:00', { days_of_month: [-1] }), '2026-03-31T09:00:00Z'],
+      ['0 9 * * MON#2', monthly('09:00', { days_of_week: [1], weeks_of_month: [2] }), '2026-03-09T09:00:00Z'],
+      // EventBridge numbers weekdays 1-7 from Sunday: 2#1 is the first Monday.
+      ['cron(0 9 ? * 2#1 *)', monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }), '2026-04-06T09:00:00Z'],
+      ['0 0 25 12 *', yearly([12], '00:00', { days_of_month: [25] }), '2026-12-25T00:00:00Z'],
+      ['0 9 * 3,4 *', daily('09:00', { months_of_year: [3, 4] }), '2026-03-05T09:00:00Z'],
+      ['0 9 * * 0', weekly([0], '09:00'), '2026-03-08T09:00:00Z'],
+      ['0 9 * * 7', weekly([0], '09:00'), '2026-03-08T09:00:00Z'],
+      ['cron(0 9 ? * 1 *)', weekly([0], '09:00'), '2026-03-08T09:00:00Z'],
+      ['0 9 * * SAT,SUN', weekly([0, 6], '09:00'), '2026-03-07T09:00:00Z'],
+      ['0 9 * JAN-MAR MON', weekly([1], '09:00', { months_of_year: [1, 2, 3] }), '2026-03-09T09:00:00Z'],
+      ['cron(30 18 4 * ? *)', monthly('18:30', { days_of_month: [4] }), '2026-03-04T18:30:00Z'],
+      // No fifth Saturday in March or April 2026; May 2026 has one, the 30th.
+      ['0 9 * * 6#5', monthly('09:00', { days_of_week: [6], weeks_of_month: [5] }), '2026-05-30T09:00:00Z'],
+    ],
+  },
+  {
+    name: 'family 4 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-07T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist that night: read with the pre-gap offset (EST), i.e. 03:30 EDT.
+      ['30 2 * * *', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>

@@ -1,0 +1,129 @@
+/**
+ * Cron expressions given as the description: a 5-field cron ("0 9 * * 1-5") or an EventBridge
+ * cron(...) with 6 fields ("cron(0 9 ? * MON-FRI *)"), mapped to the schedule_info the same
+ * words would give ("every weekday at 9am"), and refused where schedule_info cannot hold them:
+ * more than one run a day, steps, day-of-month and day-of-week both set (cron runs on either,
+ * schedule_info needs both), years. EventBridge rate(...) is always refused (see below).
+ */
+import { quote, ScheduleError } from './errors.js';
+import type { Recurrence } from './resolve.js';
+
+export interface CronReading {
+  recurrence: Recurrence;
+  hour: number;
+  minute: number;
+}
+
+const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
+const FIVE_FIELDS = /^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$/;
+const EVENTBRIDGE = /^\s*cron\(\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*\)\s*$/i;
+const RATE = /^\s*rate\(\s*(\d+)\s+([a-z]+)\s*\)\s*$/i;
+/** Only cron's own characters: a description such as "every day at 9 am" is not a cron. */
+const CRON_FIELD = /^[\d*?,\-/#LW]+$|^[A-Za-z]{3}([,-][A-Za-z]{3})*$|^[A-Za-z]{3}#[1-5]$/;
+
+function refuse(expression: string, why: string): ScheduleError {
+  return new ScheduleError(`The cron expression ${quote(expression.trim())} is not supported: ${why}`);
+}
+
+/** One number in range, or a name ("MON", "JAN") mapped to its number. */
+function value(part: string, min: number, max: number, names: string[] | null, nameBase: number): number | null {
+  if (/^\d+$/.test(part)) {
+    const n = Number(part);
+    return n >= min && n <= max ? n : null;
+  }
+  const k = names?.indexOf(part.toUpperCase()) ?? -1;
+  return k >= 0 ? k + nameBase : null;
+}
+
+/** "*" -> null; "1,15", "1-5", "MON-FRI" -> sorted values; anything else -> undefined. */
+function list(field: string, min: number, max: number, names: string[] | null, nameBase: number): number[] | null | undefined {
+  if (field === '*' || field === '?') return null;
+  const out = new Set<number>();
+  for (const part of field.split(',')) {
+    const [a, b, ...rest] = part.split('-');
+    if (rest.length > 0 || a === undefined) return undefined;
+    const from = value(a, min, max, names, nameBase);
+    const to = b === undefined ? from : value(b, min, max, names, nameBase);
+    if (from === null || to === null || to < from) return undefined;
+    for (let v = from; v <= to; v++) out.add(v);
+  }
+  return [...out].sort((x, y) => x - y);
+}
+
+function single(field: string, max: number): number | null {
+  return /^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null;
+}
+
+/** Reads a cron expression, or returns null when the description is not one. */
+export function readCron(description: string): CronReading | null {
+  const rate = RATE.exec(description);
+  if (rate) {
+    const unit = (rate[2] ?? '').toLowerCase();
+    const what = `The rate expression ${quote(description.trim())} is not supported`;
+    if (/^(minute|minutes|hour|hours)$/.test(unit)) {
+      throw new ScheduleError(`${what}: schedules more frequent than once a day are not supported`);
+    }
+    // rate() counts from when the rule is created: it has no time of day to keep.
+    const every = rate[1] === '1' ? `every ${unit.replace(/s$/, '')}` : `every ${rate[1]} ${unit}`;
+    throw new ScheduleError(`${what}: rate() has no time of day; say e.g. "${every} at 9am"`);
+  }
+  const eb = EVENTBRIDGE.exec(description);
+  const five = eb ? null : FIVE_FIELDS.exec(description);
+  const fields = eb ? eb.slice(1) : five?.slice(1);
+  if (!fields?.every((f) => CRON_FIELD.test(f))) return null;
+  const [minuteF, hourF, domF, monthF, dowF, yearF] = fields as [string, string, string, string, string, string?];
+  // Only digits and cron symbols in the first two fields: otherwise it is words, not a cron.
+  if (!/^[\d*,\-/]+$/.test(minuteF) || !/^[\d*,\-/]+$/.test(hourF)) return null;
+  if (yearF !== undefined && yearF !== '*') throw refuse(description, 'the year field must be "*"');
+  const minute = single(minuteF, 59);
+  const hour = single(hourF, 23);
+  const outOfRange = (f: string, max: number) => /^\d+$/.test(f) && Number(f) > max;
+  if (outOfRange(minuteF, 59) || outOfRange(hourF, 23)) {
+    throw refuse(description, `minute ${quote(minuteF)} or hour ${quote(hourF)} is out of range (0-59, 0-23)`);
+  }
+  if (minute === null || hour === null) {
+    throw refuse(description, 'it runs more than once a day (one minute and one hour only, e.g. "0 9 * * *")');
+  }
+  const months = list(monthF, 1, 12, MONTH_NAMES, 1);
+  if (months === undefined) throw refuse(description, `month field ${quote(monthF)} (lists and ranges only, no steps)`);
+  const dom = domF === 'L' ? [-1] : list(domF, 1, 31, null, 0);
+  if (dom === undefined) throw refuse(description, `day-of-month field ${quote(domF)} (lists, ranges or L only, no steps or W)`);
+  const dow = readDayOfWeek(dowF, eb !== null, description);
+  if (dom && dow) {
+    throw refuse(description, 'cron runs when either the day of the month or the weekday matches; schedule_info needs both');
+  }
+  return { recurrence: toRecurrence(dom, dow, months), hour, minute };
+}
+
+interface DayOfWeek {
+  days: number[];
+  weeks: number[] | null;
+}
+
+/** Standard cron: 0-7 with 0 and 7 Sunday. EventBridge: 1-7 with 1 Sunday, and "MON#2" for nth. */
+function readDayOfWeek(field: string, eventBridge: boolean, expression: string): DayOfWeek | null {
+  const nth = /^([A-Za-z]{3}|\d)#([1-5])$/.exec(field);
+  if (nth) {
+    const day = eventBridge ? value(nth[1] as string, 1, 7, DAY_NAMES, 1) : value(nth[1] as string, 0, 7, DAY_NAMES, 0);
+    if (day === null) throw refuse(expression, `day-of-week field ${quote(field)}`);
+    return { days: [eventBridge ? day - 1 : day % 7], weeks: [Number(nth[2])] };
+  }
+  const days = eventBridge ? list(field, 1, 7, DAY_NAMES, 1) : list(field, 0, 7, DAY_NAMES, 0);
+  if (days === undefined) throw refuse(expression, `day-of-week field ${quote(field)} (lists, ranges or DAY#n only)`);
+  if (days === null) return null;
+  const zeroBased = days.map((d) => (eventBridge ? d - 1 : d % 7));
+  return { days: [...new Set(zeroBased)].sort((a, b) => a - b), weeks: null };
+}
+
+function toRecurrence(dom: number[] | null, dow: DayOfWeek | null, months: number[] | null): Recurrence {
+  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: months, interval: 1 };
+  if (dow?.weeks) {
+    const type = months ? 'yearly' : 'monthly';
+    return { ...base, schedule_type: type, days_of_week: dow.days, weeks_of_month: dow.weeks };
+  }
+  if (dow) return { ...base, schedule_type: 'weekly', days_of_week: dow.days };
+  if (dom) return { ...base, schedule_type: months ? 'yearly' : 'monthly', days_of_month: dom };
+  return { ...base, schedule_type: 'daily' };
+}
