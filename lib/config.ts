@@ -19,6 +19,8 @@ export interface KnapSettings {
   readonly throttleBurstLimit: number;
   /** Origins allowed by CORS; empty means no CORS (the API is server-to-server). */
   readonly corsAllowedOrigins: readonly string[];
+  /** Where alarms are e-mailed (an SNS subscription, confirmed from the e-mail); none when null. */
+  readonly alarmEmail: string | null;
 }
 
 export const DEFAULT_SETTINGS: KnapSettings = {
@@ -28,6 +30,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
   corsAllowedOrigins: [],
+  alarmEmail: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -39,6 +42,7 @@ export const CONTEXT_KEYS = {
   throttleRateLimit: 'throttleRateLimit',
   throttleBurstLimit: 'throttleBurstLimit',
   corsAllowedOrigins: 'corsAllowedOrigins',
+  alarmEmail: 'alarmEmail',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -84,6 +88,13 @@ const origins = (value: unknown): string[] => {
   return trimmed;
 };
 
+const email = (value: unknown): string => {
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value.trim())) {
+    throw problem(CONTEXT_KEYS.alarmEmail, value, 'an e-mail address');
+  }
+  return value.trim();
+};
+
 /** Settings from context, each falling back to its default; bad values fail the synth with a clear message. */
 export const settingsFromContext = (node: Node): KnapSettings => {
   const read = (key: string): unknown => node.tryGetContext(key);
@@ -110,6 +121,7 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       DEFAULT_SETTINGS.throttleBurstLimit,
     ),
     corsAllowedOrigins: pick(CONTEXT_KEYS.corsAllowedOrigins, origins, DEFAULT_SETTINGS.corsAllowedOrigins),
+    alarmEmail: pick(CONTEXT_KEYS.alarmEmail, email, DEFAULT_SETTINGS.alarmEmail),
   };
 };
 

@@ -4,6 +4,7 @@ import { KnapApi } from './api.js';
 import { DEFAULT_SETTINGS, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
 import { KnapFunctions } from './functions.js';
+import { KnapMonitoring } from './monitoring.js';
 import { KnapRuns } from './runs.js';
 
 export interface KnapStackProps extends StackProps {
@@ -21,6 +22,7 @@ export class KnapStack extends Stack {
   readonly functions: KnapFunctions;
   readonly api: KnapApi;
   readonly runs: KnapRuns;
+  readonly monitoring: KnapMonitoring;
 
   constructor(scope: Construct, id: string, props: KnapStackProps = {}) {
     super(scope, id, {
@@ -37,12 +39,23 @@ export class KnapStack extends Stack {
       settings: this.settings,
       routeFunctions: this.functions.byRoute,
     });
+    this.monitoring = new KnapMonitoring(this, 'Monitoring', {
+      settings: this.settings,
+      functions: new Map([...[...this.functions.byRoute].map(([route, fn]) => [route.id, fn] as const), ...this.runs.byJob]),
+      httpApi: this.api.httpApi,
+      table: this.data.table,
+      deliveryDeadLetters: this.runs.deadLetterQueue,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the Knap API' });
     new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', {
       value: this.runs.deadLetterQueue.queueUrl,
       description:
         'Run deliveries that failed in the deliverer itself five times (not endpoint failures, which are recorded on the run)',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'Every alarm notifies this SNS topic (subscribe more than alarmEmail here)',
     });
     new CfnOutput(this, 'TableName', {
       value: this.data.table.tableName,

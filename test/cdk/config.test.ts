@@ -21,6 +21,7 @@ describe('settings from context (cdk.json or -c)', () => {
       throttleRateLimit: 100,
       throttleBurstLimit: 200,
       corsAllowedOrigins: [],
+      alarmEmail: null,
     });
   });
 
@@ -33,6 +34,7 @@ describe('settings from context (cdk.json or -c)', () => {
         throttleRateLimit: '20',
         throttleBurstLimit: '40',
         corsAllowedOrigins: 'https://app.example.com, https://admin.example.com',
+        alarmEmail: ' oncall@example.com ',
       }),
     ).toEqual({
       stageName: 'prod',
@@ -41,6 +43,7 @@ describe('settings from context (cdk.json or -c)', () => {
       throttleRateLimit: 20,
       throttleBurstLimit: 40,
       corsAllowedOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      alarmEmail: 'oncall@example.com',
     });
   });
 
@@ -52,6 +55,7 @@ describe('settings from context (cdk.json or -c)', () => {
   test.each([
     [{ logLevel: 'VERBOSE' }, /logLevel/],
     [{ defaultRateLimit: '0' }, /defaultRateLimit/],
+    [{ alarmEmail: 'oncall' }, /alarmEmail/],
     [{ defaultRateLimit: 'lots' }, /defaultRateLimit/],
     [{ throttleRateLimit: 2.5 }, /throttleRateLimit/],
     [{ throttleBurstLimit: '-1' }, /throttleBurstLimit/],
