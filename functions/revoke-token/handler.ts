@@ -11,7 +11,8 @@ export const createHandler = (deps: Deps) =>
     { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ event, body, state }) => {
       await revokeToken(deps, parseTokenOperation(body, event.headers?.authorization), state);
-      return { statusCode: 200, headers: {}, body: '' };
+      // Typed as JSON although empty: client libraries (simple-oauth2) refuse an untyped answer.
+      return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '' };
     },
   );
 

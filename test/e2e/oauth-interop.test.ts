@@ -130,7 +130,7 @@ describe('simple-oauth2 5', () => {
   const simpleClient = (client: { clientId: string; clientSecret: string }, authorizationMethod: 'body' | 'header') =>
     new ClientCredentials({
       client: { id: client.clientId, secret: client.clientSecret },
-      auth: { tokenHost: api.url, tokenPath: '/api/oauth/token' },
+      auth: { tokenHost: api.url, tokenPath: '/api/oauth/token', revokePath: '/api/oauth/revoke' },
       options: { authorizationMethod },
     });
 
@@ -145,5 +145,13 @@ describe('simple-oauth2 5', () => {
     expect(refreshed.token.access_token).not.toBe(token.token.access_token);
     expect(refreshed.token.refresh_token).toBe(token.token.refresh_token);
     expect(await statusWith(refreshed.token.access_token as string)).toBe(200);
+  });
+
+  test.each(['body', 'header'] as const)('revokeAll with credentials in the %s ends both tokens', async (method) => {
+    const oauth = simpleClient(await api.newClient(), method);
+    const token = await oauth.getToken({});
+    await token.revokeAll();
+    expect(await statusWith(token.token.access_token as string)).toBe(401);
+    await expect(token.refresh()).rejects.toThrow();
   });
 });
