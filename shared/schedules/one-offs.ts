@@ -30,6 +30,10 @@ export function rejectDeicticDates(tokens: readonly Token[], description: string
     // Not "last": "last Friday" is the last Friday of each month.
     const picked = free[i + 1];
     if (t.kind !== 'word' || !PICKERS.includes(t.lower) || !isDayOrMonth(picked)) continue;
+    // "run this Mondays and Fridays", "run this Monday to Friday": "this" is the knap, not a pick.
+    const after = free[i + 2];
+    const range = after?.kind === 'dash' || isWord(after, 'to', 'through', 'thru', 'till', 'until');
+    if (t.lower === 'this' && (/days$/.test(picked.lower) || range)) continue;
     const example = WEEKDAYS.has(picked.lower) ? `every ${picked.text}` : `every year on ${picked.text} 1`;
     throw oneOff(`${quote(t.text)} (in ${quote(spanText(description, [t, picked]))})`, example);
   }

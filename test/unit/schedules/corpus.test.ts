@@ -100,6 +100,7 @@ const rejected: Rejection[] = [
     ['on 3 March at noon Europe/Berlin', '"3 March"'],
     ['the fourth Thursday of November', '"fourth Thursday of November"'],
     ['next month', '"next month"'],
+    ['next Monday to Friday', '"next" (in "next Monday")'],
     ['April 9th 2027 at 7am', '"2027"'],
   ].map(([phrase, quoted]) => ({
     phrase,

@@ -481,6 +481,9 @@ export const groups: Group[] = [
       ],
       // A bare weekday (no "this" / "next") stays weekly, as "Tue, Wed at 5pm" always has.
       ['Friday at 5pm', weekly([5], '17:00'), '2026-03-06T17:00:00Z'],
+      // "this" as in "run this (knap)": a plural weekday or a range is no one-off.
+      ['run this Monday to Friday at 9', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['run this Mondays and Fridays', weekly([1, 5], '09:00'), '2026-03-06T09:00:00Z'],
       // "last Friday" is the last Friday of each month, not last week's Friday.
       ['last Friday at 4pm', monthly('16:00', { days_of_week: [5], weeks_of_month: [-1] }), '2026-03-27T16:00:00Z'],
     ],
