@@ -70,6 +70,19 @@ const untilProcessed = async <T>(batch: T[], operation: string, send: (pending: 
   }
 };
 
+/**
+ * A conditional write: its result, or null when its condition did not hold (nothing was
+ * written). Any other error is thrown.
+ */
+const unlessConditionFails = async <T>(write: Promise<T>): Promise<T | null> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+};
+
 const guardCondition = (guard: RequestGuard): { expression: string; values: Item } =>
   'secretHash' in guard
     ? { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash } }
@@ -133,8 +146,8 @@ export class DynamoRepository implements Repository {
       sets.push('generation = generation + :one');
       values[':one'] = 1;
     }
-    try {
-      const result = await this.db.send(
+    const result = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.client(clientId),
@@ -144,12 +157,9 @@ export class DynamoRepository implements Repository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return result.Attributes ? itemToClient(result.Attributes) : null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return result?.Attributes ? itemToClient(result.Attributes) : null;
   }
 
   /**
@@ -230,19 +240,14 @@ export class DynamoRepository implements Repository {
   }
 
   async putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: knapToItem(knap, ownership),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    const put = this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: knapToItem(knap, ownership),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return (await unlessConditionFails(put)) !== null;
   }
 
   async getKnap(orgName: string, uuid: string): Promise<StoredKnap | null> {
@@ -277,17 +282,12 @@ export class DynamoRepository implements Repository {
     version: number,
     write: (condition: { ConditionExpression: string; ExpressionAttributeValues?: Item }) => Promise<unknown>,
   ): Promise<boolean> {
-    try {
-      await write(
-        version === 0
-          ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' }
-          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': version } },
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    const written = write(
+      version === 0
+        ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' }
+        : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': version } },
+    );
+    return (await unlessConditionFails(written)) !== null;
   }
 
   async claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult> {
@@ -364,8 +364,9 @@ export class DynamoRepository implements Repository {
   }
 
   async releaseIdempotencyKey(clientId: string, idempotencyKey: string, requestHash: string): Promise<void> {
-    try {
-      await this.db.send(
+    // A claim no longer in flight (completed, or taken over) is left as it is.
+    await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.idempotency(clientId, idempotencyKey),
@@ -374,10 +375,8 @@ export class DynamoRepository implements Repository {
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':inFlight': 'in_flight', ':released': 'released', ':hash': requestHash },
         }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+      ),
+    );
   }
 
   async dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]> {
@@ -435,8 +434,8 @@ export class DynamoRepository implements Repository {
       for (const item of page.Items ?? []) {
         const entry = dueIndexEntry(itemToKnap(item));
         if (!entry.gsi3pk) continue;
-        try {
-          await this.db.send(
+        const written = await unlessConditionFails(
+          this.db.send(
             new UpdateCommand({
               TableName: this.tableName,
               Key: { pk: item.pk, sk: item.sk },
@@ -445,11 +444,9 @@ export class DynamoRepository implements Repository {
               ConditionExpression: 'attribute_not_exists(gsi3pk) AND next_run_at = :next',
               ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ':next': item.next_run_at },
             }),
-          );
-          added += 1;
-        } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        }
+          ),
+        );
+        if (written) added += 1;
       }
       startKey = page.LastEvaluatedKey;
     } while (startKey);
@@ -457,15 +454,10 @@ export class DynamoRepository implements Repository {
   }
 
   async putRun(stored: StoredRun): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutCommand({ TableName: this.tableName, Item: runToItem(stored), ConditionExpression: 'attribute_not_exists(pk)' }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    const put = this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: runToItem(stored), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+    return (await unlessConditionFails(put)) !== null;
   }
 
   async getRun(runId: string): Promise<StoredRun | null> {
@@ -489,8 +481,8 @@ export class DynamoRepository implements Repository {
   }
 
   async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
-    try {
-      const result = await this.db.send(
+    const result = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.run(runId),
@@ -507,12 +499,9 @@ export class DynamoRepository implements Repository {
           },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return result.Attributes ? itemToStoredRun(result.Attributes) : null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return result?.Attributes ? itemToStoredRun(result.Attributes) : null;
   }
 
   async putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
@@ -537,19 +526,10 @@ export class DynamoRepository implements Repository {
   }
 
   async deleteWebhookEndpoint(endpointId: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: key.webhook(endpointId),
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    const deleted = this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: key.webhook(endpointId), ConditionExpression: 'attribute_exists(pk)' }),
+    );
+    return (await unlessConditionFails(deleted)) !== null;
   }
 
   private async knapPage(index: 'gsi1' | 'gsi2', partition: string, page: PageRequest): Promise<KnapPage> {
