@@ -2,6 +2,7 @@
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { bearer, createKnap, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 import { body as json } from '../support/json.js';
+import { scheduleInfo } from '../support/schedule-info.js';
 
 let api: TestApi;
 type Credentials = { clientId: string; clientSecret: string };
@@ -356,17 +357,7 @@ describe('POST /api/studio/schedules/preview', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit-limit')).toBe('10000');
     expect(await json(response)).toEqual({
-      schedule_info: {
-        schedule_type: 'weekly',
-        schedule_time: '09:00',
-        days_of_week: [1, 2, 3, 4, 5],
-        days_of_month: null,
-        weeks_of_month: null,
-        months_of_year: null,
-        interval: 1,
-        timezone: 'Europe/Berlin',
-        anchor_date: null,
-      },
+      schedule_info: scheduleInfo({ schedule_type: 'weekly', days_of_week: [1, 2, 3, 4, 5], timezone: 'Europe/Berlin' }),
       next_runs: [
         '2027-01-05T08:00:00Z',
         '2027-01-06T08:00:00Z',
