@@ -1,42 +1,16 @@
 /**
- * One-offs are not recurrences: "tomorrow at 9", "this Tuesday at 4pm", "next Friday" and a bare
- * date such as "April 9th at 7am" describe one date. They are refused rather than read as weekly
- * or yearly schedules, and the detail says how to ask for a recurrence instead.
+ * One-offs are not recurrences: a bare date such as "April 9th at 7am" describes one date. It is
+ * refused rather than read as a yearly schedule, and the detail says how to ask for a recurrence
+ * instead. "tomorrow", "this Tuesday", "next Friday" are refused earlier, by families/one-offs.ts.
  */
 import { quote, ScheduleError } from './errors.js';
-import type { Facts } from './grammar.js';
-import { isWord, spanText, type Token, unused } from './tokens.js';
-import { MONTHS, WEEKDAYS } from './vocabulary.js';
+import type { Facts } from './families/index.js';
+import { isWord, spanText, type Token } from './tokens.js';
 
 const HINT = 'this describes one date; say "every ..." for a recurrence';
 
-/** Words that name one day by themselves. */
-const DAY_DEICTICS = ['today', 'tomorrow', 'tonight', 'yesterday', 'tmrw', 'tmr'];
-/** Words that pick one occurrence of the weekday or month after them. */
-const PICKERS = ['this', 'next', 'coming', 'upcoming'];
-
-function oneOff(what: string, example: string): ScheduleError {
+export function oneOff(what: string, example: string): ScheduleError {
   return new ScheduleError(`${what} is a one-off date: ${HINT}, e.g. ${quote(example)}`);
-}
-
-const isDayOrMonth = (t: Token | undefined): t is Token => t?.kind === 'word' && (WEEKDAYS.has(t.lower) || MONTHS.has(t.lower));
-
-/** Before the grammar runs: "tomorrow", "tonight", "this Tuesday", "next Friday", "coming Monday". */
-export function rejectDeicticDates(tokens: readonly Token[], description: string): void {
-  const free = unused(tokens);
-  for (let i = 0; i < free.length; i++) {
-    const t = free[i] as Token;
-    if (t.kind === 'word' && DAY_DEICTICS.includes(t.lower)) throw oneOff(quote(t.text), 'every day at 9am');
-    // Not "last": "last Friday" is the last Friday of each month.
-    const picked = free[i + 1];
-    if (t.kind !== 'word' || !PICKERS.includes(t.lower) || !isDayOrMonth(picked)) continue;
-    // "run this Mondays and Fridays", "run this Monday to Friday": "this" is the knap, not a pick.
-    const after = free[i + 2];
-    const range = after?.kind === 'dash' || isWord(after, 'to', 'through', 'thru', 'till', 'until');
-    if (t.lower === 'this' && (/days$/.test(picked.lower) || range)) continue;
-    const example = WEEKDAYS.has(picked.lower) ? `every ${picked.text}` : `every year on ${picked.text} 1`;
-    throw oneOff(`${quote(t.text)} (in ${quote(spanText(description, [t, picked]))})`, example);
-  }
 }
 
 /**

@@ -2,14 +2,14 @@ import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
 import { readCron } from './cron.js';
 import { quote, ScheduleError } from './errors.js';
-import { readRecurrence } from './grammar.js';
+import { readFamilies } from './families/index.js';
+import type { StartMention } from './families/start-date.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
-import { rejectBareDate, rejectDeicticDates } from './one-offs.js';
+import { rejectBareDate } from './one-offs.js';
 import { resolveRecurrence } from './resolve.js';
-import { extractStart, type StartMention } from './start-date.js';
-import { applyPeriod, extractPeriod, extractTime } from './time-of-day.js';
-import { DEFAULT_TIMEZONE, extractZone, resolveZone } from './timezones.js';
+import { applyPeriod } from './time-of-day.js';
+import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
 import { tokenize } from './tokens.js';
 import {
   type DescribeOptions,
@@ -75,25 +75,19 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
-  // First: the start date's weekday and month must not be read as the recurrence's.
-  const start = extractStart(tokens, text);
-  rejectDeicticDates(tokens, text);
-  const zone = extractZone(tokens);
-  const time = extractTime(tokens, text);
-  const period = extractPeriod(tokens);
-  const facts = readRecurrence(tokens, text);
+  const facts = readFamilies(tokens, text);
   rejectLeftovers(tokens, text, now);
-  const recurrence = resolveRecurrence(facts, period?.daily ?? false, text);
+  const recurrence = resolveRecurrence(facts, facts.period?.daily ?? false, text);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
   rejectBareDate(tokens, facts, text);
-  const { hour, minute } = applyPeriod(time, period);
+  const { hour, minute } = applyPeriod(facts.time, facts.period);
   const info: ScheduleInfo = {
     ...recurrence,
     schedule_time: `${pad2(hour)}:${pad2(minute)}`,
-    timezone: zone?.zone ?? fallbackZone,
+    timezone: facts.zone?.zone ?? fallbackZone,
     anchor_date: null,
   };
-  return withAnchor(orderFields(info), now, start);
+  return withAnchor(orderFields(info), now, facts.start);
 }
 
 /** Fixed key order, so stored and returned JSON always reads the same way. */

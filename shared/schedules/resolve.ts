@@ -4,7 +4,7 @@
  * plain weekdays, then a bare unit ("weekly") or a daily part of the day ("every morning").
  */
 import { contradiction, quote, ScheduleError } from './errors.js';
-import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './grammar.js';
+import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './families/index.js';
 import type { ScheduleInfo } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
 

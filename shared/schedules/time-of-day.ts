@@ -1,6 +1,6 @@
 import { contradiction, quote, ScheduleError } from './errors.js';
-import { isWord, markUsed, spanText, type Token, unused } from './tokens.js';
-import { CARDINAL_WORDS, MONTHS, PERIOD_WORDS, type Period } from './vocabulary.js';
+import { isWord, type Token } from './tokens.js';
+import { CARDINAL_WORDS, MONTHS, type Period } from './vocabulary.js';
 
 const DEFAULT_TIME = { hour: 9, minute: 0 };
 
@@ -9,7 +9,7 @@ export interface TimeOfDay {
   minute: number;
 }
 
-interface ClockReading {
+export interface ClockReading {
   hour: number;
   minute: number;
   meridiem: 'am' | 'pm' | null;
@@ -35,7 +35,7 @@ const PERIOD_HOURS: Record<Period, (h: number) => boolean> = {
   night: (h) => h >= 18 || h < 6,
 };
 
-function withMeridiem(free: Token[], i: number, hour: number, minute: number, core: Token[]): ClockReading {
+function withMeridiem(free: readonly Token[], i: number, hour: number, minute: number, core: Token[]): ClockReading {
   const next = free[i];
   if (next?.kind === 'ampm') return { hour, minute, meridiem: next.lower as 'am' | 'pm', tokens: [...core, next] };
   return { hour, minute, meridiem: null, tokens: core };
@@ -51,7 +51,7 @@ function hourValue(t: Token | undefined): number | null {
   return null;
 }
 
-function readClock(free: Token[], i: number): ClockReading | null {
+function readClock(free: readonly Token[], i: number): ClockReading | null {
   const t = free[i];
   if (t?.kind !== 'clock') return null;
   // Seconds are accepted only as ":00": runs are planned to the minute.
@@ -63,13 +63,13 @@ function readClock(free: Token[], i: number): ClockReading | null {
 }
 
 /** Military time: four digits and "hrs" ("1730 hrs", "0900h"), with or without "at". */
-function readMilitary(free: Token[], i: number): ClockReading | null {
+function readMilitary(free: readonly Token[], i: number): ClockReading | null {
   const [t, hrs] = [free[i], free[i + 1]];
   if (t?.kind !== 'num' || t.text.length !== 4 || !isWord(hrs, ...HOURS_SUFFIXES)) return null;
   return { hour: Math.floor(t.value / 100), minute: t.value % 100, meridiem: null, tokens: [t, hrs] };
 }
 
-function readNamed(free: Token[], i: number): ClockReading | null {
+function readNamed(free: readonly Token[], i: number): ClockReading | null {
   const t = free[i];
   const twelve = t && hourValue(t) === 12 ? t : null;
   const word = free[twelve ? i + 1 : i];
@@ -79,7 +79,7 @@ function readNamed(free: Token[], i: number): ClockReading | null {
 }
 
 /** "7pm", "seven am", "7 o'clock", "seven o'clock in the evening". */
-function readHourWithSuffix(free: Token[], i: number): ClockReading | null {
+function readHourWithSuffix(free: readonly Token[], i: number): ClockReading | null {
   const t = free[i];
   const next = free[i + 1];
   const hour = hourValue(t);
@@ -103,7 +103,7 @@ function pastToMinutes(t: Token | undefined): number | null {
 }
 
 /** "half past nine", "quarter to 6", "ten past seven pm". */
-function readPastTo(free: Token[], i: number): ClockReading | null {
+function readPastTo(free: readonly Token[], i: number): ClockReading | null {
   const [a, b, c] = [free[i], free[i + 1], free[i + 2]];
   const minutes = pastToMinutes(a);
   const hour = hourValue(c);
@@ -115,7 +115,7 @@ function readPastTo(free: Token[], i: number): ClockReading | null {
 }
 
 /** "at 8", "at 0930", "at seven": a bare number is a time only right after "at". */
-function readAfterAt(free: Token[], i: number): ClockReading | null {
+function readAfterAt(free: readonly Token[], i: number): ClockReading | null {
   const t = free[i];
   const hour = hourValue(t);
   if (hour === null || !t || !isWord(free[i - 1], 'at')) return null;
@@ -131,7 +131,8 @@ function invalidTime(text: string): ScheduleError {
   return new ScheduleError(`Invalid time of day ${quote(text)} in the schedule description`);
 }
 
-function readAt(free: Token[], i: number): ClockReading | null {
+/** The time of day written at position i, if any (the "at" before it is not included). */
+export function readAt(free: readonly Token[], i: number): ClockReading | null {
   for (const read of READERS) {
     const reading = read(free, i);
     if (reading) return reading;
@@ -149,7 +150,7 @@ function hourOfDay(reading: ClockReading, text: string): number {
   return meridiem === 'pm' ? (hour % 12) + 12 : hour % 12;
 }
 
-function toTwentyFour(reading: ClockReading, text: string): TimeOfDay {
+export function toTwentyFour(reading: ClockReading, text: string): TimeOfDay {
   if (reading.minute > 59) throw invalidTime(text);
   const total = hourOfDay(reading, text) * 60 + reading.minute + (reading.shift ?? 0);
   // "quarter to 12am" would be 23:45 on the day before: rejected rather than guessed.
@@ -158,7 +159,7 @@ function toTwentyFour(reading: ClockReading, text: string): TimeOfDay {
 }
 
 /** Whether am/pm, a 24-hour reading or a named time already fixed the half of the day. */
-function fixesHalf(reading: ClockReading): boolean {
+export function fixesHalf(reading: ClockReading): boolean {
   return reading.meridiem !== null || reading.named === true || reading.hour > 12 || reading.hour === 0;
 }
 
@@ -169,55 +170,6 @@ export interface TimeMention {
   explicitHalf: boolean;
   /** noon / midnight. */
   named: boolean;
-}
-
-/** Claims the (single) time of day in the tokens. */
-export function extractTime(tokens: readonly Token[], description: string): TimeMention | null {
-  const free = unused(tokens);
-  let found: TimeMention | null = null;
-  for (let i = 0; i < free.length; i++) {
-    const reading = readAt(free, i);
-    if (!reading) continue;
-    const text = spanText(description, reading.tokens);
-    const time = toTwentyFour(reading, text);
-    const at = free[i - 1];
-    if (found) {
-      // "12am (midnight)", "noon (12pm)": a named time beside the same clock time says it twice.
-      const named = reading.named || found.named;
-      const same = found.time.hour === time.hour && found.time.minute === time.minute;
-      if (named && same) {
-        markUsed(isWord(at, 'at') ? [at, ...reading.tokens] : reading.tokens);
-        i += reading.tokens.length - 1;
-        continue;
-      }
-      if (named) throw contradiction(found.text, text);
-      const both = `${quote(found.text)} and ${quote(text)}`;
-      throw new ScheduleError(`Only one time of day per schedule is supported, found ${both}`);
-    }
-    markUsed(isWord(at, 'at') ? [at, ...reading.tokens] : reading.tokens);
-    found = { time, text, explicitHalf: fixesHalf(reading), named: reading.named === true };
-    i += reading.tokens.length - 1;
-  }
-  return found;
-}
-
-/** Claims "in the morning", "at night", "every evening", "nightly"... */
-export function extractPeriod(tokens: readonly Token[]): PeriodMention | null {
-  const free = unused(tokens);
-  const mentions: PeriodMention[] = [];
-  free.forEach((t, i) => {
-    const period = t.kind === 'word' ? PERIOD_WORDS.get(t.lower) : undefined;
-    if (!period) return;
-    const before = free[i - 1];
-    const everyBefore = isWord(before, 'every', 'each');
-    markUsed(everyBefore ? [before, t] : [t]);
-    mentions.push({ period, text: t.text, daily: everyBefore || t.lower === 'nightly' });
-  });
-  const [first, ...rest] = mentions;
-  if (!first) return null;
-  const clash = rest.find((m) => m.period !== first.period);
-  if (clash) throw contradiction(first.text, clash.text);
-  return { ...first, daily: mentions.some((m) => m.daily) };
 }
 
 /** Moves a 12-hour reading into the named part of the day, then checks they agree. */

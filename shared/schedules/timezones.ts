@@ -1,6 +1,6 @@
 import { IANAZone } from 'luxon';
 import { quote, ScheduleError } from './errors.js';
-import { isWord, markUsed, type Token } from './tokens.js';
+import type { Token } from './tokens.js';
 import { WEEKDAYS } from './vocabulary.js';
 
 export const DEFAULT_TIMEZONE = 'UTC';
@@ -115,18 +115,14 @@ export function isWeekdaySlashList(token: Token): boolean {
   return token.kind === 'zone' && token.lower.split('/').every((part) => WEEKDAYS.has(part));
 }
 
-function zoneOfToken(token: Token): string | null {
+/** The zone a single token names (an IANA name, an offset, an abbreviation), or null. */
+export function zoneOfToken(token: Token): string | null {
   if (isWeekdaySlashList(token)) return null;
   if (token.kind === 'zone') return resolveZone(token.text);
   if (token.kind === 'offset') return offsetZone(token);
   if (token.kind !== 'word') return null;
   if (lookup(ZONE_ABBREVIATIONS, token.lower) || lookup(AMBIGUOUS_ABBREVIATIONS, token.lower)) return resolveZone(token.text);
   return null;
-}
-
-export interface ZoneMention {
-  zone: string;
-  text: string;
 }
 
 // ---- "Paris time", "New York time", "Japan time" ---------------------------------------------
@@ -194,7 +190,7 @@ function cityZone(words: readonly Token[]): string | null {
  * "<city> time" / "<country> time" just before a "time" word: up to three words, the longest
  * reading first ("New York time"). Returns the zone and the tokens, "time" included.
  */
-function placeBeforeTime(tokens: readonly Token[], timeIndex: number): { zone: string; tokens: Token[] } | null {
+export function placeBeforeTime(tokens: readonly Token[], timeIndex: number): { zone: string; tokens: Token[] } | null {
   const words: Token[] = [];
   for (let j = timeIndex - 1; j >= 0 && words.length < 3; j--) {
     const t = tokens[j] as Token;
@@ -215,33 +211,4 @@ function placeBeforeTime(tokens: readonly Token[], timeIndex: number): { zone: s
     if (zone) return { zone, tokens: [...place, time] };
   }
   return null;
-}
-
-function describeTokens(tokens: readonly Token[]): string {
-  return tokens.map((t) => t.text).join(' ');
-}
-
-/** Claims every time-zone mention in the tokens; two different zones are a contradiction. */
-export function extractZone(tokens: readonly Token[]): ZoneMention | null {
-  let found: ZoneMention | null = null;
-  const note = (zone: string, claimed: Token[]) => {
-    const text = describeTokens(claimed);
-    if (found && found.zone !== zone) {
-      throw new ScheduleError(`Conflicting time zones ${quote(found.text)} and ${quote(text)} in the schedule description`);
-    }
-    markUsed(claimed);
-    found ??= { zone, text };
-  };
-  for (const token of tokens) {
-    if (token.used) continue;
-    const zone = zoneOfToken(token);
-    if (zone) note(zone, [token]);
-  }
-  // After the abbreviations, so "Eastern time" stays America/New_York.
-  tokens.forEach((token, i) => {
-    if (token.used || !isWord(token, 'time')) return;
-    const place = placeBeforeTime(tokens, i);
-    if (place) note(place.zone, place.tokens);
-  });
-  return found;
 }

@@ -1,0 +1,141 @@
+/**
+ * The phrase families, in order, and the runner that applies them (chrono-node's parser list,
+ * in stages). Stages run in the order their families first appear below: a start date first
+ * (its weekday is not the recurrence's), one-off dates, zones, then sub-daily frequencies and
+ * windows (before times, whose "at 15" they would otherwise read), times of day, parts of the
+ * day, and last the recurrence itself. Within a stage the tokens no earlier stage claimed are
+ * scanned left to right; at each position the stage's families are tried in list order and the
+ * first claim wins. To add a family: write families/<name>.ts, put it in FAMILIES, add its test.
+ */
+
+import type { PeriodMention, TimeMention } from '../time-of-day.js';
+import { markUsed, type Token, unused } from '../tokens.js';
+import { bareMonthDays, months } from './calendar-dates.js';
+import { dayNumbers } from './day-numbers.js';
+import { exclusions } from './exclusions.js';
+import type {
+  DaySetMention,
+  Fact,
+  FrequencyMention,
+  MinuteMention,
+  NthMention,
+  PhraseFamily,
+  Stage,
+  UnitMention,
+  ValueMention,
+  View,
+  WindowMention,
+  ZoneMention,
+} from './family.js';
+import { intervals } from './intervals.js';
+import { deicticDates } from './one-offs.js';
+import { ordinalDays } from './ordinal-days.js';
+import { partsOfDay } from './parts-of-day.js';
+import type { StartMention } from './start-date.js';
+import { startDate } from './start-date.js';
+import { subDaily } from './sub-daily.js';
+import { placeTimes, zoneNames } from './time-zones.js';
+import { timesOfDay } from './times-of-day.js';
+import { endOf, units } from './units.js';
+import { weekdays } from './weekdays.js';
+
+export type { DaySetMention, FrequencyMention, MinuteMention, NthMention, UnitMention, ValueMention, WindowMention, ZoneMention };
+
+export const FAMILIES: readonly PhraseFamily[] = [
+  startDate,
+  deicticDates,
+  zoneNames,
+  placeTimes,
+  timesOfDay,
+  partsOfDay,
+  subDaily,
+  intervals,
+  ordinalDays,
+  dayNumbers,
+  bareMonthDays,
+  months,
+  exclusions,
+  weekdays,
+  units,
+  endOf,
+];
+
+/** Everything the families found, gathered by kind. */
+export interface Facts {
+  start: StartMention | null;
+  /** The first zone named (settle has made sure any other is the same zone). */
+  zone: ZoneMention | null;
+  time: TimeMention | null;
+  period: PeriodMention | null;
+  units: UnitMention[];
+  weekdayGroups: DaySetMention[];
+  /** "except Sunday", "but not Mondays": weekdays taken out of the others. */
+  excludedWeekdays: DaySetMention[];
+  /** "only in March and April" (cron descriptions): with no day named, every day of them. */
+  onlyInMonths: boolean;
+  nth: NthMention[];
+  monthDays: ValueMention[];
+  months: ValueMention[];
+  frequencies: FrequencyMention[];
+  minutesOfHour: MinuteMention[];
+  windows: WindowMention[];
+}
+
+function gather(facts: readonly Fact[]): Facts {
+  const of = <K extends Fact['kind']>(kind: K) => facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
+  const periods = of('period').map((f) => f.period);
+  const [period] = periods;
+  return {
+    start: of('start')[0]?.start ?? null,
+    zone: of('zone')[0]?.zone ?? null,
+    time: of('time')[0]?.time ?? null,
+    // Any "every morning" or "nightly" makes the part of the day a daily recurrence.
+    period: period ? { ...period, daily: periods.some((p) => p.daily) } : null,
+    units: of('unit').map((f) => f.unit),
+    weekdayGroups: of('weekdays').map((f) => f.days),
+    excludedWeekdays: of('excluded').map((f) => f.days),
+    onlyInMonths: of('onlyInMonths').length > 0,
+    nth: of('nth').map((f) => f.nth),
+    monthDays: of('monthDay').map((f) => f.day),
+    months: of('month').map((f) => f.month),
+    frequencies: of('frequency').map((f) => f.frequency),
+    minutesOfHour: of('minuteOfHour').map((f) => f.minute),
+    windows: of('window').map((f) => f.window),
+  };
+}
+
+function stagesInOrder(families: readonly PhraseFamily[]): Stage[] {
+  return [...new Set(families.map((f) => f.stage))];
+}
+
+/** Scans one stage: at each position the first family that reads something claims it. */
+function runStage(tokens: readonly Token[], description: string, families: readonly PhraseFamily[], found: Fact[]): void {
+  const view: View = { free: unused(tokens), all: tokens, description };
+  for (let i = 0; i < view.free.length; ) {
+    let step = 1;
+    for (const family of families) {
+      const read = family.read(view, i);
+      if (!read || read.length <= 0) continue;
+      markUsed(read.tokens);
+      found.push(...read.facts);
+      step = read.length;
+      break;
+    }
+    i += step;
+  }
+  for (const family of families) family.settle?.(found);
+}
+
+/** Runs every family over the tokens, marking what they claim; the rest is left for leftovers.ts. */
+export function readFamilies(tokens: readonly Token[], description: string, families = FAMILIES): Facts {
+  const found: Fact[] = [];
+  for (const stage of stagesInOrder(families)) {
+    runStage(
+      tokens,
+      description,
+      families.filter((f) => f.stage === stage),
+      found,
+    );
+  }
+  return gather(found);
+}
