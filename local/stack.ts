@@ -5,6 +5,7 @@ import { LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
+import { localTokenKeys } from './token-key.js';
 import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
 
 export interface LocalStackOptions {
@@ -59,6 +60,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   const { endpoint } = table;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = options.tableName;
+  process.env.TOKEN_SIGNING_KEYS = localTokenKeys(options.dataDir);
   // Receivers on this machine are allowed here (never deployed: no Lambda sets it).
   process.env.WEBHOOKS_ALLOW_LOCALHOST = 'true';
   const sweepEvery =

@@ -19,6 +19,9 @@ import { newRun, type Run, type StoredRun } from '../shared/domain/runs.js';
 import type { TokenKind, TokenRecord } from '../shared/domain/tokens.js';
 
 export const FIXTURE_ORG = 'acme';
+
+/** Seals the tokens that local invocation grants; it never leaves this machine (deployed keys are in Secrets Manager). */
+export const INVOKE_TOKEN_KEY = 'FIXTURE-local-invoke-only-token-signing-key-not-a-secret';
 export const OTHER_ORG = 'globex';
 
 /** Issued long ago, valid until 2100: fixtures never expire under a test. */
@@ -104,52 +107,56 @@ interface FixtureToken {
 
 const ALL_SCOPES = DEFAULT_SCOPES.join(' ');
 
-/** The fixture tokens, stored as sha256 hashes with generation = the client's current one. */
+/**
+ * The fixture tokens, stored as sha256 hashes with generation = the client's current one: the
+ * stored format of tokens issued before sealed tokens (43 characters after the prefix), which
+ * the API still reads, so the events stay valid on a persistent table whatever its key.
+ */
 export const TOKENS = {
   access: {
-    token: 'knap_at_FIXTURE-local-invoke-only-access-token-000000001',
+    token: 'knap_at_FIXTURE-invoke-only-access-token-0000000000',
     kind: 'access',
     client: 'main',
     scope: ALL_SCOPES,
     expiresAt: FAR_FUTURE,
   },
   refresh: {
-    token: 'knap_rt_FIXTURE-local-invoke-only-refresh-token-00000001',
+    token: 'knap_rt_FIXTURE-invoke-only-refresh-token-000000000',
     kind: 'refresh',
     client: 'main',
     scope: ALL_SCOPES,
     expiresAt: FAR_FUTURE,
   },
   readOnly: {
-    token: 'knap_at_FIXTURE-local-invoke-only-read-only-token-000001',
+    token: 'knap_at_FIXTURE-invoke-only-read-only-token-0000000',
     kind: 'access',
     client: 'main',
     scope: 'knaps:read',
     expiresAt: FAR_FUTURE,
   },
   expired: {
-    token: 'knap_at_FIXTURE-local-invoke-only-expired-token-0000001',
+    token: 'knap_at_FIXTURE-invoke-only-expired-token-000000000',
     kind: 'access',
     client: 'main',
     scope: ALL_SCOPES,
     expiresAt: LONG_AGO,
   },
   revoked: {
-    token: 'knap_at_FIXTURE-local-invoke-only-revoked-client-token-01',
+    token: 'knap_at_FIXTURE-invoke-only-revoked-client-token-00',
     kind: 'access',
     client: 'revoked',
     scope: ALL_SCOPES,
     expiresAt: FAR_FUTURE,
   },
   limited: {
-    token: 'knap_at_FIXTURE-local-invoke-only-limited-client-token-01',
+    token: 'knap_at_FIXTURE-invoke-only-limited-client-token-00',
     kind: 'access',
     client: 'limited',
     scope: ALL_SCOPES,
     expiresAt: FAR_FUTURE,
   },
   colleague: {
-    token: 'knap_at_FIXTURE-local-invoke-only-colleague-token-000001',
+    token: 'knap_at_FIXTURE-invoke-only-colleague-token-0000000',
     kind: 'access',
     client: 'colleague',
     scope: ALL_SCOPES,
@@ -344,6 +351,7 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
     lastUsedAt: null,
+    revocations: {},
   };
   try {
     await repo.putNewClient(client);

@@ -29,6 +29,7 @@ import { runToItem } from '../shared/store/items.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import {
   assertLocalEndpoint,
+  INVOKE_TOKEN_KEY,
   primeRateLimits,
   type RunWriter,
   resetDueFixtureKnaps,
@@ -123,6 +124,8 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION = region;
   process.env.DYNAMODB_TIMEOUT_MS ??= String(LAMBDA_SETTINGS.dynamodbTimeoutMs);
+  // Tokens granted by the token events are sealed with a key known only to local invocation.
+  process.env.TOKEN_SIGNING_KEYS ??= INVOKE_TOKEN_KEY;
   process.env.POWERTOOLS_SERVICE_NAME ??= LAMBDA_SETTINGS.serviceName;
   process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ??= String(LAMBDA_SETTINGS.memoryMb);
   process.env.AWS_LAMBDA_FUNCTION_VERSION ??= '$LATEST';

@@ -2,7 +2,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
+import type { TokenKeyring } from './domain/sealed-tokens.js';
 import type { DeliveryQueue } from './domain/webhooks.js';
+import { keyringFromEnv } from './keys/token-keyring.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
 import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
@@ -23,6 +25,8 @@ export interface Deps {
   defaultRateLimit: number;
   /** Where new runs go to be delivered to webhooks. */
   deliveries: DeliveryQueue;
+  /** The keys tokens are sealed with. */
+  tokenKeys: TokenKeyring;
 }
 
 /**
@@ -67,6 +71,7 @@ export const defaultDeps = (): Deps => {
       log: createLogger(),
       defaultRateLimit: defaultRateLimitFromEnv(),
       deliveries: deliveryQueueFromEnv(),
+      tokenKeys: keyringFromEnv(),
     };
   }
   return defaults;

@@ -24,10 +24,15 @@ export interface ApiClient {
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
+  /**
+   * Sealed access tokens revoked (RFC 7009) while they could still be used: a token id or a
+   * grant id to the epoch second after which no such token lives, so the entry can go.
+   */
+  revocations: Readonly<Record<string, number>>;
 }
 
 /** What an admin may see of a client. */
-export type ClientSummary = Omit<ApiClient, 'secretHash' | 'generation'>;
+export type ClientSummary = Omit<ApiClient, 'secretHash' | 'generation' | 'revocations'>;
 
 export interface NewClientInput {
   orgName: string;
@@ -60,6 +65,7 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
       createdAt: now,
       updatedAt: now,
       lastUsedAt: null,
+      revocations: {},
     },
   };
 };
@@ -68,4 +74,19 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
 export const effectiveRateLimit = (client: Pick<ApiClient, 'rateLimit'>, defaultLimit: number): number =>
   client.rateLimit ?? defaultLimit;
 
-export const summarizeClient = ({ secretHash: _hash, generation: _generation, ...summary }: ApiClient): ClientSummary => summary;
+export const summarizeClient = ({
+  secretHash: _hash,
+  generation: _generation,
+  revocations: _revocations,
+  ...summary
+}: ApiClient): ClientSummary => summary;
+
+/** Whether any of `ids` (a token's id, its grant's id) was revoked, by a revocation still in force. */
+export const isRevoked = (client: Pick<ApiClient, 'revocations'>, ids: readonly string[], nowSeconds: number): boolean =>
+  ids.some((id) => (client.revocations[id] ?? 0) > nowSeconds);
+
+/** Revocations whose tokens have all expired, so the client item can drop them. */
+export const lapsedRevocations = (client: Pick<ApiClient, 'revocations'>, nowSeconds: number): string[] =>
+  Object.entries(client.revocations)
+    .filter(([, until]) => until <= nowSeconds)
+    .map(([id]) => id);

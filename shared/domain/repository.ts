@@ -16,8 +16,11 @@ export interface MeteredClient {
   count: number;
 }
 
-/** What a metered request must match, besides the client being active. */
-export type RequestGuard = { secretHash: string } | { generation: number };
+/**
+ * What a metered request must match, besides the client being active: the client's secret,
+ * or a token's generation and none of its ids (token, grant) revoked on the client.
+ */
+export type RequestGuard = { secretHash: string } | { generation: number; notRevoked?: readonly string[] };
 
 export interface CountRequestInput {
   clientId: string;
@@ -59,6 +62,14 @@ export interface Repository {
   addAccessToRefresh(refreshHash: string, accessHash: string): Promise<void>;
   /** Deletes tokens (revocation): gone, they are unknown on their next use. */
   deleteTokens(tokenHashes: string[]): Promise<void>;
+  /**
+   * Records on the client revocations of sealed tokens (id to the epoch second they last
+   * matter), which its metering write then refuses, and drops lapsed ones, in one write.
+   */
+  revokeOnClient(clientId: string, revocations: Record<string, number>, lapsed: readonly string[]): Promise<void>;
+  /** Marks a refresh token's grant revoked until `expiresAt` (the refresh token's own expiry). */
+  putRevokedGrant(grantId: string, expiresAt: number): Promise<void>;
+  isGrantRevoked(grantId: string): Promise<boolean>;
   /** Stores a new Knap; false when one with its uuid exists already (nothing is written then). */
   putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean>;
   getKnap(orgName: string, uuid: string): Promise<StoredKnap | null>;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type Clock, epochSeconds } from './clock.js';
 import { hashCredential, newSecret, PREFIX } from './credentials.js';
+import { type ClaimsToSeal, LEGACY_TOKEN_LENGTH, seal, type TokenClaims, type TokenKeyring, unseal } from './sealed-tokens.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -19,7 +20,10 @@ export interface TokenRequest {
   scope?: string;
 }
 
-/** A token as stored: only its hash, never the token itself. */
+/**
+ * A token as stored by versions before sealed tokens: only its hash, never the token. Such
+ * refresh tokens live 30 days, so they are still read (see readToken).
+ */
 export interface TokenRecord {
   tokenHash: string;
   kind: TokenKind;
@@ -62,7 +66,8 @@ export interface IssuedToken {
 const TTL: Record<TokenKind, number> = { access: ACCESS_TOKEN_TTL_SECONDS, refresh: REFRESH_TOKEN_TTL_SECONDS };
 const TOKEN_PREFIX: Record<TokenKind, string> = { access: PREFIX.accessToken, refresh: PREFIX.refreshToken };
 
-export const issueToken = (
+/** Issues a token in the stored format of earlier versions; kept for tests of the old path. */
+export const issueStoredToken = (
   kind: TokenKind,
   owner: { clientId: string; generation: number },
   scope: string,
@@ -89,11 +94,61 @@ export const tokenPrefix = (kind: TokenKind): string => TOKEN_PREFIX[kind];
 /** The scopes a token carries (stored space-separated, as OAuth writes them). */
 export const tokenScopes = (record: Pick<TokenRecord, 'scope'>): string[] => record.scope.split(' ').filter(Boolean);
 
-export const isExpired = (record: TokenRecord, clock: Clock): boolean => epochSeconds(clock.now()) >= record.expiresAt;
+export const isExpired = (record: { expiresAt: number }, clock: Clock): boolean => epochSeconds(clock.now()) >= record.expiresAt;
 
 /** Scopes a request may narrow to: a subset of what the client holds. Returns null when it asks for more. */
 export const grantScope = (held: readonly string[], requested: string | undefined): string | null => {
   if (requested === undefined || requested.trim() === '') return held.join(' ');
   const asked = [...new Set(requested.trim().split(/\s+/))];
   return asked.every((scope) => held.includes(scope)) ? asked.join(' ') : null;
+};
+
+/** Longest token the API will look at: sealed tokens grow with the client id and scope. */
+export const MAX_TOKEN_LENGTH = 600;
+
+/** A token as presented: sealed (claims checked), of the stored format (look it up), or not ours. */
+export type PresentedToken =
+  | { format: 'sealed'; claims: TokenClaims }
+  | { format: 'stored'; tokenHash: string }
+  | { format: 'invalid' };
+
+const INVALID: PresentedToken = { format: 'invalid' };
+
+/**
+ * Tells what a presented token is, with no I/O unless it has the exact shape of a token of
+ * the stored format (43 characters of base64url after the prefix): a sealed token is
+ * checked by its MAC here, and anything else is refused without a lookup.
+ */
+export const readToken = async (token: string, kind: TokenKind, keyring: TokenKeyring): Promise<PresentedToken> => {
+  const prefix = TOKEN_PREFIX[kind];
+  if (!token.startsWith(prefix) || token.length > MAX_TOKEN_LENGTH) return INVALID;
+  const body = token.slice(prefix.length);
+  if (body.length === LEGACY_TOKEN_LENGTH) {
+    return /^[A-Za-z0-9_-]+$/.test(body) ? { format: 'stored', tokenHash: hashCredential(token) } : INVALID;
+  }
+  const claims = await unseal(body, keyring);
+  return claims?.kind === kind ? { format: 'sealed', claims } : INVALID;
+};
+
+/** Seals a new token of `kind` for the client, living the kind's TTL from now. */
+export const issueSealedToken = async (
+  kind: TokenKind,
+  owner: { clientId: string; generation: number },
+  scope: string,
+  grantId: string | null,
+  clock: Clock,
+  keyring: TokenKeyring,
+): Promise<{ token: string; claims: TokenClaims }> => {
+  const issuedAt = epochSeconds(clock.now());
+  const claims: ClaimsToSeal = {
+    kind,
+    clientId: owner.clientId,
+    generation: owner.generation,
+    scope,
+    issuedAt,
+    expiresAt: issuedAt + TTL[kind],
+    grantId,
+  };
+  const { body, tokenId } = seal(claims, await keyring.signingKey());
+  return { token: TOKEN_PREFIX[kind] + body, claims: { ...claims, tokenId } };
 };

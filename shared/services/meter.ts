@@ -42,6 +42,8 @@ const diagnose = (
   if ('secretHash' in guard && !guardHolds(client, guard)) return { kind: 'mismatch', client };
   if (client.status === 'revoked') return { kind: 'revoked', client };
   if (!guardHolds(client, guard)) return { kind: 'mismatch', client };
+  // A revoked token is as unknown as a deleted one was.
+  if ('notRevoked' in guard && guard.notRevoked?.some((id) => id in client.revocations)) return { kind: 'unknown' };
   const limit = effectiveRateLimit(client, defaultLimit);
   if (state.window === window && state.count >= limit) {
     return { kind: 'limited', client, rate: rateState(limit, state.count, window, now) };

@@ -1,13 +1,13 @@
-import { hashCredential, looksLike } from '../domain/credentials.js';
+import type { ApiClient } from '../domain/clients.js';
+import { grantIdOf } from '../domain/sealed-tokens.js';
 import type { TokenResponse } from '../domain/tokens.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   grantScope,
   isExpired,
-  issueToken,
-  type TokenRecord,
+  issueSealedToken,
+  readToken,
   type TokenRequest,
-  tokenPrefix,
   tokenScopes,
 } from '../domain/tokens.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
@@ -23,42 +23,58 @@ const scopeOrFail = (held: readonly string[], requested: string | undefined): st
   return scope;
 };
 
-const checkRefreshToken = (deps: Deps, record: TokenRecord | null, client: { clientId: string; generation: number }) => {
-  if (record?.kind !== 'refresh' || record.clientId !== client.clientId) {
-    throw invalidRefresh(MESSAGES.invalidRefreshToken);
+/** What a refresh grant needs to know of the refresh token it was given. */
+interface RefreshFacts {
+  clientId: string;
+  generation: number;
+  scope: string;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+/**
+ * The refresh token's facts, read beside the client check: a sealed one needs only its
+ * grant's revocation mark; one of the stored format (earlier versions) needs its item.
+ */
+const refreshFacts = async (deps: Deps, refreshToken: string): Promise<RefreshFacts | null> => {
+  const presented = await readToken(refreshToken, 'refresh', deps.tokenKeys);
+  if (presented.format === 'invalid') return null;
+  if (presented.format === 'sealed') {
+    const { claims } = presented;
+    return { ...claims, revoked: await deps.repo.isGrantRevoked(grantIdOf(refreshToken)) };
   }
-  if (isExpired(record, deps.clock)) throw invalidRefresh(MESSAGES.expiredRefreshToken);
-  if (record.generation !== client.generation) throw invalidRefresh(MESSAGES.invalidatedRefreshToken);
-  return record;
+  const record = await deps.repo.getToken(presented.tokenHash);
+  return record?.kind === 'refresh' ? { ...record, revoked: false } : null;
 };
 
-/** client_credentials: a new access and refresh token, stored together in one batch write. */
+const checkRefresh = (deps: Deps, facts: RefreshFacts | null, client: ApiClient): RefreshFacts => {
+  if (!facts || facts.revoked || facts.clientId !== client.clientId) throw invalidRefresh(MESSAGES.invalidRefreshToken);
+  if (isExpired(facts, deps.clock)) throw invalidRefresh(MESSAGES.expiredRefreshToken);
+  if (facts.generation !== client.generation) throw invalidRefresh(MESSAGES.invalidatedRefreshToken);
+  return facts;
+};
+
+/**
+ * client_credentials: the client check and count (one conditional write), then a sealed
+ * access and refresh token: nothing else is stored, so one round trip in all.
+ */
 const clientCredentials = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
   const client = await authenticateClient(deps, request, state);
   const scope = scopeOrFail(client.scopes, request.scope);
-  const access = issueToken('access', client, scope, deps.clock);
-  const refresh = issueToken('refresh', client, scope, deps.clock);
-  // The refresh token names its access tokens, so revoking it (RFC 7009) ends them too.
-  await deps.repo.putTokens([access.record, { ...refresh.record, accessHashes: [access.record.tokenHash] }]);
+  const refresh = await issueSealedToken('refresh', client, scope, null, deps.clock, deps.tokenKeys);
+  // The access token names its grant, so revoking the refresh token (RFC 7009) ends it too.
+  const access = await issueSealedToken('access', client, scope, grantIdOf(refresh.token), deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refresh.token, scope);
 };
 
 /** refresh_token: a new access token; the refresh token does not rotate and keeps its own expiry. */
 const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
   const refreshToken = request.refreshToken ?? '';
-  const wellFormed = looksLike(refreshToken, tokenPrefix('refresh'));
-  // The client check and the token read are independent: run them side by side.
-  const [client, record] = await Promise.all([
-    authenticateClient(deps, request, state),
-    wellFormed ? deps.repo.getToken(hashCredential(refreshToken)) : Promise.resolve(null),
-  ]);
-  const refresh = checkRefreshToken(deps, record, client);
+  // The client check and the token's facts are independent: one round trip side by side.
+  const [client, facts] = await Promise.all([authenticateClient(deps, request, state), refreshFacts(deps, refreshToken)]);
+  const refresh = checkRefresh(deps, facts, client);
   const scope = scopeOrFail(tokenScopes(refresh), request.scope);
-  const access = issueToken('access', client, scope, deps.clock);
-  await Promise.all([
-    deps.repo.putTokens([access.record]),
-    deps.repo.addAccessToRefresh(refresh.tokenHash, access.record.tokenHash),
-  ]);
+  const access = await issueSealedToken('access', client, scope, grantIdOf(refreshToken), deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refreshToken, scope);
 };
 

@@ -83,10 +83,15 @@ const unlessConditionFails = async <T>(write: Promise<T>): Promise<T | null> => 
   }
 };
 
-const guardCondition = (guard: RequestGuard): { expression: string; values: Item } =>
-  'secretHash' in guard
-    ? { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash } }
-    : { expression: 'generation = :guard', values: { ':guard': guard.generation } };
+const guardCondition = (guard: RequestGuard): { expression: string; values: Item; names: Record<string, string> } => {
+  if ('secretHash' in guard) return { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash }, names: {} };
+  const revocations = (guard.notRevoked ?? []).map((id, index) => [`#rv${index}`, key.revocation(id)] as const);
+  return {
+    expression: ['generation = :guard', ...revocations.map(([name]) => `attribute_not_exists(${name})`)].join(' AND '),
+    values: { ':guard': guard.generation },
+    names: Object.fromEntries(revocations),
+  };
+};
 
 export class DynamoRepository implements Repository {
   constructor(
@@ -183,7 +188,7 @@ export class DynamoRepository implements Repository {
             ? 'SET rl_window = :window, rl_count = :one, last_used_at = :now'
             : 'SET last_used_at = :now ADD rl_count :one',
           ConditionExpression: `attribute_exists(pk) AND #status = :active AND ${guard.expression} AND ${windowCondition}`,
-          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeNames: { '#status': 'status', ...guard.names },
           ExpressionAttributeValues: {
             ':active': 'active',
             ':window': input.window,
@@ -222,6 +227,54 @@ export class DynamoRepository implements Repository {
 
   async deleteTokens(tokenHashes: string[]): Promise<void> {
     await this.batchWrite(tokenHashes.map((tokenHash) => ({ DeleteRequest: { Key: key.token(tokenHash) } })));
+  }
+
+  async revokeOnClient(clientId: string, revocations: Record<string, number>, lapsed: readonly string[]): Promise<void> {
+    const ids = Object.keys(revocations);
+    const drop = lapsed.filter((id) => !ids.includes(id));
+    if (ids.length === 0 && drop.length === 0) return;
+    const names: Record<string, string> = {};
+    const values: Item = {};
+    const sets = ids.map((id, index) => {
+      names[`#set${index}`] = key.revocation(id);
+      values[`:until${index}`] = revocations[id];
+      return `#set${index} = :until${index}`;
+    });
+    const removes = drop.map((id, index) => {
+      names[`#drop${index}`] = key.revocation(id);
+      return `#drop${index}`;
+    });
+    // A client deleted meanwhile stays deleted: nothing is written for it.
+    await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.client(clientId),
+          UpdateExpression: [
+            sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+            removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: sets.length > 0 ? values : undefined,
+        }),
+      ),
+    );
+  }
+
+  async putRevokedGrant(grantId: string, expiresAt: number): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...key.revokedGrant(grantId), type: 'revoked-grant', expires_at: expiresAt },
+      }),
+    );
+  }
+
+  async isGrantRevoked(grantId: string): Promise<boolean> {
+    return (await this.getItem(key.revokedGrant(grantId))) !== null;
   }
 
   /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */

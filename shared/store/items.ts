@@ -29,7 +29,17 @@ export const clientToItem = (client: ApiClient): Item => ({
   created_at: client.createdAt,
   updated_at: client.updatedAt,
   last_used_at: client.lastUsedAt,
+  ...Object.fromEntries(Object.entries(client.revocations).map(([id, until]) => [key.revocation(id), until])),
 });
+
+const REVOCATION = key.revocation('');
+
+const revocationsOf = (item: Item): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(item)
+      .filter(([name, until]) => name.startsWith(REVOCATION) && typeof until === 'number')
+      .map(([name, until]) => [name.slice(REVOCATION.length), until as number]),
+  );
 
 export const itemToClient = (item: Item): ApiClient => ({
   clientId: String(item.client_id),
@@ -45,6 +55,7 @@ export const itemToClient = (item: Item): ApiClient => ({
   createdAt: String(item.created_at),
   updatedAt: String(item.updated_at ?? item.created_at),
   lastUsedAt: typeof item.last_used_at === 'string' ? item.last_used_at : null,
+  revocations: revocationsOf(item),
 });
 
 export const itemToMetered = (item: Item): MeteredClient => ({

@@ -6,7 +6,8 @@
  * | item        | pk                      | sk            | index entries                                                      |
  * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
  * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
- * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | -                                                                  |
+ * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | - (stored-format tokens of earlier versions only)                  |
+ * | revoked grant | `REVOKED#<grant_id>`  | `REVOKED`     | - (expires_at: TTL, the refresh token's expiry)                    |
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
  * |             |                         |               | gsi3 (active scheduled only): `DUE#<shard>` / `<next_run_at>#<uuid>`|
@@ -24,8 +25,13 @@
  *
  * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
  *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
- * - Token items carry `expires_at` (epoch seconds), the table's TTL attribute. TTL only tidies:
- *   expiry and the client's `generation` are checked in code on every use.
+ * - Tokens are sealed (shared/domain/sealed-tokens.ts) and not stored. Revoking a sealed
+ *   access token sets `rv_<token id>` (or `rv_<grant id>`) on the client item until the token
+ *   would have expired, so the one metering write also refuses revoked tokens; revoking a
+ *   refresh token also writes a `REVOKED#` item that its refresh grants read.
+ * - Token items (stored format, from earlier versions) and revoked-grant items carry
+ *   `expires_at` (epoch seconds), the table's TTL attribute. TTL only tidies: expiry and the
+ *   client's `generation` are checked in code on every use.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  */
@@ -35,6 +41,9 @@ import type { CursorShape } from './cursor.js';
 export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  revokedGrant: (grantId: string) => ({ pk: `REVOKED#${grantId}`, sk: 'REVOKED' }),
+  /** The client item's attribute that revokes a sealed token id or grant id. */
+  revocation: (id: string) => `rv_${id}`,
   knap: (orgName: string, uuid: string) => ({ pk: `ORG#${orgName}`, sk: `KNAP#${uuid}` }),
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),

@@ -7,6 +7,7 @@ import { createKnap, getToken, listKnaps, postToken } from '../support/api.js';
 import { MemoryLog, RecordingQueue, startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultMode, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { body } from '../support/json.js';
+import { testKeyring } from '../support/token-keys.js';
 
 const LAMBDA_TIMEOUT_MS = 3_000;
 
@@ -26,6 +27,7 @@ beforeAll(async () => {
     log,
     defaultRateLimit: 100,
     deliveries: new RecordingQueue(),
+    tokenKeys: testKeyring,
   };
   api = await startApiServer({ deps, lambdaTimeoutMs: LAMBDA_TIMEOUT_MS });
   client = await createApiClient(deps, { orgName: 'faults', name: 'faulty', rateLimit: 10_000 });

@@ -6,6 +6,7 @@ import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
+import { testKeyring } from './token-keys.js';
 
 /** Captures log lines instead of printing them; tests read `lines`. */
 export class MemoryLog implements Log {
@@ -55,6 +56,7 @@ export const startTestTable = async (): Promise<TestTable> => {
       log: new MemoryLog(),
       defaultRateLimit: DEFAULT_RATE_LIMIT,
       deliveries: new RecordingQueue(),
+      tokenKeys: testKeyring,
     }),
     close: async () => {
       documents.destroy();

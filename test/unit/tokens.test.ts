@@ -1,6 +1,6 @@
 import { hashCredential } from '../../shared/domain/credentials.js';
 import { rateState, windowStart } from '../../shared/domain/rate-limit.js';
-import { grantScope, isExpired, issueToken } from '../../shared/domain/tokens.js';
+import { grantScope, isExpired, issueStoredToken } from '../../shared/domain/tokens.js';
 import { FakeClock } from '../support/clock.js';
 
 describe('tokens', () => {
@@ -8,7 +8,7 @@ describe('tokens', () => {
 
   test('an access token: prefix, hash stored instead of the token, 3600 s life, generation copied', () => {
     const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
-    const { token, record } = issueToken('access', owner, 'knaps:read', clock);
+    const { token, record } = issueStoredToken('access', owner, 'knaps:read', clock);
     expect(token).toMatch(/^knap_at_/);
     expect(record).toEqual({
       tokenHash: hashCredential(token),
@@ -24,7 +24,7 @@ describe('tokens', () => {
 
   test('a refresh token lives 30 days; expiry is exact to the second', () => {
     const clock = new FakeClock(new Date('2026-01-01T00:00:00Z'));
-    const { token, record } = issueToken('refresh', owner, '', clock);
+    const { token, record } = issueStoredToken('refresh', owner, '', clock);
     expect(token).toMatch(/^knap_rt_/);
     expect(record.expiresAt - record.issuedAt).toBe(30 * 24 * 3600);
     clock.advance(30 * 24 * 3600 - 1);

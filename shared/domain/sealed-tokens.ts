@@ -1,0 +1,168 @@
+/**
+ * Sealed tokens: a token that carries its own claims (client, generation, scope, times)
+ * and an HMAC-SHA256 over them under a server key. A forged or altered token is refused
+ * with no I/O at all, so it never reaches the table and never burns a client's quota; a
+ * genuine one needs only the client's metering write, which also checks revocation.
+ *
+ * Layout (base64url after the `knap_at_` / `knap_rt_` prefix):
+ *
+ * | bytes | field                                                               |
+ * |-------|---------------------------------------------------------------------|
+ * | 1     | format version (1)                                                  |
+ * | 1     | kind: 0 access, 1 refresh (also under the MAC)                      |
+ * | 4     | key id: the first 4 bytes of sha256(key), to pick the key on verify  |
+ * | 4 + 4 | issued at, expires at (epoch seconds, uint32)                       |
+ * | 4     | the client's generation at issue                                    |
+ * | 16    | random nonce: every token distinct; an access token's revocation id |
+ * | 12    | access: the grant id of the refresh token it came with; refresh: 0s |
+ * | 1 + n | client id (UTF-8)                                                   |
+ * | 1 + n | scope (UTF-8, space-separated)                                      |
+ * | 16    | HMAC-SHA256 of all the above, truncated to 128 bits                  |
+ *
+ * Tokens issued before sealing (32 random bytes, stored as sha256 items) are 43 characters
+ * after the prefix; sealed ones are always longer, so the two never overlap.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type SealedKind = 'access' | 'refresh';
+
+/** What a sealed token says about itself; trustworthy only once its MAC is checked. */
+export interface TokenClaims {
+  kind: SealedKind;
+  clientId: string;
+  generation: number;
+  scope: string;
+  issuedAt: number;
+  expiresAt: number;
+  /** base64url of the nonce: names this token in a revocation. */
+  tokenId: string;
+  /** Access tokens: the grant (refresh token) they were issued under, so revoking it ends them. */
+  grantId: string | null;
+}
+
+export interface TokenKey {
+  /** 8 hex characters, from the key itself. */
+  id: string;
+  secret: Buffer;
+}
+
+/** Where token keys come from: a fixed list locally, Secrets Manager when deployed. */
+export interface TokenKeyring {
+  /** The key new tokens are sealed with. */
+  signingKey(): Promise<TokenKey>;
+  /** The key with this id, or null when it is unknown (a forged token, or a key retired). */
+  verifyingKey(id: string): Promise<TokenKey | null>;
+}
+
+const VERSION = 1;
+const MAC_BYTES = 16;
+const NONCE_BYTES = 16;
+const GRANT_BYTES = 12;
+const FIXED_BYTES = 1 + 1 + 4 + 4 + 4 + 4 + NONCE_BYTES + GRANT_BYTES;
+/** A key shorter than this is refused: HMAC-SHA256 wants at least 256 bits of key. */
+export const MIN_KEY_BYTES = 32;
+/** The length after the prefix of tokens issued before sealing: base64url of 32 bytes. */
+export const LEGACY_TOKEN_LENGTH = 43;
+
+export const tokenKey = (secret: Buffer): TokenKey => {
+  if (secret.length < MIN_KEY_BYTES) throw new Error(`A token key needs at least ${MIN_KEY_BYTES} bytes`);
+  return { id: createHash('sha256').update(secret).digest('hex').slice(0, 8), secret };
+};
+
+/** A keyring of fixed keys; the first signs, all verify (the rest are being retired). */
+export const staticKeyring = (secrets: readonly Buffer[]): TokenKeyring => {
+  if (secrets.length === 0) throw new Error('A keyring needs at least one key');
+  const keys = secrets.map(tokenKey);
+  const signing = keys[0] as TokenKey;
+  const byId = new Map(keys.map((key) => [key.id, key]));
+  return {
+    signingKey: async () => signing,
+    verifyingKey: async (id) => byId.get(id) ?? null,
+  };
+};
+
+/** The id a refresh token's access tokens name as their grant: the same for sealed and older refresh tokens. */
+export const grantIdOf = (refreshToken: string): string =>
+  createHash('sha256').update(refreshToken, 'utf8').digest().subarray(0, GRANT_BYTES).toString('base64url');
+
+const mac = (key: TokenKey, body: Buffer): Buffer =>
+  createHmac('sha256', key.secret).update(body).digest().subarray(0, MAC_BYTES);
+
+const shortString = (value: string, field: string): Buffer => {
+  const bytes = Buffer.from(value, 'utf8');
+  if (bytes.length > 255) throw new Error(`A sealed token's ${field} is limited to 255 bytes`);
+  return Buffer.concat([Buffer.of(bytes.length), bytes]);
+};
+
+const uint32 = (value: number, field: string): Buffer => {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new Error(`A sealed token's ${field} is out of range`);
+  const buffer = Buffer.alloc(4);
+  buffer.writeUInt32BE(value);
+  return buffer;
+};
+
+export type ClaimsToSeal = Omit<TokenClaims, 'tokenId'>;
+
+/** Seals claims into a token (a fresh nonce each time); the caller adds the prefix. */
+export const seal = (claims: ClaimsToSeal, key: TokenKey): { body: string; tokenId: string } => {
+  const nonce = randomBytes(NONCE_BYTES);
+  const grant = claims.grantId === null ? Buffer.alloc(GRANT_BYTES) : Buffer.from(claims.grantId, 'base64url');
+  if (grant.length !== GRANT_BYTES) throw new Error('A grant id is 12 bytes');
+  const body = Buffer.concat([
+    Buffer.of(VERSION, claims.kind === 'access' ? 0 : 1),
+    Buffer.from(key.id, 'hex'),
+    uint32(claims.issuedAt, 'issue time'),
+    uint32(claims.expiresAt, 'expiry'),
+    uint32(claims.generation, 'generation'),
+    nonce,
+    grant,
+    shortString(claims.clientId, 'client id'),
+    shortString(claims.scope, 'scope'),
+  ]);
+  return { body: Buffer.concat([body, mac(key, body)]).toString('base64url'), tokenId: nonce.toString('base64url') };
+};
+
+/** Reads a length-prefixed string at `offset`; null when it runs past the end. */
+const readShort = (bytes: Buffer, offset: number): { value: string; next: number } | null => {
+  const length = bytes[offset];
+  if (length === undefined || offset + 1 + length > bytes.length) return null;
+  return { value: bytes.subarray(offset + 1, offset + 1 + length).toString('utf8'), next: offset + 1 + length };
+};
+
+/** The parts of a sealed token, before its MAC is checked; null when it is not shaped like one. */
+const parse = (body: string) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(body)) return null;
+  const bytes = Buffer.from(body, 'base64url');
+  if (bytes.length < FIXED_BYTES + 2 + MAC_BYTES || bytes[0] !== VERSION || (bytes[1] !== 0 && bytes[1] !== 1)) return null;
+  const client = readShort(bytes, FIXED_BYTES);
+  const scope = client && readShort(bytes, client.next);
+  if (!client || !scope || scope.next + MAC_BYTES !== bytes.length) return null;
+  const grant = bytes.subarray(FIXED_BYTES - GRANT_BYTES, FIXED_BYTES);
+  return {
+    keyId: bytes.subarray(2, 6).toString('hex'),
+    signed: bytes.subarray(0, scope.next),
+    tag: bytes.subarray(scope.next),
+    claims: {
+      kind: bytes[1] === 0 ? 'access' : 'refresh',
+      issuedAt: bytes.readUInt32BE(6),
+      expiresAt: bytes.readUInt32BE(10),
+      generation: bytes.readUInt32BE(14),
+      tokenId: bytes.subarray(18, 18 + NONCE_BYTES).toString('base64url'),
+      grantId: grant.every((byte) => byte === 0) ? null : grant.toString('base64url'),
+      clientId: client.value,
+      scope: scope.value,
+    } satisfies TokenClaims,
+  };
+};
+
+/**
+ * The claims of a sealed token whose MAC holds under a key of the ring, else null: a
+ * forged, altered or truncated token, or one sealed under a key the ring no longer has.
+ */
+export const unseal = async (body: string, keyring: TokenKeyring): Promise<TokenClaims | null> => {
+  const parsed = parse(body);
+  if (!parsed) return null;
+  const key = await keyring.verifyingKey(parsed.keyId);
+  if (!key) return null;
+  return timingSafeEqual(mac(key, parsed.signed), parsed.tag) ? parsed.claims : null;
+};

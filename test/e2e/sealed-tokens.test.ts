@@ -1,0 +1,280 @@
+/**
+ * Sealed tokens (shared/domain/sealed-tokens.ts): what they cost in round trips, that a
+ * forged one costs nothing and nobody, that revocation still bites on the next request, and
+ * that tokens of the stored format issued by earlier versions keep working until they expire.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { routes as ROUTES } from '../../functions/routes.js';
+import { staticKeyring } from '../../shared/domain/sealed-tokens.js';
+import { issueStoredToken, readToken } from '../../shared/domain/tokens.js';
+import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import { key } from '../../shared/store/keys.js';
+import { bearer, form, getToken, listKnaps, postToken, startTestApi, type TestApi, type TokenSet } from '../support/api.js';
+import { TEST_TOKEN_KEY } from '../support/token-keys.js';
+
+let api: TestApi;
+let documents: ReturnType<typeof createDocumentClient>;
+beforeAll(async () => {
+  api = await startTestApi();
+  documents = createDocumentClient({ endpoint: api.table.endpoint });
+});
+afterAll(async () => {
+  documents.destroy();
+  await api.close();
+});
+
+const clientItem = async (clientId: string) =>
+  (await documents.send(new GetCommand({ TableName: api.table.tableName, Key: key.client(clientId) }))).Item ?? {};
+
+const oauth = (path: 'revoke' | 'introspect', client: { clientId: string; clientSecret: string }, token: string) =>
+  fetch(`${api.url}/api/oauth/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ token, client_id: client.clientId, client_secret: client.clientSecret }),
+  });
+
+const refreshGrant = (client: { clientId: string; clientSecret: string }, refreshToken: string) =>
+  postToken(api.url, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+
+/** Flips one character of the sealed part, keeping the token URL-safe. */
+const tamper = (token: string, at: number): string => {
+  const index = token.length - at;
+  const swapped = token[index] === 'A' ? 'B' : 'A';
+  return token.slice(0, index) + swapped + token.slice(index + 1);
+};
+
+/**
+ * A request per bearer route that the handler refuses on its own input, before any I/O of
+ * its own: what it costs is the authentication alone.
+ */
+const REFUSED_BY_THE_HANDLER: Record<string, { path: string; body?: string }> = {
+  'create-knap': { path: '/api/studio/knap-tools', body: '{}' },
+  'list-knaps': { path: '/api/studio/knap-tools?limit=0' },
+  'get-knap': { path: '/api/studio/knap-tools/not-a-uuid' },
+  'update-knap': { path: '/api/studio/knap-tools/not-a-uuid', body: '{}' },
+  'delete-knap': { path: '/api/studio/knap-tools/not-a-uuid' },
+  'start-run': { path: '/api/studio/knap-tools/not-a-uuid/runs', body: '{}' },
+  'list-runs': { path: '/api/studio/knap-tools/not-a-uuid/runs' },
+  'report-meeting': { path: '/api/studio/meeting-transcriptions', body: '{}' },
+  'preview-schedule': { path: '/api/studio/schedules/preview', body: '{}' },
+};
+const PUBLIC_OR_CLIENT_AUTHENTICATED = [
+  'token',
+  'revoke-token',
+  'introspect-token',
+  'oauth-metadata',
+  'openapi',
+  'docs',
+  'docs-asset',
+];
+
+describe('round trips', () => {
+  test('the table lists every bearer route', () => {
+    const bearerRoutes = ROUTES.map((route) => route.id).filter((id) => !PUBLIC_OR_CLIENT_AUTHENTICATED.includes(id));
+    expect(Object.keys(REFUSED_BY_THE_HANDLER).sort()).toEqual(bearerRoutes.sort());
+  });
+
+  test.each(Object.entries(REFUSED_BY_THE_HANDLER))(
+    '%s: one conditional write before the handler, nothing for a forged token',
+    async (id, request) => {
+      const route = ROUTES.find((candidate) => candidate.id === id)!;
+      const client = await api.newClient({ rateLimit: 1000 });
+      const { access_token: token } = await getToken(api.url, client);
+      const send = (bearerToken: string) =>
+        fetch(api.url + request.path, {
+          method: route.method,
+          headers: { ...bearer(bearerToken), ...(request.body ? { 'content-type': 'application/json' } : {}) },
+          body: request.body,
+        });
+
+      roundTrips.reset();
+      const refused = await send(token);
+      expect([400, 404, 422]).toContain(refused.status);
+      expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1 });
+
+      roundTrips.reset();
+      const forged = await send(tamper(token, 5));
+      expect(forged.status).toBe(401);
+      expect(await forged.json()).toEqual({ detail: 'Invalid access token' });
+      expect(roundTrips.total).toBe(0);
+    },
+  );
+
+  test('a client_credentials grant writes one item (the client count) and stores no token', async () => {
+    const client = await api.newClient();
+    roundTrips.reset();
+    const tokens = await getToken(api.url, client);
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1 });
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      const presented = await readToken(token, token.startsWith('knap_at_') ? 'access' : 'refresh', api.deps.tokenKeys);
+      expect(presented.format).toBe('sealed');
+    }
+  });
+
+  test('a refresh grant: the client check and the grant mark side by side, nothing written but the count', async () => {
+    const client = await api.newClient();
+    const tokens = await getToken(api.url, client);
+    roundTrips.reset();
+    expect((await refreshGrant(client, tokens.refresh_token)).status).toBe(200);
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, GetItemCommand: 1 });
+  });
+});
+
+describe('forged and altered tokens', () => {
+  test('never count against the client they name, and never reach the table', async () => {
+    const client = await api.newClient({ rateLimit: 5 });
+    const { access_token: token } = await getToken(api.url, client);
+    const before = (await listKnaps(api.url, token)).headers.get('ratelimit-remaining');
+    roundTrips.reset();
+    for (let at = 1; at < token.length - 'knap_at_'.length; at += 7) {
+      const response = await listKnaps(api.url, tamper(token, at));
+      expect(response.status).toBe(401);
+    }
+    expect(roundTrips.total).toBe(0);
+    const after = await listKnaps(api.url, token);
+    expect(Number(after.headers.get('ratelimit-remaining'))).toBe(Number(before) - 1);
+  });
+
+  test('a token sealed under a key the deployment does not hold is refused with no I/O', async () => {
+    const client = await api.newClient();
+    const { access_token: genuine } = await getToken(api.url, client);
+    const otherKeys = staticKeyring([Buffer.from('another-deployment-key-0123456789abcdef0123', 'utf8')]);
+    const presented = await readToken(genuine, 'access', api.deps.tokenKeys);
+    if (presented.format !== 'sealed') throw new Error('expected a sealed token');
+    const { issueSealedToken } = await import('../../shared/domain/tokens.js');
+    const foreign = await issueSealedToken('access', presented.claims, presented.claims.scope, null, api.clock, otherKeys);
+    roundTrips.reset();
+    expect((await listKnaps(api.url, foreign.token)).status).toBe(401);
+    expect(roundTrips.total).toBe(0);
+  });
+
+  test('an expired sealed token is refused with no I/O', async () => {
+    const client = await api.newClient();
+    const { access_token: token } = await getToken(api.url, client);
+    api.clock.advance(3600);
+    roundTrips.reset();
+    const response = await listKnaps(api.url, token);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ detail: 'Access token has expired' });
+    expect(roundTrips.total).toBe(0);
+  });
+
+  test('an access token is never a refresh token, nor the other way round', async () => {
+    const client = await api.newClient();
+    const tokens = await getToken(api.url, client);
+    expect((await listKnaps(api.url, tokens.refresh_token)).status).toBe(401);
+    const swapped = await refreshGrant(client, tokens.access_token);
+    expect(swapped.status).toBe(401);
+    expect(await swapped.json()).toEqual({ detail: 'Invalid refresh token' });
+  });
+});
+
+describe('revocation bites on the next request', () => {
+  test('a revoked access token is 401, does not count, and its sibling tokens live on', async () => {
+    const client = await api.newClient({ rateLimit: 50 });
+    const tokens = await getToken(api.url, client);
+    const sibling = (await (await refreshGrant(client, tokens.refresh_token)).json()) as TokenSet;
+    expect((await oauth('revoke', client, tokens.access_token)).status).toBe(200);
+    const remaining = Number((await listKnaps(api.url, sibling.access_token)).headers.get('ratelimit-remaining'));
+    const revoked = await listKnaps(api.url, tokens.access_token);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toEqual({ detail: 'Invalid access token' });
+    const next = await listKnaps(api.url, sibling.access_token);
+    expect(next.status).toBe(200);
+    expect(Number(next.headers.get('ratelimit-remaining'))).toBe(remaining - 1);
+  });
+
+  test('revoking a refresh token ends it and every access token of its grant, not other grants', async () => {
+    const client = await api.newClient();
+    const grant = await getToken(api.url, client);
+    const other = await getToken(api.url, client);
+    const through = (await (await refreshGrant(client, grant.refresh_token)).json()) as TokenSet;
+    expect((await oauth('revoke', client, grant.refresh_token)).status).toBe(200);
+    expect((await listKnaps(api.url, grant.access_token)).status).toBe(401);
+    expect((await listKnaps(api.url, through.access_token)).status).toBe(401);
+    const refreshed = await refreshGrant(client, grant.refresh_token);
+    expect(refreshed.status).toBe(401);
+    expect(await refreshed.json()).toEqual({ detail: 'Invalid refresh token' });
+    expect(await (await oauth('introspect', client, grant.refresh_token)).json()).toEqual({ active: false });
+    expect((await listKnaps(api.url, other.access_token)).status).toBe(200);
+    expect((await refreshGrant(client, other.refresh_token)).status).toBe(200);
+  });
+
+  test('revocations leave the client item once their tokens have expired', async () => {
+    const client = await api.newClient();
+    const first = await getToken(api.url, client);
+    await oauth('revoke', client, first.access_token);
+    expect(Object.keys(await clientItem(client.clientId)).filter((name) => name.startsWith('rv_'))).toHaveLength(1);
+    api.clock.advance(2 * 3600);
+    const second = await getToken(api.url, client);
+    await oauth('revoke', client, second.access_token);
+    const names = Object.keys(await clientItem(client.clientId)).filter((name) => name.startsWith('rv_'));
+    const presented = await readToken(second.access_token, 'access', api.deps.tokenKeys);
+    expect(presented.format === 'sealed' && names).toEqual([
+      `rv_${presented.format === 'sealed' ? presented.claims.tokenId : ''}`,
+    ]);
+  });
+});
+
+describe('tokens issued before sealing (stored format) keep working until they expire', () => {
+  const storedGrant = async (client: { clientId: string }) => {
+    const owner = { clientId: client.clientId, generation: 1 };
+    const access = issueStoredToken('access', owner, 'knaps:read knaps:write', api.clock);
+    const refresh = issueStoredToken('refresh', owner, 'knaps:read knaps:write', api.clock);
+    await api.deps.repo.putTokens([access.record, { ...refresh.record, accessHashes: [access.record.tokenHash] }]);
+    return { access: access.token, refresh: refresh.token };
+  };
+
+  test('an old access token authenticates (read, then the count), and introspects', async () => {
+    const client = await api.newClient();
+    const old = await storedGrant(client);
+    expect(old.access).toMatch(/^knap_at_[A-Za-z0-9_-]{43}$/);
+    roundTrips.reset();
+    expect((await listKnaps(api.url, old.access)).status).toBe(200);
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1, QueryCommand: 2 });
+    expect(await (await oauth('introspect', client, old.access)).json()).toEqual(
+      expect.objectContaining({ active: true, client_id: client.clientId }),
+    );
+  });
+
+  test('an old refresh token grants sealed access tokens, and revoking it ends old and new ones', async () => {
+    const client = await api.newClient();
+    const old = await storedGrant(client);
+    const refreshed = await refreshGrant(client, old.refresh);
+    expect(refreshed.status).toBe(200);
+    const fresh = (await refreshed.json()) as TokenSet;
+    expect(fresh.refresh_token).toBe(old.refresh);
+    expect((await readToken(fresh.access_token, 'access', api.deps.tokenKeys)).format).toBe('sealed');
+    expect((await listKnaps(api.url, fresh.access_token)).status).toBe(200);
+
+    expect((await oauth('revoke', client, old.refresh)).status).toBe(200);
+    expect((await listKnaps(api.url, old.access)).status).toBe(401);
+    expect((await listKnaps(api.url, fresh.access_token)).status).toBe(401);
+    expect((await refreshGrant(client, old.refresh)).status).toBe(401);
+  });
+
+  test('an old access token expires on its own schedule', async () => {
+    const client = await api.newClient();
+    const old = await storedGrant(client);
+    api.clock.advance(3600);
+    const response = await listKnaps(api.url, old.access);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ detail: 'Access token has expired' });
+  });
+});
+
+describe('key rotation', () => {
+  test('tokens sealed under the previous key still open while the new key signs', async () => {
+    const next = Buffer.from('the-next-token-signing-key-0123456789abcdef', 'utf8');
+    const before = await getToken(api.url, await api.newClient());
+    const rotated = staticKeyring([next, TEST_TOKEN_KEY]);
+    expect((await readToken(before.access_token, 'access', rotated)).format).toBe('sealed');
+    const retired = staticKeyring([next]);
+    expect((await readToken(before.access_token, 'access', retired)).format).toBe('invalid');
+  });
+});

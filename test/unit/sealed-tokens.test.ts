@@ -1,0 +1,107 @@
+import { grantIdOf, seal, staticKeyring, tokenKey, unseal } from '../../shared/domain/sealed-tokens.js';
+import {
+  cachedSecretKeyring,
+  KEY_CACHE_MS,
+  keyringFromEnv,
+  keysFromSecret,
+  UNKNOWN_KEY_RETRY_MS,
+} from '../../shared/keys/token-keyring.js';
+
+const KEY = Buffer.from('unit-test-token-key-0123456789abcdef-0123', 'utf8');
+const keyring = staticKeyring([KEY]);
+const claims = {
+  kind: 'access' as const,
+  clientId: 'knap_ci_0123456789abcdef0123456789abcdef',
+  generation: 7,
+  scope: 'knaps:read knaps:write',
+  issuedAt: 1_800_000_000,
+  expiresAt: 1_800_003_600,
+  grantId: grantIdOf('knap_rt_some-refresh-token'),
+};
+
+describe('seal and unseal', () => {
+  test('round-trips every claim, with a fresh token id each time', async () => {
+    const first = seal(claims, tokenKey(KEY));
+    const second = seal(claims, tokenKey(KEY));
+    expect(first.body).not.toBe(second.body);
+    expect(await unseal(first.body, keyring)).toEqual({ ...claims, tokenId: first.tokenId });
+    const refresh = seal({ ...claims, kind: 'refresh', grantId: null }, tokenKey(KEY));
+    expect(await unseal(refresh.body, keyring)).toEqual({ ...claims, kind: 'refresh', grantId: null, tokenId: refresh.tokenId });
+  });
+
+  test('any changed byte, a truncation or an extension is refused', async () => {
+    const { body } = seal(claims, tokenKey(KEY));
+    const bytes = Buffer.from(body, 'base64url');
+    for (let index = 0; index < bytes.length; index += 1) {
+      const changed = Buffer.from(bytes);
+      changed[index] = (changed[index] as number) ^ 0x01;
+      expect(await unseal(changed.toString('base64url'), keyring)).toBeNull();
+    }
+    expect(await unseal(bytes.subarray(0, bytes.length - 1).toString('base64url'), keyring)).toBeNull();
+    expect(await unseal(Buffer.concat([bytes, Buffer.of(0)]).toString('base64url'), keyring)).toBeNull();
+    expect(await unseal(`${body}!`, keyring)).toBeNull();
+    expect(await unseal('', keyring)).toBeNull();
+  });
+
+  test('a key shorter than 32 bytes is refused', () => {
+    expect(() => tokenKey(Buffer.alloc(31))).toThrow(/at least 32 bytes/);
+  });
+
+  test('claims that do not fit are refused rather than cut', () => {
+    expect(() => seal({ ...claims, scope: 'x'.repeat(256) }, tokenKey(KEY))).toThrow(/scope/);
+    expect(() => seal({ ...claims, generation: -1 }, tokenKey(KEY))).toThrow(/generation/);
+  });
+});
+
+describe('keyrings', () => {
+  const NEXT = 'the-next-key-0123456789abcdef-0123456789';
+  const PREVIOUS = 'the-previous-key-0123456789abcdef-012345';
+
+  test('a secret of {"current","previous"}: current signs, both verify; a plain string is one key', () => {
+    const keys = keysFromSecret(JSON.stringify({ current: NEXT, previous: PREVIOUS }));
+    expect(keys.map((key) => key.secret.toString())).toEqual([NEXT, PREVIOUS]);
+    expect(keysFromSecret(NEXT).map((key) => key.secret.toString())).toEqual([NEXT]);
+    expect(() => keysFromSecret('{"previous":"x"}')).toThrow(/current/);
+    expect(() => keysFromSecret('short')).toThrow(/at least 32/);
+  });
+
+  test('the secret is read once per KEY_CACHE_MS, a failed read is not kept, and an unknown key id reads again at most every 30 s', async () => {
+    let now = 0;
+    let value = JSON.stringify({ current: PREVIOUS });
+    let reads = 0;
+    let fail = false;
+    const ring = cachedSecretKeyring(
+      async () => {
+        reads += 1;
+        if (fail) throw new Error('Secrets Manager is down');
+        return value;
+      },
+      () => now,
+    );
+    const [first] = await Promise.all([ring.signingKey(), ring.signingKey()]);
+    expect(reads).toBe(1);
+    expect(first?.secret.toString()).toBe(PREVIOUS);
+
+    value = JSON.stringify({ current: NEXT, previous: PREVIOUS });
+    const nextId = tokenKey(Buffer.from(NEXT)).id;
+    expect(await ring.verifyingKey(nextId)).toBeNull(); // within 30 s of the read: no read
+    expect(reads).toBe(1);
+    now += UNKNOWN_KEY_RETRY_MS;
+    expect((await ring.verifyingKey(nextId))?.id).toBe(nextId);
+    expect(reads).toBe(2);
+
+    now += KEY_CACHE_MS;
+    fail = true;
+    await expect(ring.signingKey()).rejects.toThrow(/down/);
+    fail = false;
+    expect((await ring.signingKey()).secret.toString()).toBe(NEXT);
+    expect(reads).toBe(4);
+  });
+
+  test('from the environment: TOKEN_SIGNING_KEYS, else a clear error on first use', async () => {
+    const ring = keyringFromEnv({ TOKEN_SIGNING_KEYS: `${NEXT},${PREVIOUS}` });
+    expect((await ring.signingKey()).secret.toString()).toBe(NEXT);
+    expect(await ring.verifyingKey(tokenKey(Buffer.from(PREVIOUS)).id)).not.toBeNull();
+    await expect(keyringFromEnv({}).signingKey()).rejects.toThrow(/TOKEN_SIGNING_KEYS .* TOKEN_KEYS_SECRET_ARN/);
+  });
+});
