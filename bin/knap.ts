@@ -10,7 +10,9 @@ import { KnapStack } from '../lib/knap-stack.js';
 const app = new App();
 const stackName = String(app.node.tryGetContext(CONTEXT_KEYS.stackName) ?? DEFAULT_STACK_NAME);
 
-// No `env`: the stack is environment-agnostic, so synth needs no AWS credentials and no lookups.
+// A dev stack is environment-agnostic unless -c account/region pin it; any other stage must
+// name both (settingsFromContext refuses it otherwise). Either way: no lookups, so synth
+// needs no AWS credentials.
 new KnapStack(app, stackName, { settings: settingsFromContext(app.node) });
 
 // cdk-nag 3 runs as a CDK policy-validation plugin: any AwsSolutions finding (error or

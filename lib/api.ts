@@ -1,19 +1,26 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  ApiMapping,
+  type CfnStage,
   CorsHttpMethod,
   type CorsPreflightOptions,
+  DomainName,
   HttpApi,
   HttpMethod,
   type HttpRoute,
   HttpStage,
   LogGroupLogDestination,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes.js';
-import type { KnapSettings } from './config.js';
+import { DEFAULT_ROUTE_THROTTLES, type KnapSettings, type Throttle } from './config.js';
 import type { KnapFunction } from './knap-function.js';
 
 /** One JSON line per request; no headers, so no credentials, ever reach these logs. */
@@ -53,8 +60,22 @@ export interface KnapApiProps {
 }
 
 /**
- * The HTTP API: one route per route-table entry, each to its own Lambda (payload 2.0);
- * stage-wide throttling, JSON access logs, and CORS only when origins are given.
+ * The throttle of each route: its own setting, else the stage's. A built-in default
+ * (DEFAULT_ROUTE_THROTTLES) never exceeds the stage's: lowering the stage lowers them too.
+ */
+export const routeThrottleOf = (settings: KnapSettings, routeId: string): Throttle => {
+  const stage = { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit };
+  const own = settings.routeThrottles[routeId];
+  if (!own) return stage;
+  if (own !== DEFAULT_ROUTE_THROTTLES[routeId]) return own;
+  return { rateLimit: Math.min(own.rateLimit, stage.rateLimit), burstLimit: Math.min(own.burstLimit, stage.burstLimit) };
+};
+
+/**
+ * The HTTP API, named after the stack: one route per route-table entry, each to the `live`
+ * alias of its own Lambda (payload 2.0); a throttle on every route, JSON access logs, CORS
+ * only when origins are given; a custom domain when one is set, and then no execute-api
+ * endpoint at all.
  */
 export class KnapApi extends Construct {
   readonly httpApi: HttpApi;
@@ -63,15 +84,20 @@ export class KnapApi extends Construct {
   readonly url: string;
   /** One route per route-table entry. */
   readonly routes: readonly HttpRoute[];
+  /** The custom domain, when `domainName` is set. */
+  readonly domainName?: DomainName;
 
   constructor(scope: Construct, id: string, props: KnapApiProps) {
     super(scope, id);
     const { settings } = props;
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: Stack.of(this).stackName,
       description: 'Knap API: OAuth 2.0 token endpoint and Knap automations',
       createDefaultStage: false,
       corsPreflight: corsOptions(settings.corsAllowedOrigins),
+      // With a domain, the one way in is the domain: no second host name that skips its TLS policy or its mapping.
+      disableExecuteApiEndpoint: settings.domainName !== null,
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -89,15 +115,68 @@ export class KnapApi extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
-    this.url = settings.stageName === '$default' ? this.httpApi.apiEndpoint : `${this.httpApi.apiEndpoint}/${settings.stageName}`;
 
     this.routes = [...props.functions].flatMap(([route, fn]) =>
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn),
+        // The alias, not the function: API Gateway calls whatever version CodeDeploy has made live.
+        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.live),
       }),
     );
+
+    // A throttle on every route, by route key; the stage's DefaultRouteSettings cover any other.
+    const cfnStage = this.stage.node.defaultChild as CfnStage;
+    cfnStage.routeSettings = Object.fromEntries(
+      [...props.functions.keys()].map((route) => {
+        const throttle = routeThrottleOf(settings, route.id);
+        return [
+          `${route.method} ${route.path}`,
+          // A free-form JSON property: CloudFormation's own (Pascal case) names, as written.
+          { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
+        ];
+      }),
+    );
+    // Route settings name route keys, which must exist before the stage is updated.
+    for (const route of this.routes) this.stage.node.addDependency(route);
+
+    if (settings.domainName) {
+      this.domainName = this.customDomain(settings, settings.domainName);
+      this.url = `https://${settings.domainName}`;
+    } else {
+      this.url =
+        settings.stageName === '$default' ? this.httpApi.apiEndpoint : `${this.httpApi.apiEndpoint}/${settings.stageName}`;
+    }
+  }
+
+  /** The domain, its certificate (given, or DNS-validated in the hosted zone), the API mapping and the alias records. */
+  private customDomain(settings: KnapSettings, name: string): DomainName {
+    const zone =
+      settings.hostedZoneId && settings.hostedZoneName
+        ? HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+            hostedZoneId: settings.hostedZoneId,
+            zoneName: settings.hostedZoneName,
+          })
+        : undefined;
+    const certificate: ICertificate = settings.certificateArn
+      ? Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn)
+      : new Certificate(this, 'Certificate', { domainName: name, validation: CertificateValidation.fromDns(zone) });
+    const domain = new DomainName(this, 'DomainName', {
+      domainName: name,
+      certificate,
+      securityPolicy: SecurityPolicy.TLS_1_2,
+    });
+    // The whole API at the root of the domain, whatever the stage is called.
+    const mapping = new ApiMapping(this, 'Mapping', { api: this.httpApi, domainName: domain, stage: this.stage });
+    // The stage is named by a literal (`$default`), which makes no dependency by itself.
+    mapping.node.addDependency(this.stage);
+    if (zone) {
+      const target = RecordTarget.fromAlias(
+        new ApiGatewayv2DomainProperties(domain.regionalDomainName, domain.regionalHostedZoneId),
+      );
+      new ARecord(this, 'AliasRecord', { zone, recordName: name, target });
+    }
+    return domain;
   }
 }
 

@@ -1,4 +1,6 @@
 import type { Node } from 'constructs';
+import { jobs } from '../functions/jobs.js';
+import { routes } from '../functions/routes.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
@@ -21,7 +23,73 @@ export interface KnapSettings {
   readonly corsAllowedOrigins: readonly string[];
   /** Where alarms are e-mailed (an SNS subscription, confirmed from the e-mail); none when null. */
   readonly alarmEmail: string | null;
+  /**
+   * A development stage: no termination protection, all-at-once deploys by default, no
+   * account or region required. Any other stage must be pinned to `account` and `region`.
+   */
+  readonly dev: boolean;
+  /** The AWS account the stack may be deployed to; required unless `dev`. */
+  readonly account: string | null;
+  /** The AWS region the stack may be deployed to; required unless `dev`. */
+  readonly region: string | null;
+  /** How CodeDeploy moves the `live` aliases to new versions; null: ALL_AT_ONCE when `dev`, else CANARY_10PERCENT_5MINUTES. */
+  readonly deploymentPreference: DeploymentPreference | null;
+  /** A custom domain for the API (`api.example.com`); the execute-api endpoint is disabled when set. */
+  readonly domainName: string | null;
+  /** An ACM certificate for `domainName`, in the stack's region. */
+  readonly certificateArn: string | null;
+  /** A Route 53 hosted zone (id and name) to validate a new certificate in and to hold the alias records. */
+  readonly hostedZoneId: string | null;
+  readonly hostedZoneName: string | null;
+  /** Per-route throttles by route id, over all clients; a route without one has the stage's. */
+  readonly routeThrottles: Readonly<Record<string, Throttle>>;
+  /** Reserved concurrency by function id (`*`: every function); empty: none reserved (the default). */
+  readonly reservedConcurrency: Readonly<Record<string, number>>;
+  /** Adopt an existing table by name (a restore from point-in-time recovery) instead of the stack's own. */
+  readonly tableName: string | null;
+  /** Declare an empty DYNAMODB_ENDPOINT for `sam local ... --env-vars`; dev stages only, never deployed. */
+  readonly samLocal: boolean;
 }
+
+/** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/** CodeDeploy's predefined Lambda deployment configurations, by their CDK names. */
+export const DEPLOYMENT_PREFERENCES = [
+  'ALL_AT_ONCE',
+  'CANARY_10PERCENT_5MINUTES',
+  'CANARY_10PERCENT_10MINUTES',
+  'CANARY_10PERCENT_15MINUTES',
+  'CANARY_10PERCENT_30MINUTES',
+  'LINEAR_10PERCENT_EVERY_1MINUTE',
+  'LINEAR_10PERCENT_EVERY_2MINUTES',
+  'LINEAR_10PERCENT_EVERY_3MINUTES',
+  'LINEAR_10PERCENT_EVERY_10MINUTES',
+] as const;
+export type DeploymentPreference = (typeof DEPLOYMENT_PREFERENCES)[number];
+
+/** The deployment configuration in effect: the setting, else by the kind of stage. */
+export const deploymentPreferenceOf = (settings: KnapSettings): DeploymentPreference =>
+  settings.deploymentPreference ?? (settings.dev ? 'ALL_AT_ONCE' : 'CANARY_10PERCENT_5MINUTES');
+
+/**
+ * Route throttles unless context says otherwise (each capped at the stage's own): the
+ * unauthenticated token endpoint lowest among the API routes (each call costs a client
+ * update and two token writes, and clients keep a token for its hour), revocation and
+ * introspection the same, the public documents lower still (static, cached by clients).
+ */
+export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<string, Throttle>> = {
+  token: { rateLimit: 20, burstLimit: 40 },
+  'revoke-token': { rateLimit: 20, burstLimit: 40 },
+  'introspect-token': { rateLimit: 20, burstLimit: 40 },
+  'oauth-metadata': { rateLimit: 10, burstLimit: 20 },
+  openapi: { rateLimit: 10, burstLimit: 20 },
+  docs: { rateLimit: 10, burstLimit: 20 },
+  'docs-asset': { rateLimit: 10, burstLimit: 20 },
+};
 
 export const DEFAULT_SETTINGS: KnapSettings = {
   stageName: '$default',
@@ -31,6 +99,18 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   throttleBurstLimit: 200,
   corsAllowedOrigins: [],
   alarmEmail: null,
+  dev: true,
+  account: null,
+  region: null,
+  deploymentPreference: null,
+  domainName: null,
+  certificateArn: null,
+  hostedZoneId: null,
+  hostedZoneName: null,
+  routeThrottles: DEFAULT_ROUTE_THROTTLES,
+  reservedConcurrency: {},
+  tableName: null,
+  samLocal: false,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -43,6 +123,18 @@ export const CONTEXT_KEYS = {
   throttleBurstLimit: 'throttleBurstLimit',
   corsAllowedOrigins: 'corsAllowedOrigins',
   alarmEmail: 'alarmEmail',
+  dev: 'dev',
+  account: 'account',
+  region: 'region',
+  deploymentPreference: 'deploymentPreference',
+  domainName: 'domainName',
+  certificateArn: 'certificateArn',
+  hostedZoneId: 'hostedZoneId',
+  hostedZoneName: 'hostedZoneName',
+  routeThrottles: 'routeThrottles',
+  reservedConcurrency: 'reservedConcurrency',
+  tableName: 'tableName',
+  samLocal: 'samLocal',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -95,6 +187,105 @@ const email = (value: unknown): string => {
   return value.trim();
 };
 
+const boolean = (key: string, value: unknown): boolean => {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw problem(key, value, 'true or false');
+};
+
+const matching =
+  (key: string, pattern: RegExp, expected: string) =>
+  (value: unknown): string => {
+    const text = typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string' || !pattern.test(text.trim())) throw problem(key, value, expected);
+    return text.trim();
+  };
+
+const accountId = matching(CONTEXT_KEYS.account, /^\d{12}$/, 'a 12-digit AWS account id');
+const regionName = matching(CONTEXT_KEYS.region, /^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1');
+const hostName = (key: string) =>
+  matching(key, /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}\.?$/i, 'a DNS name such as api.example.com');
+const certificate = matching(
+  CONTEXT_KEYS.certificateArn,
+  /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/,
+  'an ACM certificate ARN',
+);
+const zoneId = matching(
+  CONTEXT_KEYS.hostedZoneId,
+  /^Z[A-Z0-9]{4,31}$/,
+  'a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ',
+);
+const dynamoTableName = matching(CONTEXT_KEYS.tableName, /^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name');
+
+const deploymentPreference = (value: unknown): DeploymentPreference => {
+  const name = typeof value === 'string' ? value.trim().toUpperCase() : value;
+  if (!(DEPLOYMENT_PREFERENCES as readonly unknown[]).includes(name)) {
+    throw problem(CONTEXT_KEYS.deploymentPreference, value, DEPLOYMENT_PREFERENCES.join(', '));
+  }
+  return name as DeploymentPreference;
+};
+
+/** A JSON object (cdk.json, or a JSON string from `-c`) or `id=value,id=value` pairs. */
+const entries = (key: string, value: unknown): [string, unknown][] => {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return Object.entries(value);
+  if (typeof value !== 'string') throw problem(key, value, 'an object or id=value pairs');
+  const text = value.trim();
+  if (text.startsWith('{')) {
+    try {
+      return entries(key, JSON.parse(text) as unknown);
+    } catch (error) {
+      throw error instanceof SyntaxError ? problem(key, value, 'valid JSON') : error;
+    }
+  }
+  return text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw problem(key, pair, 'id=value');
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+    });
+};
+
+const ROUTE_IDS = routes.map((route) => route.id);
+const FUNCTION_IDS = [...ROUTE_IDS, ...jobs.map((job) => job.id)];
+
+const knownId = (key: string, id: string, known: readonly string[]): string => {
+  if (!known.includes(id)) throw problem(key, id, `one of ${known.join(', ')}`);
+  return id;
+};
+
+/** `{"token": {"rateLimit": 20, "burstLimit": 40}}`, or `token=20/40,docs=5/10`; merged over the defaults. */
+const routeThrottles = (value: unknown): Record<string, Throttle> => {
+  const key = CONTEXT_KEYS.routeThrottles;
+  const given = entries(key, value).map(([id, throttle]): [string, Throttle] => {
+    knownId(key, id, ROUTE_IDS);
+    const [rate, burst] =
+      typeof throttle === 'string'
+        ? throttle.split('/')
+        : [(throttle as Partial<Throttle> | null)?.rateLimit, (throttle as Partial<Throttle> | null)?.burstLimit];
+    return [
+      id,
+      {
+        rateLimit: integer(`${key}.${id}.rateLimit`, rate, 1, 10_000),
+        burstLimit: integer(`${key}.${id}.burstLimit`, burst, 1, 5_000),
+      },
+    ];
+  });
+  return { ...DEFAULT_ROUTE_THROTTLES, ...Object.fromEntries(given) };
+};
+
+/** `5` (every function), `{"token": 5}` or `token=5,*=2`. */
+const reservedConcurrency = (value: unknown): Record<string, number> => {
+  const key = CONTEXT_KEYS.reservedConcurrency;
+  const pairs =
+    typeof value === 'number' || (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) ? [['*', value]] : entries(key, value);
+  return Object.fromEntries(
+    pairs.map(([id, count]) => [knownId(key, String(id), ['*', ...FUNCTION_IDS]), integer(`${key}.${id}`, count, 0, 1_000)]),
+  );
+};
+
 /** Settings from context, each falling back to its default; bad values fail the synth with a clear message. */
 export const settingsFromContext = (node: Node): KnapSettings => {
   const read = (key: string): unknown => node.tryGetContext(key);
@@ -102,7 +293,7 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     const value = read(key);
     return value === undefined || value === null ? fallback : parse(value);
   };
-  return {
+  const settings: KnapSettings = {
     stageName: pick(CONTEXT_KEYS.stageName, stageName, DEFAULT_SETTINGS.stageName),
     logLevel: pick(CONTEXT_KEYS.logLevel, logLevel, DEFAULT_SETTINGS.logLevel),
     defaultRateLimit: pick(
@@ -122,7 +313,48 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     ),
     corsAllowedOrigins: pick(CONTEXT_KEYS.corsAllowedOrigins, origins, DEFAULT_SETTINGS.corsAllowedOrigins),
     alarmEmail: pick(CONTEXT_KEYS.alarmEmail, email, DEFAULT_SETTINGS.alarmEmail),
+    dev: pick(CONTEXT_KEYS.dev, (value) => boolean(CONTEXT_KEYS.dev, value), DEFAULT_SETTINGS.dev),
+    account: pick(CONTEXT_KEYS.account, accountId, DEFAULT_SETTINGS.account),
+    region: pick(CONTEXT_KEYS.region, regionName, DEFAULT_SETTINGS.region),
+    deploymentPreference: pick(CONTEXT_KEYS.deploymentPreference, deploymentPreference, DEFAULT_SETTINGS.deploymentPreference),
+    domainName: pick(CONTEXT_KEYS.domainName, hostName(CONTEXT_KEYS.domainName), DEFAULT_SETTINGS.domainName),
+    certificateArn: pick(CONTEXT_KEYS.certificateArn, certificate, DEFAULT_SETTINGS.certificateArn),
+    hostedZoneId: pick(CONTEXT_KEYS.hostedZoneId, zoneId, DEFAULT_SETTINGS.hostedZoneId),
+    hostedZoneName: pick(CONTEXT_KEYS.hostedZoneName, hostName(CONTEXT_KEYS.hostedZoneName), DEFAULT_SETTINGS.hostedZoneName),
+    routeThrottles: pick(CONTEXT_KEYS.routeThrottles, routeThrottles, DEFAULT_SETTINGS.routeThrottles),
+    reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
+    tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
+    samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),
   };
+  checkConsistent(settings);
+  return settings;
+};
+
+/** Settings that are each valid but wrong together; the stack checks these too. */
+export const checkConsistent = (settings: KnapSettings): void => {
+  if (!settings.dev && (!settings.account || !settings.region)) {
+    throw new Error(
+      'A stage that is not dev (-c dev=false) must be pinned to an account and a region: -c account=123456789012 -c region=eu-west-1',
+    );
+  }
+  if (!settings.dev && settings.samLocal) {
+    throw new Error('samLocal declares DYNAMODB_ENDPOINT for sam local; it is for dev stages only, never for a deployed one');
+  }
+  const zone = [settings.hostedZoneId, settings.hostedZoneName].filter((part) => part !== null).length;
+  if (zone === 1) throw new Error('hostedZoneId and hostedZoneName go together (no lookups: both are needed)');
+  if ((settings.certificateArn || zone > 0) && !settings.domainName) {
+    throw new Error('certificateArn and hostedZoneId/hostedZoneName need a domainName');
+  }
+  if (settings.domainName && !settings.certificateArn && zone === 0) {
+    throw new Error(
+      `domainName ${settings.domainName} needs a certificateArn, or hostedZoneId and hostedZoneName to create one in`,
+    );
+  }
+  const zoneName = settings.hostedZoneName?.replace(/\.$/, '').toLowerCase();
+  const domain = settings.domainName?.replace(/\.$/, '').toLowerCase();
+  if (zoneName && domain && domain !== zoneName && !domain.endsWith(`.${zoneName}`)) {
+    throw new Error(`domainName ${settings.domainName} is not in the hosted zone ${settings.hostedZoneName}`);
+  }
 };
 
 /** Context flags such as `-c nag=false`: only an explicit false (or "false") turns them off. */

@@ -1,62 +1,72 @@
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
-import type { IndexName } from '../shared/store/table.js';
 import type { KnapSettings } from './config.js';
 import type { KnapData } from './data.js';
-import { type DynamoAction, KnapFunction } from './knap-function.js';
+import { KnapFunction } from './knap-function.js';
+import { actionsOf, BEARER_AUTH, CLIENT_AUTH, combine, KEY_PREFIX, type TableAccess } from './table-access.js';
+
+const { token: TOKEN, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
 
 /**
- * The DynamoDB actions each route's function uses, and nothing more (see the repository,
- * shared/store/repository.ts, and the services that call it):
- * - token: the client check and rate count is one conditional UpdateItem, whose failure
- *   may be explained by a GetItem; the refresh grant reads its token (GetItem); new tokens
- *   are written in one BatchWriteItem.
- * - create-knap: bearer auth reads the token (GetItem) and meters the client (UpdateItem,
- *   GetItem on refusal); the Knap is one conditional PutItem.
- * - list-knaps: bearer auth as above, then one Query per listing on gsi1 (by creator) and
- *   gsi2 (shared in the organization).
- * - revoke-token: the client check as for token; the token (GetItem); its deletion, with the
- *   access tokens of a refresh token (BatchWriteItem). introspect-token: the check and the read.
- *   The token route's refresh grant also notes the new access token on the refresh token
- *   (UpdateItem). oauth-metadata: public, no table.
- * - create-knap also claims and completes an Idempotency-Key (PutItem, UpdateItem).
- * - get-knap: bearer auth, then the Knap (GetItem).
- * - update-knap: bearer auth, the Knap (GetItem), the new version in one conditional PutItem.
- * - delete-knap: bearer auth, the Knap (GetItem), one conditional DeleteItem.
+ * What each route's function does with the table, and nothing more (see the repository,
+ * shared/store/dynamo-repository.ts, the services that call it, and the key design in
+ * shared/store/keys.ts). Item actions are limited to the key prefixes named (IAM
+ * `dynamodb:LeadingKeys`): the token function cannot touch a Knap, a Knap route cannot
+ * write a token.
+ * - token: the client check and rate count is one conditional UpdateItem on the client
+ *   (its GetItem when the failure did not return it); the refresh grant reads its token
+ *   (GetItem) and notes the new access token on it (UpdateItem); new tokens are written in
+ *   one BatchWriteItem.
+ * - revoke-token: the client check; the token (GetItem); its deletion, with the access
+ *   tokens of a refresh token (BatchWriteItem). introspect-token: the check and the read.
+ * - oauth-metadata, openapi, docs, docs-asset: public, no table at all.
+ * - every /api/studio route: bearer auth (BEARER_AUTH), then:
+ * - create-knap: the Knap (conditional PutItem); its Idempotency-Key claimed (PutItem, GetItem
+ *   of the holder), completed or released (UpdateItem).
+ * - list-knaps: one Query per listing on gsi1 (by creator) and gsi2 (shared in the organization).
+ * - get-knap: the Knap (GetItem). update-knap: the Knap, then its new version (conditional
+ *   PutItem). delete-knap: the Knap, then one conditional DeleteItem.
  * - preview-schedule: bearer auth only; the schedule is read in memory.
- * - start-run: bearer auth, the Knap (GetItem), the run (PutItem); then the delivery queue.
- * - list-runs: bearer auth, the Knap (GetItem), its runs (Query on gsi1).
- * - report-meeting: bearer auth, the after-meeting Knaps (Query on gsi1 and gsi2), one
- *   conditional PutItem per run, GetItem for a run that exists; then the delivery queue.
- * - openapi, docs, docs-asset: public, no table at all.
+ * - start-run: the Knap (GetItem), the run (PutItem); then the delivery queue.
+ * - list-runs: the Knap (GetItem), its runs (Query on gsi1).
+ * - report-meeting: the after-meeting Knaps (Query on gsi1 and gsi2), one conditional PutItem
+ *   per run, GetItem for a run that exists; then the delivery queue.
  * A route without an entry here fails the synth.
  */
-export const ROUTE_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[]>> = {
-  token: ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
-  'revoke-token': ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
-  'introspect-token': ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-  'oauth-metadata': [],
-  'create-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
-  'list-knaps': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
-  'get-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  'update-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
-  'delete-knap': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  'preview-schedule': ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  'start-run': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
-  'list-runs': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:Query'],
-  'report-meeting': ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:Query'],
-  openapi: [],
-  docs: [],
-  'docs-asset': [],
+export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
+  token: combine(CLIENT_AUTH, {
+    'dynamodb:GetItem': [TOKEN],
+    'dynamodb:UpdateItem': [TOKEN],
+    'dynamodb:BatchWriteItem': [TOKEN],
+  }),
+  'revoke-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchWriteItem': [TOKEN] }),
+  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN] }),
+  'oauth-metadata': {},
+  'create-knap': combine(BEARER_AUTH, {
+    'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
+    'dynamodb:GetItem': [IDEMPOTENCY],
+    'dynamodb:UpdateItem': [IDEMPOTENCY],
+  }),
+  'list-knaps': combine(BEARER_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
+  'get-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP] }),
+  'update-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
+  'delete-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
+  'preview-schedule': BEARER_AUTH,
+  'start-run': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [RUN] }),
+  'list-runs': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:Query': ['gsi1'] }),
+  'report-meeting': combine(BEARER_AUTH, {
+    'dynamodb:GetItem': [RUN],
+    'dynamodb:PutItem': [RUN],
+    'dynamodb:Query': ['gsi1', 'gsi2'],
+  }),
+  openapi: {},
+  docs: {},
+  'docs-asset': {},
 };
 
-/** The indexes a route's Query may read (gsi3, the clients of an organization, is the admin CLI's alone). */
-export const ROUTE_INDEXES: Readonly<Record<string, readonly IndexName[]>> = {
-  'list-knaps': ['gsi1', 'gsi2'],
-  'list-runs': ['gsi1'],
-  'report-meeting': ['gsi1', 'gsi2'],
-};
+/** The routes whose answers name the API's own URL (baseUrlOf): they get PUBLIC_BASE_URL with a custom domain. */
+export const ROUTES_NAMING_THEIR_URL: readonly string[] = ['oauth-metadata', 'openapi'];
 
 /** `list-knaps` -> `ListKnaps`: construct ids and readable CloudFormation logical ids. */
 export const pascalCase = (id: string): string =>
@@ -69,30 +79,40 @@ export const pascalCase = (id: string): string =>
 /** `TokenFunction`, `CreateKnapFunction`...: the logical id `sam local invoke` takes. */
 export const functionLogicalId = (routeId: string): string => `${pascalCase(routeId)}Function`;
 
+/** `TokenFunction` and its alias `TokenFunctionLive`: stable, readable logical ids. */
+export const nameLogicalIds = (fn: KnapFunction, functionId: string): void => {
+  (fn.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(functionId));
+  (fn.live.node.defaultChild as CfnAlias).overrideLogicalId(`${functionLogicalId(functionId)}Live`);
+};
+
 export interface KnapFunctionsProps {
   readonly data: KnapData;
   readonly settings: KnapSettings;
   /** Defaults to the route table in functions/routes.ts. */
   readonly routes?: readonly RouteDefinition[];
+  /** The API's public base URL (`https://api.example.com`) when it has a custom domain. */
+  readonly publicBaseUrl?: string;
 }
 
-/** One Lambda per route of the route table, each bound to the table with its own actions. */
+/** Reserved concurrency of a function: its own setting, else the `*` one, else none. */
+export const reservedConcurrencyOf = (settings: KnapSettings, functionId: string): number | undefined =>
+  settings.reservedConcurrency[functionId] ?? settings.reservedConcurrency['*'];
+
+/** One Lambda per route of the route table, each bound to the table with its own access. */
 export class KnapFunctions extends Construct {
   readonly byRoute: ReadonlyMap<RouteDefinition, KnapFunction>;
 
   constructor(scope: Construct, id: string, props: KnapFunctionsProps) {
     super(scope, id);
     const routes = props.routes ?? allRoutes;
-    const unknown = Object.keys(ROUTE_TABLE_ACTIONS).filter((routeId) => !routes.some((route) => route.id === routeId));
-    if (unknown.length > 0) throw new Error(`ROUTE_TABLE_ACTIONS names routes that do not exist: ${unknown.join(', ')}`);
+    const unknown = Object.keys(ROUTE_TABLE_ACCESS).filter((routeId) => !routes.some((route) => route.id === routeId));
+    if (unknown.length > 0) throw new Error(`ROUTE_TABLE_ACCESS names routes that do not exist: ${unknown.join(', ')}`);
 
     const byRoute = new Map<RouteDefinition, KnapFunction>();
     for (const route of routes) {
-      const actions = ROUTE_TABLE_ACTIONS[route.id];
-      if (!actions) {
-        throw new Error(
-          `Route "${route.id}" has no DynamoDB actions in lib/functions.ts ROUTE_TABLE_ACTIONS; add the ones it uses`,
-        );
+      const access = ROUTE_TABLE_ACCESS[route.id];
+      if (!access) {
+        throw new Error(`Route "${route.id}" has no entry in lib/functions.ts ROUTE_TABLE_ACCESS; add what it uses`);
       }
       const fn = new KnapFunction(this, pascalCase(route.id), {
         entry: route.entry,
@@ -100,9 +120,13 @@ export class KnapFunctions extends Construct {
         logLevel: props.settings.logLevel,
         defaultRateLimit: props.settings.defaultRateLimit,
         assets: route.assets ?? [],
+        reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, route.id),
+        declareLocalEndpoint: props.settings.samLocal,
+        environment:
+          props.publicBaseUrl && ROUTES_NAMING_THEIR_URL.includes(route.id) ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {},
       });
-      if (actions.length > 0) fn.bindTable(props.data.table, ROUTE_INDEXES[route.id] ?? [], actions);
-      (fn.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(route.id));
+      if (actionsOf(access).length > 0) fn.bindTable(props.data.table, access);
+      nameLogicalIds(fn, route.id);
       byRoute.set(route, fn);
     }
     this.byRoute = byRoute;

@@ -3,15 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
+import { actionsOf, type ItemAction, type TableAccess } from './table-access.js';
 
 /** Package root: bundling runs from here and resolves `package-lock.json` here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+/** The alias name: `<function>:live` is what runs; unqualified `$LATEST` is never called by a trigger. */
+export const LIVE_ALIAS = 'live';
 
 export const LAMBDA_DEFAULTS = {
   runtime: Runtime.NODEJS_22_X,
@@ -30,20 +34,6 @@ export const LAMBDA_DEFAULTS = {
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __knapCreateRequire } from 'node:module'; const require = __knapCreateRequire(import.meta.url);";
 
-/** The DynamoDB actions a function may be granted; anything else needs a deliberate change here. */
-export type DynamoAction =
-  | 'dynamodb:GetItem'
-  | 'dynamodb:BatchGetItem'
-  | 'dynamodb:PutItem'
-  | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
-  | 'dynamodb:BatchWriteItem'
-  | 'dynamodb:Query'
-  | 'dynamodb:ConditionCheckItem';
-
-/** Actions that can address a secondary index (`<table>/index/<name>`), not only the table. */
-const INDEX_ACTIONS: ReadonlySet<DynamoAction> = new Set(['dynamodb:Query']);
-
 export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'role' | 'logGroup'> {
   /** Handler file, absolute or relative to the project root. */
   readonly entry: string;
@@ -52,6 +42,12 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   readonly defaultRateLimit: number;
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
   readonly assets?: readonly string[];
+  /**
+   * Declare DYNAMODB_ENDPOINT (empty) so that `sam local invoke --env-vars` can point the
+   * function at a local DynamoDB (SAM only overrides variables the template has). Never on a
+   * deployed function: there the SDK's own endpoint is the only one.
+   */
+  readonly declareLocalEndpoint?: boolean;
 }
 
 /**
@@ -61,8 +57,11 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
  * that may write to that log group and nothing else until `bindTable` grants more.
  */
 export class KnapFunction extends NodejsFunction {
+  /** The alias every trigger calls (API Gateway, EventBridge, SQS); CodeDeploy moves it from version to version. */
+  readonly live: Alias;
+
   constructor(scope: Construct, id: string, props: KnapFunctionProps) {
-    const { logLevel, defaultRateLimit, environment, bundling, assets = [], ...rest } = props;
+    const { logLevel, defaultRateLimit, environment, bundling, assets = [], declareLocalEndpoint = false, ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: LAMBDA_DEFAULTS.logRetention,
       // Logs are operational data with a one-month life; they go with the stack.
@@ -94,11 +93,11 @@ export class KnapFunction extends NodejsFunction {
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
-        // Empty on AWS (the SDK's own endpoint). Declared so that `sam local invoke --env-vars`
-        // can point a function at a local DynamoDB: SAM only overrides variables the template has.
-        DYNAMODB_ENDPOINT: '',
+        ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '' } : {}),
         ...environment,
       },
+      // Each deploy publishes a version (kept: an earlier one is a rollback target) behind the `live` alias.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -127,23 +126,41 @@ export class KnapFunction extends NodejsFunction {
         ...bundling,
       },
     });
+    this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.currentVersion });
   }
 
   /**
-   * Grants exactly `actions` on the table. Item actions get the table ARN; actions that can
-   * read an index (Query) also get each index's ARN by name, never `index/*`.
+   * Grants exactly the access given: each item action on the table ARN, only for items whose
+   * partition key starts with one of its prefixes (`dynamodb:LeadingKeys`); Query only on
+   * the indexes named, never on the table itself (a Query on `pk` would read any item kind).
    */
-  bindTable(table: ITable, indexNames: readonly string[], actions: readonly DynamoAction[]): void {
-    const itemActions = actions.filter((action) => !INDEX_ACTIONS.has(action));
-    const indexActions = actions.filter((action) => INDEX_ACTIONS.has(action));
-    if (itemActions.length > 0) {
-      this.addToRolePolicy(new PolicyStatement({ actions: [...itemActions], resources: [table.tableArn] }));
+  bindTable(table: ITable, access: TableAccess): void {
+    const byPrefixes = new Map<string, ItemAction[]>();
+    for (const action of actionsOf(access)) {
+      if (action === 'dynamodb:Query') continue;
+      const prefixes = [...(access[action] ?? [])].sort().join(' ');
+      if (prefixes === '') throw new Error(`${this.node.path}: ${action} names no key prefix`);
+      byPrefixes.set(prefixes, [...(byPrefixes.get(prefixes) ?? []), action]);
     }
-    if (indexActions.length > 0) {
+    for (const [prefixes, actions] of byPrefixes) {
       this.addToRolePolicy(
         new PolicyStatement({
-          actions: [...indexActions],
-          resources: [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)],
+          actions,
+          resources: [table.tableArn],
+          conditions: {
+            // Every key of the request (a batch has several) must start with an allowed prefix.
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.split(' ').map((prefix) => `${prefix}*`) },
+          },
+        }),
+      );
+    }
+    const indexes = access['dynamodb:Query'] ?? [];
+    if (access['dynamodb:Query'] && indexes.length === 0) throw new Error(`${this.node.path}: Query names no index`);
+    if (indexes.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: indexes.map((name) => `${table.tableArn}/index/${name}`),
         }),
       );
     }

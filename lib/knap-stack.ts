@@ -1,11 +1,30 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { KnapApi } from './api.js';
-import { DEFAULT_SETTINGS, type KnapSettings } from './config.js';
+import { checkConsistent, DEFAULT_SETTINGS, deploymentPreferenceOf, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
-import { KnapFunctions } from './functions.js';
+import { KnapDeployments } from './deployments.js';
+import { functionLogicalId, KnapFunctions } from './functions.js';
+import type { KnapFunction } from './knap-function.js';
 import { KnapMonitoring } from './monitoring.js';
 import { KnapRuns } from './runs.js';
+
+/**
+ * What the admin CLI (local/admin-cli.ts) does with the table: create-client and add-webhook
+ * (PutItem), regenerate-secret, revoke-client and set-rate-limit (GetItem, UpdateItem),
+ * remove-webhook (DeleteItem), list-clients and list-webhooks (Query on gsi3, then
+ * BatchGetItem), backfill-due-index (Scan, UpdateItem).
+ */
+export const OPERATOR_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Scan',
+] as const;
+export const OPERATOR_INDEX = 'gsi3';
 
 export interface KnapStackProps extends StackProps {
   /** Deployment settings; each one missing takes its default (lib/config.ts). */
@@ -23,31 +42,69 @@ export class KnapStack extends Stack {
   readonly api: KnapApi;
   readonly runs: KnapRuns;
   readonly monitoring: KnapMonitoring;
+  readonly deployments: KnapDeployments;
+  /** Admin CLI rights on the table, for the operators' users or roles to attach. */
+  readonly operatorPolicy: ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: KnapStackProps = {}) {
+    const settings: KnapSettings = { ...DEFAULT_SETTINGS, ...props.settings };
+    checkConsistent(settings);
     super(scope, id, {
       description: 'Knap API: HTTP API, one Lambda per route, one DynamoDB table, a run dispatcher and a delivery queue',
+      // Pinned: `cdk deploy` refuses any other account or region (checkConsistent requires both unless dev).
+      env: settings.account && settings.region ? { account: settings.account, region: settings.region } : undefined,
+      // A dev stack may come and go; any other needs protection turned off on purpose before it can be deleted.
+      terminationProtection: !settings.dev,
       ...props,
     });
-    this.settings = { ...DEFAULT_SETTINGS, ...props.settings };
+    this.settings = settings;
 
-    this.data = new KnapData(this, 'Data');
-    this.functions = new KnapFunctions(this, 'Functions', { data: this.data, settings: this.settings });
+    this.data = new KnapData(this, 'Data', { tableName: this.settings.tableName });
+    this.functions = new KnapFunctions(this, 'Functions', {
+      data: this.data,
+      settings: this.settings,
+      publicBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : undefined,
+    });
     this.api = new KnapApi(this, 'Api', { settings: this.settings, functions: this.functions.byRoute });
     this.runs = new KnapRuns(this, 'Runs', {
       data: this.data,
       settings: this.settings,
       routeFunctions: this.functions.byRoute,
     });
+    const allFunctions: ReadonlyMap<string, KnapFunction> = new Map([
+      ...[...this.functions.byRoute].map(([route, fn]) => [route.id, fn] as const),
+      ...this.runs.byJob,
+    ]);
     this.monitoring = new KnapMonitoring(this, 'Monitoring', {
       settings: this.settings,
-      functions: new Map([...[...this.functions.byRoute].map(([route, fn]) => [route.id, fn] as const), ...this.runs.byJob]),
+      functions: allFunctions,
       httpApi: this.api.httpApi,
       table: this.data.table,
       deliveryDeadLetters: this.runs.deadLetterQueue,
     });
+    this.deployments = new KnapDeployments(this, 'Deployments', {
+      functions: allFunctions,
+      rollbackAlarms: this.monitoring.errorAlarms,
+      preference: deploymentPreferenceOf(this.settings),
+    });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the Knap API' });
+    this.operatorPolicy = new ManagedPolicy(this, 'OperatorPolicy', {
+      description: `Knap API admin CLI (npm run admin) on the ${this.stackName} table`,
+      statements: [
+        new PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [this.data.table.tableArn] }),
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: [`${this.data.table.tableArn}/index/${OPERATOR_INDEX}`],
+        }),
+      ],
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.api.url,
+      description: this.settings.domainName
+        ? 'Base URL of the Knap API (its custom domain; the execute-api endpoint is disabled)'
+        : 'Base URL of the Knap API',
+    });
     new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', {
       value: this.runs.deadLetterQueue.queueUrl,
       description:
@@ -59,8 +116,24 @@ export class KnapStack extends Stack {
     });
     new CfnOutput(this, 'TableName', {
       value: this.data.table.tableName,
-      description: 'DynamoDB table (TABLE_NAME for the admin CLI); retained when the stack is deleted',
+      description: this.settings.tableName
+        ? 'DynamoDB table adopted by name (context tableName); the stack does not own it'
+        : 'DynamoDB table (TABLE_NAME for the admin CLI); retained when the stack is deleted',
     });
+    new CfnOutput(this, 'OperatorPolicyArn', {
+      value: this.operatorPolicy.managedPolicyArn,
+      description: 'Managed policy with the admin CLI rights on the table: attach it to the operators',
+    });
+    new CfnOutput(this, 'DeploymentApplicationName', {
+      value: this.deployments.application.applicationName,
+      description: 'CodeDeploy application: one deployment group per function moves its live alias',
+    });
+    for (const [functionId, fn] of allFunctions) {
+      new CfnOutput(this, `${functionLogicalId(functionId)}Name`, {
+        value: fn.functionName,
+        description: `Lambda function of ${functionId} (invoke <name>:live; logs, metrics and aliases by this name)`,
+      });
+    }
 
     this.acknowledgeDeliberateFindings();
   }
@@ -78,6 +151,15 @@ export class KnapStack extends Stack {
           'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request.',
       });
     }
+    Validations.of(this.deployments.role).acknowledge({
+      // cdk-nag names the managed policy in the finding: this acknowledges that one policy only.
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+      reason:
+        'CodeDeploy needs AWSCodeDeployRoleForLambdaLimited, the AWS managed policy LambdaDeploymentGroup attaches to its ' +
+        'service role: it lets CodeDeploy read alarms and get and update aliases, which it must do for every function ' +
+        'on every deploy. AWS maintains it as CodeDeploy changes; it grants no data access, and only CodeDeploy can ' +
+        'assume this one role.',
+    });
     for (const fn of [...this.functions.byRoute.values(), ...this.runs.byJob.values()]) {
       Validations.of(fn).acknowledge({
         id: 'AwsSolutions-L1',

@@ -7,11 +7,11 @@ import {
   GraphWidget,
   type IMetric,
   MathExpression,
-  type Metric,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -21,6 +21,19 @@ import type { KnapSettings } from './config.js';
 import type { KnapFunction } from './knap-function.js';
 
 const FIVE_MINUTES = Duration.minutes(5);
+const ONE_MINUTE = Duration.minutes(1);
+
+/**
+ * The dispatcher's lag, emitted by the dispatcher itself (Powertools Metrics, EMF) on every
+ * pass: seconds between the oldest occurrence it handled and now, 0 when nothing was due.
+ */
+export const DISPATCHER_LAG_METRIC = {
+  namespace: 'KnapApi',
+  metricName: 'DispatcherLagSeconds',
+  dimensionsMap: { service: 'dispatch-runs' },
+} as const;
+/** Two five-minute periods whose worst pass ran this late (or reported nothing) page someone. */
+export const DISPATCHER_LAG_THRESHOLD_SECONDS = 120;
 
 /** DynamoDB operations the functions use: throttles and system errors are reported per operation. */
 const TABLE_OPERATIONS = [
@@ -38,7 +51,7 @@ export interface KnapMonitoringProps {
   /** Every function, by its route or job id. */
   readonly functions: ReadonlyMap<string, KnapFunction>;
   readonly httpApi: HttpApi;
-  readonly table: Table;
+  readonly table: ITable;
   readonly deliveryDeadLetters: Queue;
 }
 
@@ -50,6 +63,8 @@ export interface KnapMonitoringProps {
 export class KnapMonitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** Each function's errors alarm, by function id: what CodeDeploy watches to roll a deploy back. */
+  readonly errorAlarms = new Map<string, Alarm>();
   readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: KnapMonitoringProps) {
@@ -64,10 +79,12 @@ export class KnapMonitoring extends Construct {
 
     for (const [functionId, fn] of props.functions) {
       const timeout = fn.timeout?.toMilliseconds() ?? 10_000;
-      this.alarm(`${functionId}-errors`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+      // One-minute periods: CodeDeploy rolls a canary back on this alarm, and must hear of an error within its 5 minutes.
+      const errors = this.alarm(`${functionId}-errors`, fn.metricErrors({ period: ONE_MINUTE, statistic: 'Sum' }), {
         threshold: 1,
-        description: `${functionId}: the function failed (an uncaught error or a timeout; handled errors are answers, not failures)`,
+        description: `${functionId}: the function failed (an uncaught error or a timeout; handled errors are answers, not failures). Rolls back a deploy in progress`,
       });
+      this.errorAlarms.set(functionId, errors);
       this.alarm(`${functionId}-throttles`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), {
         threshold: 1,
         description: `${functionId}: invocations throttled (account or reserved concurrency reached)`,
@@ -120,6 +137,15 @@ export class KnapMonitoring extends Construct {
       { threshold: 1, description: 'Runs the deliverer itself failed five times are waiting in the dead-letter queue' },
     );
 
+    const dispatcherLag = new Metric({ ...DISPATCHER_LAG_METRIC, statistic: 'Maximum', period: FIVE_MINUTES });
+    this.alarm('dispatcher-lag', dispatcherLag, {
+      threshold: DISPATCHER_LAG_THRESHOLD_SECONDS,
+      evaluationPeriods: 2,
+      // The dispatcher reports on every pass: ten minutes of silence means it is not running.
+      treatMissingData: TreatMissingData.BREACHING,
+      description: `Dispatcher: scheduled runs started ${DISPATCHER_LAG_THRESHOLD_SECONDS} s or more late, or no pass reported, for 10 minutes`,
+    });
+
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     const everyFunction = (metric: (fn: KnapFunction) => Metric): IMetric[] =>
       [...props.functions.values()].map((fn) => metric(fn));
@@ -159,21 +185,27 @@ export class KnapMonitoring extends Construct {
         left: [props.deliveryDeadLetters.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES })],
         width: 12,
       }),
+      new GraphWidget({ title: 'Dispatcher lag (s, worst pass)', left: [dispatcherLag], width: 12 }),
     );
   }
 
-  private alarm(name: string, metric: IMetric, options: { threshold: number; description: string; evaluationPeriods?: number }) {
+  private alarm(
+    name: string,
+    metric: IMetric,
+    options: { threshold: number; description: string; evaluationPeriods?: number; treatMissingData?: TreatMissingData },
+  ): Alarm {
     const alarm = new Alarm(this, name, {
       metric,
       threshold: options.threshold,
       evaluationPeriods: options.evaluationPeriods ?? 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       // No traffic is not a failure.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+      treatMissingData: options.treatMissingData ?? TreatMissingData.NOT_BREACHING,
       alarmDescription: options.description,
     });
     alarm.addAlarmAction(new SnsAction(this.topic));
     alarm.addOkAction(new SnsAction(this.topic));
     this.alarms.push(alarm);
+    return alarm;
   }
 }

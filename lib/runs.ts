@@ -1,32 +1,37 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
 import type { RouteDefinition } from '../functions/routes.js';
-import type { IndexName } from '../shared/store/table.js';
 import type { KnapSettings } from './config.js';
 import type { KnapData } from './data.js';
-import { functionLogicalId, pascalCase } from './functions.js';
-import { type DynamoAction, KnapFunction } from './knap-function.js';
+import { nameLogicalIds, pascalCase, reservedConcurrencyOf } from './functions.js';
+import { KnapFunction } from './knap-function.js';
+import { KEY_PREFIX, type TableAccess } from './table-access.js';
 
 /**
  * What each job does with the table (see shared/services/dispatcher.ts and delivery.ts):
- * - dispatch-runs: due Knaps (Query on gsi3, BatchGetItem), the run (PutItem), the claim
- *   (UpdateItem).
- * - deliver-runs: the run and its Knap (GetItem), the organization's endpoints (Query on
- *   gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem).
+ * - dispatch-runs: due Knaps (Query on gsi3, then BatchGetItem of the Knaps), the run
+ *   (PutItem), the claim on the Knap (UpdateItem).
+ * - deliver-runs: the run and its Knap (GetItem), the organization's webhook endpoints
+ *   (Query on gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem).
  */
-export const JOB_TABLE_ACTIONS: Readonly<Record<string, readonly DynamoAction[]>> = {
-  'dispatch-runs': ['dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  'deliver-runs': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
-};
-const JOB_INDEXES: Readonly<Record<string, readonly IndexName[]>> = {
-  'dispatch-runs': ['gsi3'],
-  'deliver-runs': ['gsi3'],
+export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
+  'dispatch-runs': {
+    'dynamodb:Query': ['gsi3'],
+    'dynamodb:BatchGetItem': [KEY_PREFIX.knap],
+    'dynamodb:PutItem': [KEY_PREFIX.run],
+    'dynamodb:UpdateItem': [KEY_PREFIX.knap],
+  },
+  'deliver-runs': {
+    'dynamodb:Query': ['gsi3'],
+    'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
+    'dynamodb:BatchGetItem': [KEY_PREFIX.webhook],
+    'dynamodb:UpdateItem': [KEY_PREFIX.run],
+  },
 };
 
 /** The routes whose functions create runs, and so send them to the delivery queue. */
@@ -74,30 +79,33 @@ export class KnapRuns extends Construct {
 
     const byJob = new Map<string, KnapFunction>();
     for (const job of props.jobs ?? allJobs) {
-      const actions = JOB_TABLE_ACTIONS[job.id];
-      if (!actions) throw new Error(`Job "${job.id}" has no DynamoDB actions in lib/runs.ts JOB_TABLE_ACTIONS`);
+      const access = JOB_TABLE_ACCESS[job.id];
+      if (!access) throw new Error(`Job "${job.id}" has no entry in lib/runs.ts JOB_TABLE_ACCESS`);
       const fn = new KnapFunction(this, pascalCase(job.id), {
         entry: job.entry,
         description: job.description,
         logLevel: props.settings.logLevel,
         defaultRateLimit: props.settings.defaultRateLimit,
         timeout: job.trigger === 'queue' ? DELIVERER_TIMEOUT : DISPATCHER_TIMEOUT,
+        reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, job.id),
+        declareLocalEndpoint: props.settings.samLocal,
       });
-      fn.bindTable(props.data.table, JOB_INDEXES[job.id] ?? [], actions);
-      (fn.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(job.id));
+      fn.bindTable(props.data.table, access);
+      nameLogicalIds(fn, job.id);
       this.canQueueRuns(fn);
       byJob.set(job.id, fn);
     }
     this.byJob = byJob;
 
     const deliverer = byJob.get('deliver-runs');
-    deliverer?.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // Triggers call the `live` alias, so CodeDeploy decides which version runs.
+    deliverer?.live.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     const dispatcher = byJob.get('dispatch-runs');
     this.schedule = new Rule(this, 'EveryMinute', {
       description: 'Starts the Knap run dispatcher',
       schedule: Schedule.rate(Duration.minutes(1)),
-      targets: dispatcher ? [new LambdaFunction(dispatcher, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })] : [],
+      targets: dispatcher ? [new LambdaFunction(dispatcher.live, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })] : [],
     });
 
     for (const [route, fn] of props.routeFunctions) {

@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
-import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/config.js';
+import { DEFAULT_SETTINGS, deploymentPreferenceOf, settingsFromContext } from '../../lib/config.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { testTmpDir } from '../support/tmp.js';
+import { PRODUCTION_CONTEXT } from './contexts.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 // An App makes its output folder at once (a fresh cdk.out* in the system temp folder unless told where).
@@ -22,7 +23,69 @@ describe('settings from context (cdk.json or -c)', () => {
       throttleBurstLimit: 200,
       corsAllowedOrigins: [],
       alarmEmail: null,
+      dev: true,
+      account: null,
+      region: null,
+      deploymentPreference: null,
+      domainName: null,
+      certificateArn: null,
+      hostedZoneId: null,
+      hostedZoneName: null,
+      routeThrottles: {
+        token: { rateLimit: 20, burstLimit: 40 },
+        'revoke-token': { rateLimit: 20, burstLimit: 40 },
+        'introspect-token': { rateLimit: 20, burstLimit: 40 },
+        'oauth-metadata': { rateLimit: 10, burstLimit: 20 },
+        openapi: { rateLimit: 10, burstLimit: 20 },
+        docs: { rateLimit: 10, burstLimit: 20 },
+        'docs-asset': { rateLimit: 10, burstLimit: 20 },
+      },
+      reservedConcurrency: {},
+      tableName: null,
+      samLocal: false,
     });
+    expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
+  });
+
+  test('a stage that is not dev: pinned, canary deploys unless told otherwise', () => {
+    const production = settings({ dev: 'false', account: '123456789012', region: 'eu-west-1' });
+    expect(production).toMatchObject({ dev: false, account: '123456789012', region: 'eu-west-1' });
+    expect(deploymentPreferenceOf(production)).toBe('CANARY_10PERCENT_5MINUTES');
+    const linear = settings({
+      dev: false,
+      account: '123456789012',
+      region: 'eu-west-1',
+      deploymentPreference: 'linear_10percent_every_1minute',
+    });
+    expect(deploymentPreferenceOf(linear)).toBe('LINEAR_10PERCENT_EVERY_1MINUTE');
+  });
+
+  test('route throttles and reserved concurrency: JSON, cdk.json objects or id=value pairs', () => {
+    expect(settings({ routeThrottles: 'token=5/10' }).routeThrottles.token).toEqual({ rateLimit: 5, burstLimit: 10 });
+    expect(settings({ routeThrottles: '{"docs": {"rateLimit": 1, "burstLimit": 2}}' }).routeThrottles.docs).toEqual({
+      rateLimit: 1,
+      burstLimit: 2,
+    });
+    // Given ones replace their defaults only.
+    expect(settings({ routeThrottles: { token: { rateLimit: 5, burstLimit: 10 } } }).routeThrottles.openapi).toEqual({
+      rateLimit: 10,
+      burstLimit: 20,
+    });
+    expect(settings({ reservedConcurrency: '3' }).reservedConcurrency).toEqual({ '*': 3 });
+    expect(settings({ reservedConcurrency: 'token=5, *=1' }).reservedConcurrency).toEqual({ token: 5, '*': 1 });
+    expect(settings({ reservedConcurrency: { 'dispatch-runs': 1 } }).reservedConcurrency).toEqual({ 'dispatch-runs': 1 });
+  });
+
+  test('a domain with a certificate, or with a hosted zone to make one in', () => {
+    expect(
+      settings({
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0b6f2f5e-1234-4f4e-9c7a-1a2b3c4d5e6f',
+      }),
+    ).toMatchObject({ domainName: 'api.example.com', hostedZoneId: null });
+    expect(
+      settings({ domainName: 'api.example.com', hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.com' }),
+    ).toMatchObject({ hostedZoneName: 'example.com' });
   });
 
   test('`-c` gives strings: numbers, lists and case are parsed', () => {
@@ -37,6 +100,7 @@ describe('settings from context (cdk.json or -c)', () => {
         alarmEmail: ' oncall@example.com ',
       }),
     ).toEqual({
+      ...DEFAULT_SETTINGS,
       stageName: 'prod',
       logLevel: 'DEBUG',
       defaultRateLimit: 250,
@@ -62,6 +126,26 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ stageName: 'my stage' }, /stageName/],
     [{ corsAllowedOrigins: 'app.example.com' }, /corsAllowedOrigins/],
     [{ corsAllowedOrigins: 'https://app.example.com/path' }, /corsAllowedOrigins/],
+    [{ dev: 'false' }, /pinned to an account and a region/],
+    [{ dev: 'false', account: '123456789012' }, /pinned to an account and a region/],
+    [{ dev: 'maybe' }, /dev/],
+    [{ account: '1234' }, /account/],
+    [{ region: 'Europe' }, /region/],
+    [{ deploymentPreference: 'CANARY_50PERCENT' }, /deploymentPreference/],
+    [{ domainName: 'api.example.com' }, /needs a certificateArn/],
+    [{ domainName: 'not a host' }, /domainName/],
+    [{ certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' }, /need a domainName/],
+    [{ domainName: 'api.example.com', hostedZoneId: 'Z0123456789ABCDEFGHIJ' }, /go together/],
+    [
+      { domainName: 'api.example.com', hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.org' },
+      /not in the hosted zone/,
+    ],
+    [{ routeThrottles: 'tokens=5/10' }, /routeThrottles/],
+    [{ routeThrottles: 'token=5' }, /routeThrottles\.token\.burstLimit/],
+    [{ reservedConcurrency: 'token=-1' }, /reservedConcurrency\.token/],
+    [{ reservedConcurrency: 'nobody=1' }, /reservedConcurrency/],
+    [{ tableName: 'a' }, /tableName/],
+    [{ samLocal: 'true', dev: 'false', account: '123456789012', region: 'eu-west-1' }, /samLocal/],
   ])('refuses %j with a message naming the key', (context, message) => {
     expect(() => settings(context)).toThrow(message);
   });
@@ -70,22 +154,14 @@ describe('settings from context (cdk.json or -c)', () => {
 describe('a stack built with context', () => {
   let template: Template;
   beforeAll(async () => {
-    ({ template } = await synthesized({
-      context: {
-        stageName: 'prod',
-        logLevel: 'debug',
-        defaultRateLimit: '250',
-        throttleRateLimit: '20',
-        throttleBurstLimit: '40',
-        corsAllowedOrigins: 'https://app.example.com',
-      },
-    }));
+    // The production context, shared with production.test.ts (one synthesis for both).
+    ({ template } = await synthesized({ context: PRODUCTION_CONTEXT }));
   }, SYNTH_TIMEOUT_MS);
 
   test('the stage name and its throttling', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: 'prod',
-      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 15, ThrottlingBurstLimit: 30 },
     });
   });
 
@@ -117,7 +193,8 @@ describe('a stack built with context', () => {
     });
   });
 
-  test('the API URL output includes a named stage', () => {
-    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith(['/prod'])] } });
+  test('with a domain, the API URL output is its root, whatever the stage is named (the mapping hides it)', () => {
+    template.hasOutput('ApiUrl', { Value: 'https://api.example.com' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { Stage: 'prod' });
   });
 });

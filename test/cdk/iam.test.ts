@@ -1,8 +1,10 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
-import { functionLogicalId, ROUTE_TABLE_ACTIONS } from '../../lib/functions.js';
-import { JOB_TABLE_ACTIONS } from '../../lib/runs.js';
+import { functionLogicalId, ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
+import { OPERATOR_TABLE_ACTIONS } from '../../lib/knap-stack.js';
+import { JOB_TABLE_ACCESS } from '../../lib/runs.js';
+import { actionsOf } from '../../lib/table-access.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -16,6 +18,7 @@ interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: Record<string, Record<string, string | string[]>>;
 }
 
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -29,77 +32,91 @@ const statementsOf = (routeId: string): Statement[] => {
     .flatMap((policy) => (policy.Properties?.PolicyDocument?.Statement ?? []) as Statement[]);
 };
 
-/** action -> resources it is allowed on. */
+/** The partition-key prefixes a statement allows (`dynamodb:LeadingKeys`), as `CLIENT#*`..., or none. */
+const leadingKeysOf = (statement: Statement): string[] | undefined => {
+  if (!statement.Condition) return undefined;
+  expect(Object.keys(statement.Condition)).toEqual(['ForAllValues:StringLike']);
+  expect(Object.keys(statement.Condition['ForAllValues:StringLike']!)).toEqual(['dynamodb:LeadingKeys']);
+  return list(statement.Condition['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!).sort();
+};
+
+/** action -> resources it is allowed on; a resource limited to key prefixes reads `{ on, keys }`. */
 const grants = (routeId: string, service: string): Record<string, unknown[]> => {
   const byAction: Record<string, unknown[]> = {};
   for (const statement of statementsOf(routeId)) {
     expect(statement.Effect).toBe('Allow');
+    const keys = leadingKeysOf(statement);
     for (const action of list(statement.Action).filter((candidate) => candidate.startsWith(`${service}:`))) {
-      byAction[action] = [...(byAction[action] ?? []), ...list(statement.Resource)];
+      const resources = list(statement.Resource).map((on) => (keys ? { on, keys } : on));
+      byAction[action] = [...(byAction[action] ?? []), ...resources];
     }
   }
   return byAction;
 };
 
-const tableArn = () => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
+/** The table, for items whose partition key starts with one of these prefixes only. */
+const items = (...prefixes: string[]) => ({ on: { 'Fn::GetAtt': [tableId, 'Arn'] }, keys: prefixes.map((p) => `${p}*`).sort() });
 const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, `/index/${name}`]] });
+const C = 'CLIENT#';
+const T = 'TOKEN#';
+const K = 'ORG#';
+const I = 'IDEM#';
+const R = 'RUN#';
+const W = 'WEBHOOK#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
-const expectedGrants = (): Record<string, Record<string, unknown[]>> => ({
-  token: {
-    'dynamodb:BatchWriteItem': [tableArn()],
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-  },
-  'revoke-token': {
-    'dynamodb:BatchWriteItem': [tableArn()],
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-  },
-  'introspect-token': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
-  'oauth-metadata': {},
-  'create-knap': {
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:PutItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-  },
-  'list-knaps': {
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-    'dynamodb:Query': [tableArn(), indexArn('gsi1'), indexArn('gsi2')],
-  },
-  'get-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
-  'update-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:PutItem': [tableArn()] },
-  'delete-knap': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:DeleteItem': [tableArn()] },
-  'start-run': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()], 'dynamodb:PutItem': [tableArn()] },
-  'list-runs': {
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-    'dynamodb:Query': [tableArn(), indexArn('gsi1')],
-  },
-  'report-meeting': {
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-    'dynamodb:PutItem': [tableArn()],
-    'dynamodb:Query': [tableArn(), indexArn('gsi1'), indexArn('gsi2')],
-  },
-  'preview-schedule': { 'dynamodb:GetItem': [tableArn()], 'dynamodb:UpdateItem': [tableArn()] },
-  openapi: {},
-  docs: {},
-  'docs-asset': {},
-  'dispatch-runs': {
-    'dynamodb:BatchGetItem': [tableArn()],
-    'dynamodb:PutItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-    'dynamodb:Query': [tableArn(), indexArn('gsi3')],
-  },
-  'deliver-runs': {
-    'dynamodb:BatchGetItem': [tableArn()],
-    'dynamodb:GetItem': [tableArn()],
-    'dynamodb:UpdateItem': [tableArn()],
-    'dynamodb:Query': [tableArn(), indexArn('gsi3')],
-  },
-});
+// Bearer routes read their token and the client, and meter the client; Query only ever on named indexes.
+const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
+  const bearer = { 'dynamodb:GetItem': [items(C, T)], 'dynamodb:UpdateItem': [items(C)] };
+  return {
+    // The token function may touch clients and tokens only: never a Knap, a run or a webhook.
+    token: {
+      'dynamodb:BatchWriteItem': [items(T)],
+      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:UpdateItem': [items(C, T)],
+    },
+    'revoke-token': {
+      'dynamodb:BatchWriteItem': [items(T)],
+      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:UpdateItem': [items(C)],
+    },
+    'introspect-token': { 'dynamodb:GetItem': [items(C, T)], 'dynamodb:UpdateItem': [items(C)] },
+    'oauth-metadata': {},
+    'create-knap': {
+      'dynamodb:GetItem': [items(C, I, T)],
+      'dynamodb:PutItem': [items(I, K)],
+      'dynamodb:UpdateItem': [items(C, I)],
+    },
+    'list-knaps': { ...bearer, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
+    'get-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)] },
+    'update-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(K)] },
+    'delete-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:DeleteItem': [items(K)] },
+    'start-run': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(R)] },
+    'list-runs': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:Query': [indexArn('gsi1')] },
+    'report-meeting': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, R, T)],
+      'dynamodb:PutItem': [items(R)],
+      'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')],
+    },
+    'preview-schedule': bearer,
+    openapi: {},
+    docs: {},
+    'docs-asset': {},
+    'dispatch-runs': {
+      'dynamodb:BatchGetItem': [items(K)],
+      'dynamodb:PutItem': [items(R)],
+      'dynamodb:UpdateItem': [items(K)],
+      'dynamodb:Query': [indexArn('gsi3')],
+    },
+    'deliver-runs': {
+      'dynamodb:BatchGetItem': [items(W)],
+      'dynamodb:GetItem': [items(K, R)],
+      'dynamodb:UpdateItem': [items(R)],
+      'dynamodb:Query': [indexArn('gsi3')],
+    },
+  };
+};
 
 /** Every function: the routes' and the jobs'. */
 const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
@@ -115,8 +132,8 @@ describe('least privilege, per function', () => {
   test('every function has its pinned DynamoDB actions, and the maps in lib/ agree', () => {
     const expected = expectedGrants();
     expect(Object.keys(expected).sort()).toEqual([...functionIds].sort());
-    const declared = { ...ROUTE_TABLE_ACTIONS, ...JOB_TABLE_ACTIONS };
-    for (const id of functionIds) expect([...(declared[id] ?? [])].sort()).toEqual(Object.keys(expected[id]!).sort());
+    const declared = { ...ROUTE_TABLE_ACCESS, ...JOB_TABLE_ACCESS };
+    for (const id of functionIds) expect(actionsOf(declared[id] ?? {})).toEqual(Object.keys(expected[id]!).sort());
   });
 
   test.each(functionIds.map((id) => [id] as const))('%s: exactly its DynamoDB actions, on exactly its resources', (routeId) => {
@@ -148,23 +165,67 @@ describe('least privilege, per function', () => {
     }
   });
 
-  test('no wildcard anywhere: no action with *, no Resource *, no managed policies', () => {
-    for (const policy of Object.values(resourcesOf(template, 'AWS::IAM::Policy'))) {
+  test("no wildcard anywhere: no action with *, no Resource *; one managed policy, CodeDeploy's, on its role only", () => {
+    const policies = [
+      ...Object.values(resourcesOf(template, 'AWS::IAM::Policy')),
+      ...Object.values(resourcesOf(template, 'AWS::IAM::ManagedPolicy')),
+    ];
+    for (const policy of policies) {
       for (const statement of (policy.Properties?.PolicyDocument.Statement ?? []) as Statement[]) {
         for (const action of list(statement.Action)) expect(action).not.toContain('*');
         expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
       }
     }
-    for (const role of Object.values(resourcesOf(template, 'AWS::IAM::Role'))) {
+    const roles = Object.values(resourcesOf(template, 'AWS::IAM::Role'));
+    const lambdaRoles = roles.filter((role) =>
+      JSON.stringify(role.Properties?.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+    );
+    expect(lambdaRoles).toHaveLength(functionIds.length);
+    for (const role of lambdaRoles) {
       expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
       expect(role.Properties?.AssumeRolePolicyDocument.Statement).toEqual([
         { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
       ]);
     }
+    const others = roles.filter((role) => !lambdaRoles.includes(role));
+    expect(others).toHaveLength(1);
+    expect(others[0]?.Properties?.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'codedeploy.amazonaws.com' } },
+    ]);
+    expect(others[0]?.Properties?.ManagedPolicyArns).toEqual([
+      {
+        'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited']],
+      },
+    ]);
   });
 
   test('each function has a role of its own', () => {
     const roles = Object.values(resourcesOf(template, 'AWS::Lambda::Function')).map((fn) => fn.Properties?.Role['Fn::GetAtt'][0]);
     expect(new Set(roles).size).toBe(functionIds.length);
+  });
+});
+
+describe('the operator policy: the admin CLI on the table', () => {
+  test('a managed policy with its item actions on the table and Query on gsi3 only, as an output', () => {
+    const entries = Object.entries(resourcesOf(template, 'AWS::IAM::ManagedPolicy'));
+    expect(entries).toHaveLength(1);
+    const [policyId, policy] = entries[0]!;
+    expect(policy.Properties?.PolicyDocument.Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Action: [
+          'dynamodb:BatchGetItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Scan',
+          'dynamodb:UpdateItem',
+        ],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      },
+      { Effect: 'Allow', Action: 'dynamodb:Query', Resource: indexArn('gsi3') },
+    ]);
+    expect([...OPERATOR_TABLE_ACTIONS].sort()).toHaveLength(6);
+    template.hasOutput('OperatorPolicyArn', { Value: { Ref: policyId } });
   });
 });

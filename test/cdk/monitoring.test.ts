@@ -26,6 +26,9 @@ test('every function: errors, throttles and p99 duration (80% of its timeout) al
     const timeout = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(id)]?.Properties?.Timeout as number;
     const duration = ofFunction.find((alarm) => alarm.Properties?.MetricName === 'Duration');
     expect(duration?.Properties).toMatchObject({ ExtendedStatistic: 'p99', Threshold: timeout * 800, EvaluationPeriods: 3 });
+    // Errors by the minute: CodeDeploy rolls a 5-minute canary back on this alarm.
+    const errors = ofFunction.find((alarm) => alarm.Properties?.MetricName === 'Errors');
+    expect(errors?.Properties).toMatchObject({ Statistic: 'Sum', Period: 60, Threshold: 1, EvaluationPeriods: 1 });
   }
 });
 
@@ -48,7 +51,20 @@ test('the API 5xx rate and p99 latency, DynamoDB throttles and system errors, an
     MetricName: 'ApproximateNumberOfMessagesVisible',
     Threshold: 1,
   });
-  expect(alarms()).toHaveLength(functionIds.length * 3 + 5);
+  expect(alarms()).toHaveLength(functionIds.length * 3 + 6);
+});
+
+test('the dispatcher lag: its own EMF metric, and silence counts as lag', () => {
+  template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+    Namespace: 'KnapApi',
+    MetricName: 'DispatcherLagSeconds',
+    Dimensions: [{ Name: 'service', Value: 'dispatch-runs' }],
+    Statistic: 'Maximum',
+    Period: 300,
+    EvaluationPeriods: 2,
+    Threshold: 120,
+    TreatMissingData: 'breaching',
+  });
 });
 
 test('every alarm notifies the topic when it fires and when it clears; no traffic is not a failure', () => {
@@ -56,7 +72,8 @@ test('every alarm notifies the topic when it fires and when it clears; no traffi
   for (const alarm of alarms()) {
     expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topicId }]);
     expect(alarm.Properties?.OKActions).toEqual([{ Ref: topicId }]);
-    expect(alarm.Properties?.TreatMissingData).toBe('notBreaching');
+    const reportsEveryPass = alarm.Properties?.MetricName === 'DispatcherLagSeconds';
+    expect(alarm.Properties?.TreatMissingData).toBe(reportsEveryPass ? 'breaching' : 'notBreaching');
     expect(String(alarm.Properties?.AlarmDescription).length).toBeGreaterThan(20);
   }
   template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });

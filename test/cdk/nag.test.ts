@@ -52,6 +52,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--knap-tools--{uuid}--runs',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--meeting-transcriptions',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--schedules--preview',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited] KnapApi/Deployments/Role',
       'AwsSolutions-L1 KnapApi/Functions/CreateKnap',
       'AwsSolutions-L1 KnapApi/Functions/DeleteKnap',
       'AwsSolutions-L1 KnapApi/Functions/Docs',

@@ -11,13 +11,13 @@ beforeAll(async () => {
 
 const queues = () => Object.entries(resourcesOf(template, 'AWS::SQS::Queue'));
 
-test('an EventBridge rule starts the dispatcher every minute, with retries', () => {
+test('an EventBridge rule starts the dispatcher (its live alias) every minute, with retries', () => {
   template.hasResourceProperties('AWS::Events::Rule', {
     ScheduleExpression: 'rate(1 minute)',
     State: 'ENABLED',
     Targets: [
       Match.objectLike({
-        Arn: { 'Fn::GetAtt': [functionLogicalId('dispatch-runs'), 'Arn'] },
+        Arn: { Ref: `${functionLogicalId('dispatch-runs')}Live` },
         RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 },
       }),
     ],
@@ -25,6 +25,11 @@ test('an EventBridge rule starts the dispatcher every minute, with retries', () 
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('due scheduled Knaps'),
     Timeout: 55,
+  });
+  template.hasResourceProperties('AWS::Lambda::Permission', {
+    Action: 'lambda:InvokeFunction',
+    Principal: 'events.amazonaws.com',
+    FunctionName: { Ref: `${functionLogicalId('dispatch-runs')}Live` },
   });
 });
 
@@ -49,9 +54,14 @@ test('the delivery queue: encrypted, TLS only, a dead-letter queue after five re
   }
 });
 
-test('the deliverer drains the queue in batches, retrying only the runs that failed', () => {
+test('the deliverer (its live alias) drains the queue in batches, retrying only the runs that failed', () => {
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-    FunctionName: { Ref: functionLogicalId('deliver-runs') },
+    FunctionName: {
+      'Fn::Join': [
+        '',
+        [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: `${functionLogicalId('deliver-runs')}Live` }] }] }, ':live'],
+      ],
+    },
     BatchSize: 10,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
   });

@@ -15,7 +15,8 @@ beforeAll(async () => {
 }, SYNTH_TIMEOUT_MS);
 
 const ref = (logicalId: string) => ({ Ref: logicalId });
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+/** A function's `live` alias: `Ref` gives its ARN. */
+const liveOf = (routeId: string) => ref(`${functionLogicalId(routeId)}Live`);
 
 describe('HTTP API routes, from functions/routes.ts', () => {
   test('exactly one route per route-table entry, no catch-all', () => {
@@ -42,7 +43,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
   });
 
   test.each(routes.map((route) => [route.id, route] as const))(
-    '%s: its route goes to its own Lambda, payload 2.0',
+    "%s: its route goes to its own Lambda's live alias, payload 2.0",
     (_id, route) => {
       const [, routeResource] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
         ([, resource]) => resource.Properties?.RouteKey === `${route.method} ${route.path}`,
@@ -52,19 +53,19 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       expect(integration?.Properties).toEqual(
         expect.objectContaining({
           IntegrationType: 'AWS_PROXY',
-          IntegrationUri: arnOf(functionLogicalId(route.id)),
+          IntegrationUri: liveOf(route.id),
           PayloadFormatVersion: '2.0',
         }),
       );
     },
   );
 
-  test('API Gateway may invoke each function for its route only', () => {
+  test("API Gateway may invoke each function's live alias for its route only", () => {
     for (const route of routes) {
       template.hasResourceProperties('AWS::Lambda::Permission', {
         Action: 'lambda:InvokeFunction',
         Principal: 'apigateway.amazonaws.com',
-        FunctionName: arnOf(functionLogicalId(route.id)),
+        FunctionName: liveOf(route.id),
         SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${route.path}`])] },
       });
     }
@@ -88,6 +89,37 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(Object.values(format).join(' ')).not.toMatch(/header|authorization/i);
   });
 
+  test('a throttle on every route: the token, revocation and introspection routes lower, the public documents lowest', () => {
+    const [stage] = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'));
+    const settings = stage?.Properties?.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
+    expect(Object.keys(settings).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    const limits = (routeKey: string) => [settings[routeKey]?.ThrottlingRateLimit, settings[routeKey]?.ThrottlingBurstLimit];
+    expect(limits('POST /api/oauth/token')).toEqual([20, 40]);
+    expect(limits('POST /api/oauth/revoke')).toEqual([20, 40]);
+    expect(limits('POST /api/oauth/introspect')).toEqual([20, 40]);
+    for (const publicRoute of [
+      'GET /.well-known/oauth-authorization-server',
+      'GET /api/openapi.json',
+      'GET /api/docs',
+      'GET /api/docs/assets/{file}',
+    ]) {
+      expect(limits(publicRoute)).toEqual([10, 20]);
+    }
+    expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
+    // Route settings name route keys: the stage waits for the routes.
+    const stageId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    const dependsOn = resourcesOf(template, 'AWS::ApiGatewayV2::Stage')[stageId]?.DependsOn as string[];
+    for (const routeId of Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Route'))) expect(dependsOn).toContain(routeId);
+  });
+
+  test('the API is named after the stack; its execute-api endpoint stays on without a custom domain', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'KnapApi', DisableExecuteApiEndpoint: false });
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+  });
+
   test('no CORS unless origins are given', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: Match.absent() });
   });
@@ -99,6 +131,12 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
     });
     template.hasOutput('TableName', { Value: ref(tableId) });
+  });
+
+  test("outputs: every function's name", () => {
+    for (const id of [...routes.map((route) => route.id), ...jobs.map((job) => job.id)]) {
+      template.hasOutput(`${functionLogicalId(id)}Name`, { Value: ref(functionLogicalId(id)) });
+    }
   });
 });
 
@@ -139,8 +177,7 @@ describe('functions', () => {
       DYNAMODB_TIMEOUT_MS: '2000',
       DEFAULT_RATE_LIMIT: '100',
       NODE_OPTIONS: '--enable-source-maps',
-      // Empty: the SDK's endpoint; there for `sam local invoke --env-vars` to override.
-      DYNAMODB_ENDPOINT: '',
+      // No DYNAMODB_ENDPOINT: deployed, the SDK's own endpoint is the only one (-c samLocal=true declares it for SAM).
     });
     // DynamoDB gets at most 3 attempts of DYNAMODB_TIMEOUT_MS: they must fit in the function's timeout.
     expect(3 * 2000).toBeLessThan(fn.Properties?.Timeout * 1000);
@@ -177,7 +214,11 @@ describe('the table, as shared/store/table.ts and local/ensure-table.ts define i
     expect(TTL_ATTRIBUTE).toBe('expires_at');
   });
 
-  test('survives the stack: retained on delete and on replacement', () => {
-    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  test('survives the stack: retained on delete and on replacement, and protected from DeleteTable', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+    });
   });
 });
