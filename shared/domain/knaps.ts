@@ -12,12 +12,30 @@ const days = (description: string) => v.nullable(v.pipe(v.array(v.pipe(v.number(
 
 export const ScheduleInfoSchema = v.object({
   schedule_type: v.picklist(SCHEDULE_KINDS),
-  schedule_time: v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/), v.description('Local time of day, HH:MM, 24-hour')),
+  schedule_time: v.pipe(
+    v.string(),
+    v.regex(/^\d{2}:\d{2}$/),
+    v.description('Local time of day, HH:MM, 24-hour; hourly and minutely: the first run of each day'),
+  ),
+  end_time: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{2}:\d{2}$/),
+        v.description('Hourly and minutely only: the latest run of each day, HH:MM, or null for none before midnight'),
+      ),
+    ),
+  ),
   days_of_week: days('0 = Sunday ... 6 = Saturday'),
   days_of_month: days('1..31, -1 = last day of the month'),
   weeks_of_month: days('1..5, -1 = last; with days_of_week ("first Monday")'),
   months_of_year: days('1 = January ... 12 = December'),
-  interval: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Every N days, weeks, months or years')),
+  interval: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(1),
+    v.description('Every N minutes, hours, days, weeks, months or years (the unit is schedule_type)'),
+  ),
   timezone: v.pipe(v.string(), v.description('IANA time zone of schedule_time')),
   anchor_date: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('Local date of the first run when interval > 1'))),
 });

@@ -1,17 +1,29 @@
 /**
  * Cron expressions given as the description: a 5-field cron ("0 9 * * 1-5") or an EventBridge
  * cron(...) with 6 fields ("cron(0 9 ? * MON-FRI *)"), mapped to the schedule_info the same
- * words would give ("every weekday at 9am"), and refused where schedule_info cannot hold them:
- * more than one run a day, steps, day-of-month and day-of-week both set (cron runs on either,
- * schedule_info needs both), years. EventBridge rate(...) is always refused (see below).
+ * words would give ("every weekday at 9am", "every 4 hours" for "0 *\/4 * * *"), and refused
+ * where schedule_info cannot hold them: lists of minutes or hours, minute steps that do not
+ * divide the hour, steps in the day fields, day-of-month and day-of-week both set (cron runs on
+ * either, schedule_info needs both), years. EventBridge rate(N hours / minutes) is every N hours
+ * / minutes from midnight; rate(N days) is refused (it has no time of day).
  */
 import { quote, ScheduleError } from './errors.js';
+import { checkSubDailyInterval, hhmm } from './families/sub-daily.js';
 import type { Recurrence } from './resolve.js';
 
 export interface CronReading {
   recurrence: Recurrence;
   hour: number;
   minute: number;
+  /** Hourly and minutely readings only: the last run of the day ('HH:MM'), or null. */
+  endTime?: string | null;
+}
+
+/** The values a minute or hour field takes: start, start + step, ... up to end. */
+interface Sequence {
+  start: number;
+  step: number;
+  end: number;
 }
 
 const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
@@ -52,23 +64,75 @@ function list(field: string, min: number, max: number, names: string[] | null, n
   return [...out].sort((x, y) => x - y);
 }
 
-function single(field: string, max: number): number | null {
-  return /^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null;
+/** "*", "5", "*\/15", "5/15", "8-20", "8-20/3" -> the sequence; lists and anything else -> null. */
+function sequence(field: string, max: number): Sequence | null {
+  const m = /^(\*|\d{1,2})(?:-(\d{1,2}))?(?:\/(\d{1,2}))?$/.exec(field);
+  if (!m || (m[1] === '*' && m[2] !== undefined)) return null;
+  const start = m[1] === '*' ? 0 : Number(m[1]);
+  const step = m[3] === undefined ? 1 : Number(m[3]);
+  // "5" alone is one value; "5/15" runs from 5 to the end of the range.
+  const end = m[2] !== undefined ? Number(m[2]) : m[1] === '*' || m[3] !== undefined ? max : start;
+  if (start > max || end > max || end < start || step < 1) return null;
+  return { start, step, end };
+}
+
+const last = (s: Sequence): number => s.start + Math.floor((s.end - s.start) / s.step) * s.step;
+
+/**
+ * Several runs a day: an hour sequence at one minute is hourly; a minute sequence that keeps
+ * its pace across the hour (a step dividing 60, from the first step of the hour to its end) in
+ * one hour, a range of hours or every hour is minutely.
+ */
+function subDaily(
+  expression: string,
+  minutes: Sequence,
+  hours: Sequence,
+): Omit<CronReading, 'recurrence'> & { kind: 'hourly' | 'minutely'; interval: number } {
+  const phrase = expression.trim();
+  if (minutes.start === minutes.end) {
+    const everyHour = hours.start === 0 && hours.end === 23 && 24 % hours.step === 0;
+    checkSubDailyInterval('hour', hours.step, phrase, !everyHour);
+    const endTime = everyHour ? null : hhmm(last(hours) * 60 + minutes.start);
+    return { kind: 'hourly', interval: hours.step, hour: hours.start, minute: minutes.start, endTime };
+  }
+  const paced = 60 % minutes.step === 0 && minutes.start < minutes.step && last(minutes) === 60 - minutes.step + minutes.start;
+  if (!paced) {
+    throw refuse(
+      expression,
+      `the minutes ${quote(`${minutes.start}-${minutes.end}/${minutes.step}`)} do not keep one pace across the hour`,
+    );
+  }
+  if (hours.step !== 1) throw refuse(expression, 'steps in both the minute and the hour fields');
+  const everyHour = hours.start === 0 && hours.end === 23;
+  checkSubDailyInterval('minute', minutes.step, phrase, !everyHour);
+  const endTime = everyHour && minutes.start === 0 ? null : hhmm(hours.end * 60 + last(minutes));
+  return { kind: 'minutely', interval: minutes.step, hour: hours.start, minute: minutes.start, endTime };
+}
+
+/** rate(N hours) / rate(N minutes): every N hours / minutes from midnight, like "every N hours". */
+function readRate(description: string, count: number, unit: string): CronReading {
+  const what = `The rate expression ${quote(description.trim())} is not supported`;
+  if (/^(second|seconds)$/.test(unit)) throw new ScheduleError(`${what}: nothing runs more often than once a minute`);
+  if (!/^(minute|minutes|hour|hours)$/.test(unit)) {
+    // rate(N days) counts from when the rule is created: it has no time of day to keep.
+    const every = count === 1 ? `every ${unit.replace(/s$/, '')}` : `every ${count} ${unit}`;
+    throw new ScheduleError(`${what}: rate() has no time of day; say e.g. "${every} at 9am"`);
+  }
+  const hourly = unit.startsWith('hour');
+  checkSubDailyInterval(hourly ? 'hour' : 'minute', count, description.trim(), false, `every ${count} ${unit}`);
+  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null };
+  return {
+    recurrence: { ...base, schedule_type: hourly ? 'hourly' : 'minutely', interval: count },
+    hour: 0,
+    minute: 0,
+    endTime: null,
+  };
 }
 
 /** Reads a cron expression, or returns null when the description is not one. */
 export function readCron(description: string): CronReading | null {
   const rate = RATE.exec(description);
-  if (rate) {
-    const unit = (rate[2] ?? '').toLowerCase();
-    const what = `The rate expression ${quote(description.trim())} is not supported`;
-    if (/^(minute|minutes|hour|hours)$/.test(unit)) {
-      throw new ScheduleError(`${what}: schedules more frequent than once a day are not supported`);
-    }
-    // rate() counts from when the rule is created: it has no time of day to keep.
-    const every = rate[1] === '1' ? `every ${unit.replace(/s$/, '')}` : `every ${rate[1]} ${unit}`;
-    throw new ScheduleError(`${what}: rate() has no time of day; say e.g. "${every} at 9am"`);
-  }
+  if (rate) return readRate(description, Number(rate[1]), (rate[2] ?? '').toLowerCase());
   const eb = EVENTBRIDGE.exec(description);
   const five = eb ? null : FIVE_FIELDS.exec(description);
   const fields = eb ? eb.slice(1) : five?.slice(1);
@@ -77,15 +141,18 @@ export function readCron(description: string): CronReading | null {
   // Only digits and cron symbols in the first two fields: otherwise it is words, not a cron.
   if (!/^[\d*,\-/]+$/.test(minuteF) || !/^[\d*,\-/]+$/.test(hourF)) return null;
   if (yearF !== undefined && yearF !== '*') throw refuse(description, 'the year field must be "*"');
-  const minute = single(minuteF, 59);
-  const hour = single(hourF, 23);
   const outOfRange = (f: string, max: number) => /^\d+$/.test(f) && Number(f) > max;
   if (outOfRange(minuteF, 59) || outOfRange(hourF, 23)) {
     throw refuse(description, `minute ${quote(minuteF)} or hour ${quote(hourF)} is out of range (0-59, 0-23)`);
   }
-  if (minute === null || hour === null) {
-    throw refuse(description, 'it runs more than once a day (one minute and one hour only, e.g. "0 9 * * *")');
+  const minutes = sequence(minuteF, 59);
+  const hours = sequence(hourF, 23);
+  if (!minutes || !hours) {
+    const why = 'it runs more than once a day at times schedule_info cannot hold (lists of minutes or hours)';
+    throw refuse(description, `${why}; say e.g. "0 9 * * *" or "0 */4 * * *"`);
   }
+  const once = minutes.start === minutes.end && hours.start === hours.end;
+  const several = once ? null : subDaily(description, minutes, hours);
   const months = list(monthF, 1, 12, MONTH_NAMES, 1);
   if (months === undefined) throw refuse(description, `month field ${quote(monthF)} (lists and ranges only, no steps)`);
   const dom = domF === 'L' ? [-1] : list(domF, 1, 31, null, 0);
@@ -94,7 +161,11 @@ export function readCron(description: string): CronReading | null {
   if (dom && dow) {
     throw refuse(description, 'cron runs when either the day of the month or the weekday matches; schedule_info needs both');
   }
-  return { recurrence: toRecurrence(dom, dow, months), hour, minute };
+  const recurrence = toRecurrence(dom, dow, months);
+  if (!several) return { recurrence, hour: hours.start, minute: minutes.start };
+  // The day fields only pick the days: any days_of_week / days_of_month shape is fine.
+  const { kind, interval, ...time } = several;
+  return { recurrence: { ...recurrence, schedule_type: kind, interval }, ...time };
 }
 
 interface DayOfWeek {

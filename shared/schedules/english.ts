@@ -9,7 +9,7 @@ import { type CivilDate, civilDate, dayNumber, parseDate, weekdayOf } from './ca
 import { ScheduleError } from './errors.js';
 import { checkScheduleInfo, nextRunAt } from './next-run.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
-import type { ScheduleInfo, ScheduleKind } from './types.js';
+import { type ScheduleInfo, type ScheduleKind, SUB_DAILY_KINDS } from './types.js';
 import { MONTH_NAMES, WEEKDAY_NAMES } from './vocabulary.js';
 import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
 
@@ -21,7 +21,14 @@ interface Phrase {
   said: DayField[];
 }
 
-const UNIT_NAMES: Readonly<Record<ScheduleKind, string>> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' };
+const UNIT_NAMES: Readonly<Record<ScheduleKind, string>> = {
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  yearly: 'year',
+  hourly: 'hour',
+  minutely: 'minute',
+};
 const WEEK_ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
 const WORKWEEK = [1, 2, 3, 4, 5];
 // The parser's quarter: its first months, or its last ones when every mark is "last".
@@ -190,6 +197,37 @@ function dateInWords(date: CivilDate): string {
   return `${weekday} ${date.day} ${MONTH_NAMES[date.month]} ${String(date.year).padStart(4, '0')}`;
 }
 
+const MINUTES_PER_DAY = 24 * 60;
+
+/**
+ * "Every hour at :15", "Every 20 minutes", "Every 3 hours from 08:00 to 20:00": the short forms
+ * only where the parser reads them back as the same runs (from midnight, a step that divides
+ * the day); otherwise the hours, with 23:59 for "until midnight".
+ */
+function everyFewPhrase(info: ScheduleInfo): string {
+  const interval = info.interval ?? 1;
+  const unit = UNIT_NAMES[info.schedule_type];
+  const every = interval === 1 ? `Every ${unit}` : `Every ${interval} ${unit}s`;
+  const [hour, minute] = info.schedule_time.split(':');
+  const step = info.schedule_type === 'hourly' ? interval * 60 : interval;
+  const fromMidnight = info.end_time == null && hour === '00' && MINUTES_PER_DAY % step === 0;
+  if (fromMidnight && info.schedule_type === 'hourly') return `${every} at :${minute}`;
+  if (fromMidnight && minute === '00') return every;
+  return `${every} from ${info.schedule_time} to ${info.end_time ?? '23:59'}`;
+}
+
+/** "Every hour at :15, every weekday, Europe/Berlin": the days said as a daily schedule's would be. */
+function saySubDaily(info: ScheduleInfo): string {
+  const parts = [everyFewPhrase(info)];
+  const fields: DayField[] = ['days_of_week', 'days_of_month', 'weeks_of_month', 'months_of_year'];
+  if (fields.some((f) => info[f] !== null && info[f] !== undefined)) {
+    const days = everyPeriod({ ...info, interval: 1 });
+    parts.push(days.text.charAt(0).toLowerCase() + days.text.slice(1), ...onlyClauses(info, days.said));
+  }
+  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
+  return parts.join(', ');
+}
+
 /**
  * The schedule said back in plain English, e.g. "Every weekday at 09:00, Europe/Berlin" or
  * "Every 2 weeks on Monday at 10:00, starting Monday 30 November 2026, UTC": a capital first,
@@ -198,6 +236,7 @@ function dateInWords(date: CivilDate): string {
  */
 export function sayScheduleInEnglish(info: ScheduleInfo): string {
   checkScheduleInfo(info);
+  if (SUB_DAILY_KINDS.includes(info.schedule_type)) return saySubDaily(info);
   const interval = info.interval ?? 1;
   const main = interval === 1 ? everyPeriod(info) : everyNPeriods(info, interval);
   const parts = [`${main.text} at ${info.schedule_time}`, ...onlyClauses(info, main.said)];

@@ -5,4 +5,4 @@ export { nextRunAt } from './next-run.js';
 export { describeSchedule, parseSchedule } from './parse.js';
 export { DEFAULT_TIMEZONE, resolveZone, ZONE_ABBREVIATIONS } from './timezones.js';
 export type { DescribeOptions, ParseOptions, ScheduleDescription, ScheduleInfo, ScheduleKind } from './types.js';
-export { MAX_DESCRIPTION_LENGTH, SCHEDULE_KINDS } from './types.js';
+export { MAX_DESCRIPTION_LENGTH, SCHEDULE_KINDS, SUB_DAILY_KINDS } from './types.js';

@@ -2,11 +2,22 @@ import type { IANAZone } from 'luxon';
 import { type CivilDate, civilDate, dayNumber, daysInMonth, isoWeekIndex, parseDate, weekdayOf } from './calendar.js';
 import { ScheduleError } from './errors.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
-import { SCHEDULE_KINDS, type ScheduleInfo, type ScheduleKind } from './types.js';
-import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
+import { SCHEDULE_KINDS, type ScheduleInfo, type ScheduleKind, SUB_DAILY_KINDS } from './types.js';
+import { localDayNumber, localToInstant, localToInstants, zoneOf } from './zoned-time.js';
 
 /** Far enough for "every 9 years on Feb 29" across a skipped century leap day. */
 const HORIZON_YEARS = 400;
+const MINUTE_MS = 60_000;
+/** More than any daylight-saving shift: slots further than this from a run cannot come before it. */
+const SHIFT_MARGIN_MINUTES = 180;
+
+/** Hourly and minutely: the day's runs, in minutes since local midnight. */
+interface DaySeries {
+  start: number;
+  /** Latest run of the day (inclusive). */
+  end: number;
+  step: number;
+}
 
 interface Rule {
   kind: ScheduleKind;
@@ -21,6 +32,8 @@ interface Rule {
   /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
   anchorPeriod: number | null;
   zone: IANAZone;
+  /** Set for hourly and minutely schedules. */
+  series: DaySeries | null;
 }
 
 function invalid(what: string): ScheduleError {
@@ -42,7 +55,8 @@ function readTime(value: unknown): { hour: number; minute: number } {
 }
 
 function readAnchor(info: ScheduleInfo, interval: number): CivilDate | null {
-  if (interval === 1) return null;
+  // Sub-daily intervals count hours or minutes within each day: there is nothing to anchor.
+  if (interval === 1 || SUB_DAILY_KINDS.includes(info.schedule_type)) return null;
   const anchor = typeof info.anchor_date === 'string' ? parseDate(info.anchor_date) : null;
   if (!anchor) throw invalid('anchor_date (YYYY-MM-DD) is required when interval is over 1');
   return anchor;
@@ -54,6 +68,8 @@ function checkShape(rule: Rule): void {
     weekly: rule.daysOfWeek !== null,
     monthly: rule.daysOfMonth !== null || rule.weeksOfMonth !== null,
     yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null),
+    hourly: true,
+    minutely: true,
   };
   if (!needs[rule.kind]) throw invalid(`a ${rule.kind} schedule is missing the days it runs on`);
   if (rule.weeksOfMonth && !rule.daysOfWeek) throw invalid('weeks_of_month needs days_of_week');
@@ -77,9 +93,49 @@ function compile(info: ScheduleInfo): Rule {
     anchorDay,
     anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
     zone: zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE))),
+    series: null,
   };
+  if (SUB_DAILY_KINDS.includes(rule.kind)) rule.series = readSeries(info, rule);
+  else if (info.end_time !== undefined && info.end_time !== null)
+    throw invalid('end_time is for hourly and minutely schedules only');
   checkShape(rule);
   return rule;
+}
+
+const MAX_STEP: Readonly<Partial<Record<ScheduleKind, number>>> = { hourly: 23, minutely: 24 * 60 - 1 };
+
+function readSeries(info: ScheduleInfo, rule: Rule): DaySeries {
+  const step = rule.kind === 'hourly' ? rule.interval * 60 : rule.interval;
+  if (rule.interval > (MAX_STEP[rule.kind] ?? 0)) throw invalid(`interval of a ${rule.kind} schedule must be under a day`);
+  const start = rule.hour * 60 + rule.minute;
+  if (info.end_time === null || info.end_time === undefined) return { start, end: 24 * 60 - 1, step };
+  const end = readTime(info.end_time);
+  const endMinutes = end.hour * 60 + end.minute;
+  if (endMinutes < start) throw invalid('end_time must not be before schedule_time');
+  return { start, end: endMinutes, step };
+}
+
+/**
+ * The first run of an hourly or minutely schedule on the date strictly after `afterMs`, or null.
+ * Each wall time of the series runs at every instant it occurs: twice when clocks go back (so
+ * the runs keep their pace in real time), once, moved forward past the gap, when it does not
+ * exist. Only slots near `afterMs` in wall time are looked at.
+ */
+function seriesRunAfter(rule: Rule, series: DaySeries, date: CivilDate, afterMs: number): number | null {
+  const midnight = Date.UTC(date.year, date.month - 1, date.day);
+  const afterWall = (afterMs + rule.zone.offset(afterMs) * MINUTE_MS - midnight) / MINUTE_MS;
+  const first = Math.max(0, Math.ceil((afterWall - SHIFT_MARGIN_MINUTES - series.start) / series.step));
+  let best: number | null = null;
+  let bestWall = Number.POSITIVE_INFINITY;
+  for (let m = series.start + first * series.step; m <= series.end && m <= bestWall + SHIFT_MARGIN_MINUTES; m += series.step) {
+    for (const instant of localToInstants(date, Math.floor(m / 60), m % 60, rule.zone)) {
+      if (instant > afterMs && (best === null || instant < best)) {
+        best = instant;
+        bestWall = Math.min(bestWall, m);
+      }
+    }
+  }
+  return best;
 }
 
 /** Throws the ScheduleError nextRunAt would for a malformed schedule_info; walks no dates. */
@@ -144,8 +200,10 @@ export function nextRunAt(info: ScheduleInfo, after: Date): Date {
       continue;
     }
     if (dayAllowed(rule, date, day)) {
-      const instant = localToInstant(date, rule.hour, rule.minute, rule.zone);
-      if (instant > afterMs) return new Date(instant);
+      const instant = rule.series
+        ? seriesRunAfter(rule, rule.series, date, afterMs)
+        : localToInstant(date, rule.hour, rule.minute, rule.zone);
+      if (instant !== null && instant > afterMs) return new Date(instant);
     }
     day++;
   }

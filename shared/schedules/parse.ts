@@ -1,16 +1,17 @@
 import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
 import { readCron } from './cron.js';
-import { quote, ScheduleError } from './errors.js';
-import { readFamilies } from './families/index.js';
+import { contradiction, quote, ScheduleError } from './errors.js';
+import { type Facts, readFamilies } from './families/index.js';
 import type { StartMention } from './families/start-date.js';
+import { hhmm, type SubDailyTiming, subDailyTiming } from './families/sub-daily.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
 import { rejectBareDate } from './one-offs.js';
-import { resolveRecurrence } from './resolve.js';
+import { type Recurrence, resolveRecurrence } from './resolve.js';
 import { applyPeriod } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
-import { tokenize } from './tokens.js';
+import { type Token, tokenize } from './tokens.js';
 import {
   type DescribeOptions,
   MAX_DESCRIPTION_LENGTH,
@@ -71,12 +72,15 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   const cron = readCron(text);
   if (cron) {
     const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
-    return orderFields({ ...cron.recurrence, schedule_time: time, timezone: fallbackZone, anchor_date: null });
+    const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
+    return orderFields({ ...cron.recurrence, schedule_time: time, ...end, timezone: fallbackZone, anchor_date: null });
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
   const facts = readFamilies(tokens, text);
   rejectLeftovers(tokens, text, now);
+  const timing = subDailyTiming(facts);
+  if (timing) return orderFields(subDailyInfo(timing, facts, tokens, text, facts.zone?.zone ?? fallbackZone));
   const recurrence = resolveRecurrence(facts, facts.period?.daily ?? false, text);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
   rejectBareDate(tokens, facts, text);
@@ -90,11 +94,60 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   return withAnchor(orderFields(info), now, facts.start);
 }
 
+const ALL_DAYS: Recurrence = {
+  schedule_type: 'daily',
+  days_of_week: null,
+  days_of_month: null,
+  weeks_of_month: null,
+  months_of_year: null,
+  interval: 1,
+};
+
+/**
+ * "every hour on weekdays", "every 30 minutes on the 1st of the month": the days are read as
+ * the same words without the frequency would be, and must be a plain set of days (no interval).
+ */
+function subDailyDays(facts: Facts, tokens: readonly Token[], description: string): Recurrence {
+  const choosesDays = facts.weekdayGroups.length + facts.nth.length + facts.monthDays.length + facts.months.length > 0;
+  const freq = facts.frequencies[0]?.text ?? '';
+  const [unit] = facts.units.filter((u) => u.unit !== 'day' || u.interval !== 1);
+  // "every hour every week" names no day; "every hour every 2 days" has no pace within the day.
+  if (unit && (!choosesDays || unit.interval !== 1)) throw contradiction(unit.text, freq);
+  if (!choosesDays && facts.excludedWeekdays.length === 0) return ALL_DAYS;
+  // "every hour except Sunday", "every hour in December": every day, as after "every day".
+  const everyDay = { unit: 'day' as const, interval: 1, text: freq };
+  const onlyMonths = facts.weekdayGroups.length + facts.nth.length + facts.monthDays.length === 0;
+  const days = resolveRecurrence(onlyMonths && !unit ? { ...facts, units: [everyDay] } : facts, false, description);
+  rejectBareDate(tokens, facts, description);
+  return days;
+}
+
+function subDailyInfo(
+  timing: SubDailyTiming,
+  facts: Facts,
+  tokens: readonly Token[],
+  description: string,
+  zone: string,
+): ScheduleInfo {
+  const days = subDailyDays(facts, tokens, description);
+  return {
+    ...days,
+    schedule_type: timing.schedule_type,
+    schedule_time: hhmm(timing.start),
+    end_time: timing.end === null ? null : hhmm(timing.end),
+    interval: timing.interval,
+    timezone: zone,
+    anchor_date: null,
+  };
+}
+
 /** Fixed key order, so stored and returned JSON always reads the same way. */
-function orderFields(info: ScheduleInfo): ScheduleInfo {
+export function orderFields(info: ScheduleInfo): ScheduleInfo {
   return {
     schedule_type: info.schedule_type,
     schedule_time: info.schedule_time,
+    // Only sub-daily schedules have an end time: other shapes keep exactly the keys they had.
+    ...(info.end_time === undefined ? {} : { end_time: info.end_time }),
     days_of_week: info.days_of_week,
     days_of_month: info.days_of_month,
     weeks_of_month: info.weeks_of_month,

@@ -1,6 +1,9 @@
-export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly';
+export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly' | 'hourly' | 'minutely';
 
-export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly'];
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly', 'hourly', 'minutely'];
+
+/** Schedules that run several times a day: every `interval` hours or minutes from `schedule_time`. */
+export const SUB_DAILY_KINDS: readonly ScheduleKind[] = ['hourly', 'minutely'];
 
 /** Longest schedule description read. Here, free of the parser's imports, so the request schema can share it. */
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -11,8 +14,16 @@ export const MAX_DESCRIPTION_LENGTH = 500;
  */
 export interface ScheduleInfo {
   schedule_type: ScheduleKind;
-  /** 'HH:MM', 24-hour; '09:00' when the description names no time. */
+  /**
+   * 'HH:MM', 24-hour; '09:00' when the description names no time. Hourly and minutely: the
+   * first run of each day, the others following every `interval` hours / minutes.
+   */
   schedule_time: string;
+  /**
+   * Hourly and minutely only (absent otherwise): 'HH:MM', the latest time of day a run may
+   * be at ("between 8am and 8pm"), or null for no limit before midnight.
+   */
+  end_time?: string | null;
   /** 0 = Sunday ... 6 = Saturday. */
   days_of_week: number[] | null;
   /** 1..31, -1 = last day of the month. */
@@ -21,12 +32,12 @@ export interface ScheduleInfo {
   weeks_of_month: number[] | null;
   /** 1 = January ... 12 = December. */
   months_of_year: number[] | null;
-  /** Every N days / weeks / months / years (unit given by schedule_type); default 1. */
+  /** Every N minutes / hours / days / weeks / months / years (unit given by schedule_type); default 1. */
   interval: number;
   /** IANA time zone name; default 'UTC'. */
   timezone: string;
   /**
-   * 'YYYY-MM-DD' local date of the first run when interval > 1, else null. Runs happen only
+   * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly), else null. Runs happen only
    * on or after it, in the periods (day / ISO week / month / year) that are a multiple of
    * `interval` away from the anchor's period.
    */

@@ -18,15 +18,23 @@ export function localDayNumber(instant: number, zone: IANAZone): number {
   return Math.floor((instant + zone.offset(instant) * MINUTE_MS) / DAY_MS);
 }
 
-export function localToInstant(date: CivilDate, hour: number, minute: number, zone: IANAZone): number {
+/**
+ * Every instant at which the wall time occurs: two when clocks go back over it, and when it
+ * does not exist, the one instant read with the offset in force before the gap.
+ */
+export function localToInstants(date: CivilDate, hour: number, minute: number, zone: IANAZone): number[] {
   const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
   // Offsets a day either side bracket any single transition near this wall time.
   const before = zone.offset(wall - DAY_MS);
   const candidates = [before, zone.offset(wall), zone.offset(wall + DAY_MS)];
   const valid = candidates
-    .map((offset) => ({ offset, instant: wall - offset * MINUTE_MS }))
-    .filter((c) => zone.offset(c.instant) === c.offset)
-    .map((c) => c.instant);
-  if (valid.length > 0) return Math.min(...valid);
-  return wall - before * MINUTE_MS;
+    .map((offset) => wall - offset * MINUTE_MS)
+    .filter((instant) => zone.offset(instant) === (wall - instant) / MINUTE_MS);
+  if (valid.length > 0) return [...new Set(valid)].sort((a, b) => a - b);
+  return [wall - before * MINUTE_MS];
+}
+
+/** The one instant of a wall time: the earlier when it occurs twice. */
+export function localToInstant(date: CivilDate, hour: number, minute: number, zone: IANAZone): number {
+  return localToInstants(date, hour, minute, zone)[0] as number;
 }

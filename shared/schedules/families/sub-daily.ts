@@ -1,19 +1,286 @@
-/** "hourly", "every 15 minutes": recognised only to say they are not supported. */
-import { quote, ScheduleError } from '../errors.js';
-import { isWord } from '../tokens.js';
-import { SUB_DAILY_WORDS } from '../vocabulary.js';
-import type { PhraseFamily } from './family.js';
+/**
+ * Family 1, every N hours or minutes: "every 4 hours", "hourly", "every 20 minutes", "every
+ * half hour", with the minute of the hour ("hourly at :15", "every hour at 15 past", "on the
+ * hour") and a window of the day ("every 3 hours between 8am and 8pm"). Its own stage, before
+ * times of day, which would read "at 15" as 15:00. The minute and the window are read only
+ * when the description has a frequency, so other schedules read exactly as before.
+ *
+ * Runs restart each day at the window's start (or midnight), as cron's hour steps do. Without
+ * a window the interval must divide the day (every 5 hours would leave a 4-hour gap at
+ * midnight): say the window instead. The dispatcher starts runs once a minute, so nothing
+ * finer than a minute is accepted.
+ */
+import { contradiction, quote, ScheduleError } from '../errors.js';
+import { readAt, toTwentyFour } from '../time-of-day.js';
+import { isWord, spanText, type Token } from '../tokens.js';
+import { CARDINAL_WORDS, ORDINAL_WORDS } from '../vocabulary.js';
+import { type Claim, claim, type Fact, type FrequencyMention, type PhraseFamily, type View } from './family.js';
+import type { Facts } from './index.js';
 import { countValue, text } from './readers.js';
+
+/** isWord without narrowing: a false answer says nothing about the token's type. */
+const wordIs = (t: Token | undefined, ...words: string[]): boolean => isWord(t, ...words);
+
+const HOUR_WORDS = ['hour', 'hours', 'hr', 'hrs'];
+const MINUTE_WORDS = ['minute', 'minutes', 'min', 'mins'];
+const SECOND_WORDS = ['second', 'seconds', 'sec', 'secs'];
+const MINUTES_PER_DAY = 24 * 60;
+
+export type SubDailyUnit = FrequencyMention['unit'];
+
+/** Largest interval: under a day (say "every day" for 24 hours). */
+export const MAX_SUB_DAILY_INTERVAL: Readonly<Record<SubDailyUnit, number>> = { hour: 23, minute: MINUTES_PER_DAY - 1 };
+
+function frequency(view: View, i: number, length: number, unit: SubDailyUnit, interval: number, before: Token[]): Claim {
+  const tokens = [...before, ...view.free.slice(i, i + length)];
+  return claim(view, i, length, [{ kind: 'frequency', frequency: { unit, interval, text: text(view, tokens) } }], before);
+}
+
+function tooFine(phrase: string): ScheduleError {
+  const why = 'runs are started once a minute, so every minute is the most often a schedule can run';
+  return new ScheduleError(`Schedules more often than once a minute (${quote(phrase)}) are not supported: ${why}`);
+}
+
+/** "hourly", "half-hourly", "every 4 hours", "every other hour", "every half hour", "once an hour". */
+function readFrequency(view: View, i: number): Claim | null {
+  const { free } = view;
+  const [t, next, after] = [free[i], free[i + 1], free[i + 2]];
+  const before = free[i - 1];
+  if (!t) return null;
+  const every: Token[] | null = isWord(before, 'every', 'each') ? [before] : null;
+  if (wordIs(t, 'hourly')) return frequency(view, i, 1, 'hour', 1, []);
+  // "half-hourly", "half hourly"
+  if (wordIs(t, 'half') && isWord(next, 'hourly')) return frequency(view, i, 2, 'minute', 30, []);
+  if (wordIs(t, 'half') && next?.kind === 'dash' && isWord(after, 'hourly')) return frequency(view, i, 3, 'minute', 30, []);
+  // "once an hour", "once a minute", "per hour"
+  if (wordIs(t, 'a', 'an', 'per') && isWord(next, 'hour', 'minute') && !every) {
+    return frequency(view, i, 2, next.lower === 'hour' ? 'hour' : 'minute', 1, isWord(before, 'once') ? [before] : []);
+  }
+  if (!every) return null;
+  if (wordIs(t, ...HOUR_WORDS)) return frequency(view, i, 1, 'hour', 1, every);
+  if (wordIs(t, ...MINUTE_WORDS)) return frequency(view, i, 1, 'minute', 1, every);
+  if (wordIs(t, ...SECOND_WORDS) && t.lower !== 'second') throw tooFine(text(view, [...every, t]));
+  // "every half hour", "every half an hour", "every quarter hour", "every quarter of an hour"
+  if (wordIs(t, 'half', 'quarter')) {
+    const filler = isWord(next, 'an') ? 1 : isWord(next, 'of') && isWord(after, 'an') ? 2 : 0;
+    if (!isWord(free[i + 1 + filler], 'hour')) return null;
+    return frequency(view, i, 2 + filler, 'minute', t.lower === 'half' ? 30 : 15, every);
+  }
+  // "every 4 hours", "every other hour", "every 2nd hour", "every 30 seconds"
+  const ordinal = t.kind === 'ord' ? t.value : ORDINAL_WORDS.get(t.lower);
+  const count = countValue(t) ?? (ordinal !== undefined && ordinal >= 2 ? ordinal : null);
+  if (count === null || !next) return null;
+  if (isWord(next, ...HOUR_WORDS)) return frequency(view, i, 2, 'hour', count, every);
+  if (isWord(next, ...MINUTE_WORDS)) return frequency(view, i, 2, 'minute', count, every);
+  if (isWord(next, ...SECOND_WORDS)) throw tooFine(text(view, [...every, t, next]));
+  return null;
+}
+
+/** "every second" at the end: a second is finer than a minute, not an ordinal. */
+function readEverySecond(view: View, i: number): never | null {
+  const [every, t] = [view.free[i - 1], view.free[i]];
+  if (isWord(every, 'every', 'each') && isWord(t, 'second') && view.free[i + 1] === undefined)
+    throw tooFine(text(view, [every, t]));
+  return null;
+}
+
+const hasFrequency = (view: View): boolean => view.free.some((_, j) => readFrequency(view, j) !== null);
+
+const MINUTE_NAMES: ReadonlyMap<string, number> = new Map([
+  ['quarter', 15],
+  ['half', 30],
+  ['twenty', 20],
+  ...[...CARDINAL_WORDS].filter(([, n]) => n % 5 === 0),
+]);
+
+function minuteFact(view: View, i: number, length: number, minute: number, before: Token[]): Claim {
+  const tokens = [...before, ...view.free.slice(i, i + length)];
+  return claim(view, i, length, [{ kind: 'minuteOfHour', minute: { minute, text: text(view, tokens) } }], before);
+}
+
+/** ":15", "15 past the hour", "quarter past", "20 minutes past the hour", "on the hour", "at minute 15". */
+function readMinute(view: View, i: number): Claim | null {
+  const { free, description } = view;
+  const [t, next] = [free[i], free[i + 1]];
+  const at = isWord(free[i - 1], 'at') ? [free[i - 1] as Token] : [];
+  if (isWord(t, 'on') && isWord(next, 'the') && isWord(free[i + 2], 'hour')) return minuteFact(view, i, 3, 0, []);
+  // ":15": the colon is skipped by the tokenizer, so look at the text itself.
+  if (t?.kind === 'num' && t.text.length === 2 && description[t.start - 1] === ':') {
+    if (t.value > 59) throw new ScheduleError(`${quote(`:${t.text}`)} is not a minute of the hour (:00 to :59)`);
+    return minuteFact(view, i, 1, t.value, at);
+  }
+  if (isWord(t, 'minute') && next?.kind === 'num' && next.text.length <= 2) {
+    if (next.value > 59) throw new ScheduleError(`${quote(text(view, [t, next]))} is not a minute of the hour (0 to 59)`);
+    return minuteFact(view, i, 2, next.value, at);
+  }
+  // "15 past", "15 minutes past the hour", "quarter past": not "quarter past 9", a time of day.
+  const minute = t?.kind === 'num' && t.text.length <= 2 ? t.value : MINUTE_NAMES.get(t?.kind === 'word' ? t.lower : '');
+  if (minute === undefined) return null;
+  const minutesWord = isWord(next, ...MINUTE_WORDS) ? 1 : 0;
+  const past = free[i + 1 + minutesWord];
+  if (!isWord(past, 'past', 'after')) return null;
+  const theHour = isWord(free[i + 2 + minutesWord], 'the') && isWord(free[i + 3 + minutesWord], 'hour') ? 2 : 0;
+  const following = free[i + 2 + minutesWord];
+  if (!theHour && following && (following.kind === 'num' || CARDINAL_WORDS.has(following.lower))) return null;
+  if (minute > 59) throw new ScheduleError(`${quote(text(view, [t as Token, past]))} is not a minute of the hour (0 to 59)`);
+  return minuteFact(view, i, 2 + minutesWord + theHour, minute, at);
+}
+
+interface WindowTime {
+  minutes: number;
+  tokens: Token[];
+}
+
+/** A time at a window's edge: "8am", "17:30", "noon", or a bare 24-hour "9" / "17". */
+function readEdge(view: View, i: number): WindowTime | null {
+  const reading = readAt(view.free, i);
+  const t = view.free[i];
+  if (reading) {
+    const time = toTwentyFour(reading, spanText(view.description, reading.tokens));
+    return { minutes: time.hour * 60 + time.minute, tokens: reading.tokens };
+  }
+  if (t?.kind === 'num' && t.text.length <= 2) {
+    const time = toTwentyFour({ hour: t.value, minute: 0, meridiem: null, tokens: [t] }, t.text);
+    return { minutes: time.hour * 60, tokens: [t] };
+  }
+  return null;
+}
+
+/** "between 8am and 8pm", "from 9:00 to 17:00", "9am-5pm", "9am to 5pm", "from 9am" (refused later). */
+function readWindow(view: View, i: number): Claim | null {
+  const { free } = view;
+  const lead = isWord(free[i], 'between', 'from') ? 1 : 0;
+  const start = readEdge(view, i + lead);
+  // Without "between" / "from", only a time that is one on its own ("9am", not "9").
+  if (!start || (!lead && !readAt(free, i))) return null;
+  const sepAt = i + lead + start.tokens.length;
+  const sep = free[sepAt];
+  const okSep = isWord(free[i], 'between')
+    ? isWord(sep, 'and')
+    : sep?.kind === 'dash' || isWord(sep, 'to', 'until', 'till', 'through');
+  const end = okSep ? readEdge(view, sepAt + 1) : null;
+  const length = end ? sepAt + 1 + end.tokens.length - i : lead ? sepAt - i : 0;
+  if (length === 0 || (!isWord(free[i], 'from') && !end)) return null;
+  const tokens = free.slice(i, i + length);
+  const fact: Fact = {
+    kind: 'window',
+    window: { start: start.minutes, end: end?.minutes ?? null, text: text(view, [...tokens]) },
+  };
+  return claim(view, i, length, [fact]);
+}
 
 export const subDaily: PhraseFamily = {
   name: 'every N hours or minutes',
-  stage: 'recurrence',
+  stage: 'sub-daily',
   read(view, i) {
-    const t = view.free[i];
-    if (t?.kind !== 'word' || !SUB_DAILY_WORDS.has(t.lower)) return null;
-    let first = i;
-    while (first > 0 && (countValue(view.free[first - 1]) !== null || isWord(view.free[first - 1], 'every', 'each'))) first--;
-    const phrase = text(view, view.free.slice(first, i + 1));
-    throw new ScheduleError(`Schedules more frequent than once a day (${quote(phrase)}) are not supported`);
+    const found = readFrequency(view, i) ?? readEverySecond(view, i);
+    if (found) return found;
+    if (!hasFrequency(view)) return null;
+    return readMinute(view, i) ?? readWindow(view, i);
+  },
+  settle(facts) {
+    const frequencies = facts.flatMap((f) => (f.kind === 'frequency' ? [f.frequency] : []));
+    const [first, second] = frequencies;
+    if (first && second) throw contradiction(first.text, second.text);
   },
 };
+
+// ---- the timing of a sub-daily schedule -------------------------------------------------------
+
+export interface SubDailyTiming {
+  schedule_type: 'hourly' | 'minutely';
+  interval: number;
+  /** Minutes since midnight of the first run of each day. */
+  start: number;
+  /** Minutes since midnight of the latest run allowed, or null for none before midnight. */
+  end: number | null;
+}
+
+const hhmm = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A step that divides the day, so the runs go on across midnight at the same pace. */
+const DIVIDES_DAY: Readonly<Record<SubDailyUnit, (n: number) => boolean>> = {
+  hour: (n) => 24 % n === 0,
+  minute: (n) => MINUTES_PER_DAY % n === 0,
+};
+
+/**
+ * Checks an interval of hours or minutes; without a window (`windowed` false) it must divide
+ * the day. Shared with cron.ts, which maps rate(6 hours) and "0 *\/4 * * *" here.
+ */
+export function checkSubDailyInterval(
+  unit: SubDailyUnit,
+  interval: number,
+  phrase: string,
+  windowed: boolean,
+  words = phrase,
+): void {
+  const max = MAX_SUB_DAILY_INTERVAL[unit];
+  if (!Number.isInteger(interval) || interval < 1 || interval > max) {
+    const hint = unit === 'hour' && interval >= 24 ? '; for once a day or less often say e.g. "every day at 9am"' : '';
+    throw new ScheduleError(`${quote(phrase)} is not a supported interval (${unit}s: 1 to ${max})${hint}`);
+  }
+  if (!windowed && !DIVIDES_DAY[unit](interval)) {
+    const choices =
+      unit === 'hour'
+        ? '1, 2, 3, 4, 6, 8 or 12 hours'
+        : 'a number of minutes that divides the day (5, 10, 15, 20, 30, 45, 90...)';
+    throw new ScheduleError(
+      `${quote(phrase)} does not divide the day, so runs would not keep the same pace across midnight: use ${choices}, or give the hours, e.g. "${words} between 8am and 8pm"`,
+    );
+  }
+}
+
+/** The type, interval, first run and last run of each day, from the family's facts. */
+export function subDailyTiming(facts: Facts): SubDailyTiming | null {
+  const [freq] = facts.frequencies;
+  if (!freq) return null;
+  if (facts.time) {
+    const example = freq.unit === 'hour' ? 'hourly at :15' : `${freq.text} between 9am and 5pm`;
+    throw new ScheduleError(
+      `A time of day (${quote(facts.time.text)}) does not fit ${quote(freq.text)}: give the minute or the hours, e.g. "${example}" or "${freq.text} between 9am and 5pm"`,
+    );
+  }
+  if (facts.period) {
+    throw new ScheduleError(
+      `${quote(freq.text)} in ${quote(facts.period.text)} is not supported: give the hours, e.g. "${freq.text} between 8am and noon"`,
+    );
+  }
+  if (facts.start) throw new ScheduleError(`A start date (${quote(facts.start.text)}) is not supported with ${quote(freq.text)}`);
+  const [window, extra] = facts.windows;
+  if (extra) throw contradiction(window?.text ?? '', extra.text);
+  if (window && window.end === null) {
+    throw new ScheduleError(`Please give both ends of ${quote(window.text)}, e.g. "${freq.text} from 9am to 5pm"`);
+  }
+  const [minute, otherMinute] = facts.minutesOfHour;
+  if (minute && otherMinute && minute.minute !== otherMinute.minute) throw contradiction(minute.text, otherMinute.text);
+  if (minute && freq.unit === 'minute') {
+    throw new ScheduleError(
+      `${quote(minute.text)} is a minute of the hour, which does not fit ${quote(freq.text)}: say e.g. "${freq.text} from 9:05 to 17:00"`,
+    );
+  }
+  checkSubDailyInterval(freq.unit, freq.interval, freq.text, window !== undefined);
+  const step = freq.unit === 'hour' ? freq.interval * 60 : freq.interval;
+  let start = window?.start ?? 0;
+  if (minute) {
+    if (start % 60 !== 0 && start % 60 !== minute.minute) throw contradiction(window?.text ?? '', minute.text);
+    start = start - (start % 60) + minute.minute;
+  }
+  const end = window?.end ?? null;
+  if (window && end !== null) {
+    if (end < start) {
+      throw new ScheduleError(
+        `${quote(window.text)} runs backwards or across midnight, which is not supported: say e.g. "between 8am and 8pm"`,
+      );
+    }
+    if (end - start < step) {
+      throw new ScheduleError(
+        `${quote(freq.text)} ${quote(window.text)} runs only once a day (at ${hhmm(start)}): say e.g. "every day at ${hhmm(start)}"`,
+      );
+    }
+  }
+  return { schedule_type: freq.unit === 'hour' ? 'hourly' : 'minutely', interval: freq.interval, start, end };
+}
+
+export { hhmm };

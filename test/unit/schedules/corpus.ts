@@ -25,6 +25,12 @@ const monthly = (time: string, x: Partial<Info>): Info => scheduleInfo({ schedul
 const yearly = (months: number[], time: string, x: Partial<Info>): Info =>
   scheduleInfo({ schedule_type: 'yearly', schedule_time: time, months_of_year: months, ...x });
 
+/** Every N hours / minutes from `start` (to `end`, or midnight when null), on every day unless `x` says. */
+const hourly = (interval: number, start: string, end: string | null, x: Partial<Info> = {}): Info =>
+  scheduleInfo({ schedule_type: 'hourly', schedule_time: start, end_time: end, interval, ...x });
+const minutely = (interval: number, start: string, end: string | null, x: Partial<Info> = {}): Info =>
+  scheduleInfo({ schedule_type: 'minutely', schedule_time: start, end_time: end, interval, ...x });
+
 export type Row = [phrase: string, info: Info, nextRunAt: string];
 
 export interface Group {
@@ -833,8 +839,376 @@ export const groups: Group[] = [
       ['30 2 * * *', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
     ],
   },
+  {
+    // Issue 9, family 1: every N hours / minutes. Wednesday 4 March 2026, 10:00 UTC.
+    name: 'family 1: every N hours or minutes',
+    now: WED,
+    rows: [
+      ['every 4 hours', hourly(4, '00:00', null), '2026-03-04T12:00:00Z'],
+      ['hourly', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['every hour', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['once an hour', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['every hour on the hour', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['hourly at :15', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
+      ['every hour at 15 past', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
+      ['every hour at quarter past the hour', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
+      ['every hour at 20 minutes past the hour', hourly(1, '00:20', null), '2026-03-04T10:20:00Z'],
+      ['every 2 hours at :30', hourly(2, '00:30', null), '2026-03-04T10:30:00Z'],
+      // 00:00, 02:00 ... 10:00 is now, not after it.
+      ['every other hour', hourly(2, '00:00', null), '2026-03-04T12:00:00Z'],
+      ['every 3 hours between 8am and 8pm', hourly(3, '08:00', '20:00'), '2026-03-04T11:00:00Z'],
+      // 06:00, 11:00, 16:00, 21:00: a window makes any step under it fine.
+      ['every 5 hours between 6am and 10pm', hourly(5, '06:00', '22:00'), '2026-03-04T11:00:00Z'],
+      ['every 20 minutes', minutely(20, '00:00', null), '2026-03-04T10:20:00Z'],
+      ['every 15 minutes', minutely(15, '00:00', null), '2026-03-04T10:15:00Z'],
+      ['At every minute', minutely(1, '00:00', null), '2026-03-04T10:01:00Z'],
+      ['every half hour', minutely(30, '00:00', null), '2026-03-04T10:30:00Z'],
+      ['half-hourly', minutely(30, '00:00', null), '2026-03-04T10:30:00Z'],
+      // 1440 / 90 = 16 runs a day: ... 09:00, 10:30.
+      ['every 90 minutes', minutely(90, '00:00', null), '2026-03-04T10:30:00Z'],
+      ['every 30 minutes from 9:00 to 17:00', minutely(30, '09:00', '17:00'), '2026-03-04T10:30:00Z'],
+      ['every hour from 9am to 5pm on weekdays', hourly(1, '09:00', '17:00', { days_of_week: WEEKDAYS }), '2026-03-04T11:00:00Z'],
+      [
+        'hourly at :45 between 9am and 5pm Mon-Fri',
+        hourly(1, '09:45', '17:00', { days_of_week: WEEKDAYS }),
+        '2026-03-04T10:45:00Z',
+      ],
+      // Saturday 7 March, at midnight.
+      ['every 2 hours on weekends', hourly(2, '00:00', null, { days_of_week: [0, 6] }), '2026-03-07T00:00:00Z'],
+      ['every 6 hours on the 1st of every month', hourly(6, '00:00', null, { days_of_month: [1] }), '2026-04-01T00:00:00Z'],
+      ['every hour except Sunday', hourly(1, '00:00', null, { days_of_week: [1, 2, 3, 4, 5, 6] }), '2026-03-04T11:00:00Z'],
+      ['every 2 hours in December', hourly(2, '00:00', null, { months_of_year: [12] }), '2026-12-01T00:00:00Z'],
+      // Berlin is on CET (UTC+1): 12:00 local is 11:00Z.
+      ['every 4 hours Europe/Berlin', hourly(4, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-04T11:00:00Z'],
+    ],
+  },
+  {
+    // Family 1 through family 4: cron steps and EventBridge rates that schedule_info can hold.
+    name: 'family 1 as cron and rate expressions',
+    now: WED,
+    rows: [
+      // rate() is read on the clock, from midnight.
+      ['rate(6 hours)', hourly(6, '00:00', null), '2026-03-04T12:00:00Z'],
+      ['rate(1 hour)', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['rate(30 minutes)', minutely(30, '00:00', null), '2026-03-04T10:30:00Z'],
+      ['0 */4 * * *', hourly(4, '00:00', null), '2026-03-04T12:00:00Z'],
+      ['15 * * * *', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
+      ['*/15 * * * *', minutely(15, '00:00', null), '2026-03-04T10:15:00Z'],
+      ['0 8-20/3 * * *', hourly(3, '08:00', '20:00'), '2026-03-04T11:00:00Z'],
+      ['0 9-17 * * 1-5', hourly(1, '09:00', '17:00', { days_of_week: WEEKDAYS }), '2026-03-04T11:00:00Z'],
+      ['*/20 9-17 * * *', minutely(20, '09:00', '17:40'), '2026-03-04T10:20:00Z'],
+      ['cron(0/30 * ? * MON-FRI *)', minutely(30, '00:00', null, { days_of_week: WEEKDAYS }), '2026-03-04T10:30:00Z'],
+      // Cron's hour step restarts at midnight: 00, 05, 10, 15, 20; said with its last run.
+      ['0 */5 * * *', hourly(5, '00:00', '20:00'), '2026-03-04T15:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 CET jumps to 03:00 CEST at 01:00Z. Now: 01:45 CET.
+    name: 'family 1 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-29T00:45:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:00 does not exist: read with the offset before the gap, it is 03:00 CEST (01:00Z).
+      ['every hour', hourly(1, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-29T01:00:00Z'],
+      ['every 30 minutes', minutely(30, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-29T01:00:00Z'],
+      // 02:30 does not exist either: 03:30 CEST (01:30Z).
+      ['every hour at :30', hourly(1, '00:30', null, { timezone: 'Europe/Berlin' }), '2026-03-29T01:30:00Z'],
+      ['every 4 hours', hourly(4, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-29T02:00:00Z'],
+      ['every 3 hours between 8am and 8pm', hourly(3, '08:00', '20:00', { timezone: 'Europe/Berlin' }), '2026-03-29T06:00:00Z'],
+    ],
+  },
+  {
+    // 03:00 CEST falls back to 02:00 CET at 01:00Z. Now: 02:10 CEST (00:10Z).
+    name: 'family 1 across DST: Berlin falls back on 2026-10-25',
+    now: '2026-10-25T00:10:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:00 happens twice; the CEST one (00:00Z) is past, the CET one (01:00Z) runs.
+      ['every hour', hourly(1, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-10-25T01:00:00Z'],
+      ['every 30 minutes', minutely(30, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-10-25T00:30:00Z'],
+      ['every hour at :15', hourly(1, '00:15', null, { timezone: 'Europe/Berlin' }), '2026-10-25T00:15:00Z'],
+      ['every 4 hours', hourly(4, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-10-25T03:00:00Z'],
+      ['every 2 hours between 8am and 6pm', hourly(2, '08:00', '18:00', { timezone: 'Europe/Berlin' }), '2026-10-25T07:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z. Now: 01:30 EST.
+    name: 'family 1 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-08T06:30:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      ['every hour', hourly(1, '00:00', null, { timezone: 'America/New_York' }), '2026-03-08T07:00:00Z'],
+      ['every 20 minutes', minutely(20, '00:00', null, { timezone: 'America/New_York' }), '2026-03-08T06:40:00Z'],
+      ['every 3 hours', hourly(3, '00:00', null, { timezone: 'America/New_York' }), '2026-03-08T07:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 EDT falls back to 01:00 EST at 06:00Z. Now: 01:45 EDT.
+    name: 'family 1 across DST: New York falls back on 2026-11-01',
+    now: '2026-11-01T05:45:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 01:00 happens again, in EST (06:00Z): hourly runs keep their pace.
+      ['every hour', hourly(1, '00:00', null, { timezone: 'America/New_York' }), '2026-11-01T06:00:00Z'],
+      ['every 30 minutes', minutely(30, '00:00', null, { timezone: 'America/New_York' }), '2026-11-01T06:00:00Z'],
+      ['every 2 hours', hourly(2, '00:00', null, { timezone: 'America/New_York' }), '2026-11-01T07:00:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
   g.rows.map(([phrase, info, next]) => ({ group: g.name, now: g.now, timezone: g.timezone, phrase, info, next })),
 );
+
+export interface Rejection {
+  phrase: unknown;
+  timezone?: string;
+  /** Fragments the detail must contain, usually the offending text in quotes. */
+  detail: string[];
+}
+
+export interface RejectionGroup {
+  name: string;
+  rows: Rejection[];
+}
+
+export const rejectedGroups: RejectionGroup[] = [
+  {
+    name: 'the original corpus',
+    rows: [
+      { phrase: 'every blorpday', detail: ['Could not understand "every blorpday"'] },
+      { phrase: 'every day at 25:00', detail: ['"25:00"'] },
+      { phrase: 'every day at 24:00', detail: ['"24:00"'] },
+      { phrase: 'every day at 13pm', detail: ['"13pm"'] },
+      { phrase: 'every day at 9:5', detail: ['"9:5"'] },
+      { phrase: 'every day at 9:00:30', detail: ['"9:00:30"'] },
+      { phrase: 'every year on February 30', detail: ['"February 30"', 'not a valid date'] },
+      { phrase: 'the 31st of April', detail: ['"April 31"'] },
+      { phrase: 'the 32nd of every month', detail: ['"32nd"'] },
+      { phrase: '0th of every month', detail: ['"0th"'] },
+      { phrase: '6th monday of the month', detail: ['"6th monday"'] },
+      { phrase: 'every weekday on Sunday', detail: ['"weekday"', '"Sunday"', 'contradict'] },
+      { phrase: 'at 9am and 10pm every day', detail: ['"9am"', '"10pm"'] },
+      { phrase: 'every day at 9pm in the morning', detail: ['"9pm"', '"morning"'] },
+      { phrase: 'every day in the morning and in the evening', detail: ['"morning"', '"evening"'] },
+      { phrase: '', detail: ['blank'] },
+      { phrase: '   \n\t ', detail: ['blank'] },
+      { phrase: `every day ${'x'.repeat(500)}`, detail: ['too long'] },
+      { phrase: null, detail: ['must be a string'] },
+      { phrase: 'every day', timezone: 'Mars/Olympus', detail: ['Unknown time zone "Mars/Olympus"'] },
+      { phrase: 'every day at 9am Europe/Berlin', timezone: 'Mars/Olympus', detail: ['Unknown time zone "Mars/Olympus"'] },
+      { phrase: 'every day', timezone: '', detail: ['Unknown time zone ""'] },
+      { phrase: 'every day at 9am Mars/Olympus', detail: ['Unknown time zone "Mars/Olympus"'] },
+      { phrase: 'every day at 9am IST', detail: ['Ambiguous time zone "IST"'] },
+      { phrase: 'every day at 9am PST Europe/Berlin', detail: ['"PST"', '"Europe/Berlin"'] },
+      { phrase: 'every day at 9am UTC+5:30', detail: ['"UTC+5:30"'] },
+      { phrase: 'tomorrow at 9', detail: ['"tomorrow"', 'one-off'] },
+      { phrase: 'next tuesday at 9', detail: ['"next"', 'one-off'] },
+      { phrase: 'at 9am', detail: ['"at 9am"', 'how often'] },
+      { phrase: 'every evening', detail: ['"evening"'] },
+      { phrase: 'every last weekday of the month', detail: ['"last weekday"'] },
+      { phrase: 'last business day of the month', detail: ['"last business day"'] },
+      { phrase: 'every 0 days', detail: ['"every 0 days"'] },
+      { phrase: 'every 400 days', detail: ['"every 400 days"'] },
+      { phrase: 'every 2 quarters', detail: ['"every 2 quarters"'] },
+      { phrase: 'every day on the 15th', detail: ['"every day"', '"15th"'] },
+      { phrase: 'every week on the 15th', detail: ['"every week"', '"15th"'] },
+      { phrase: 'every month on Monday', detail: ['"Monday"'] },
+      { phrase: 'every year on the 15th', detail: ['"15th"'] },
+      { phrase: 'every January', detail: ['"January"'] },
+      { phrase: 'every Friday the 13th', detail: ['"Friday"', '"13th"'] },
+      { phrase: 'first Monday and third Wednesday', detail: ['"first Monday"', '"third Wednesday"'] },
+      { phrase: 'on the 1st and 15th of January and July', detail: ['not supported'] },
+      { phrase: 'twice a week', detail: ['Could not understand "twice"'] },
+      { phrase: 'every day except weekends', detail: ['"except"'] },
+      { phrase: 'mondays 9', detail: ['"9"'] },
+      { phrase: 'every 2 weeks and every 3 weeks', detail: ['"every 2 weeks"', '"every 3 weeks"'] },
+      { phrase: 'quarter to 12am daily', detail: ['"quarter to 12am"'] },
+      { phrase: '🙂 every day', detail: ['"🙂"'] },
+      { phrase: 'it may run daily', detail: ['"it may"'] },
+      { phrase: 'every Friday evening', detail: ['"evening"'] },
+      { phrase: 'every day at 9am GMT+15', detail: ['"GMT+15"'] },
+      { phrase: 'every Monday starting 30 November 2026', detail: ['"starting 30 November 2026"', 'needs an interval'] },
+      {
+        phrase: 'every 2 weeks on Monday starting Tuesday 30 November 2026',
+        detail: ['"starting Tuesday 30 November 2026"', 'is a Monday, not a Tuesday'],
+      },
+      { phrase: 'every 2 weeks starting 31 November 2026', detail: ['"starting 31 November 2026" is not a valid date'] },
+      { phrase: 'every 2 weeks starting soon', detail: ['Could not read the date after "starting"'] },
+      { phrase: 'every 2 weeks starting 30 November', detail: ['Could not read the date after "starting"'] },
+    ],
+  },
+  // Issue 9, family 10: one-offs are refused, never turned into a recurrence.
+  {
+    name: 'family 10',
+    rows: [
+      ...[
+        ['this Tuesday at 4pm', '"this" (in "this Tuesday")'],
+        ['next Friday', '"next" (in "next Friday")'],
+        ['coming Monday at 8', '"coming" (in "coming Monday")'],
+        ['this April', '"this" (in "this April")'],
+        ['tomorrow', '"tomorrow"'],
+        ['today at 5pm', '"today"'],
+        ['tonight at 11', '"tonight"'],
+        ['April 9th at 7am', '"April 9th"'],
+        ['January 1st at midnight', '"January 1st"'],
+        ['the 25th of December', '"25th of December"'],
+        ['on 3 March at noon Europe/Berlin', '"3 March"'],
+        ['the fourth Thursday of November', '"fourth Thursday of November"'],
+        ['next month', '"next month"'],
+        ['next Monday to Friday', '"next" (in "next Monday")'],
+        ['April 9th 2027 at 7am', '"2027"'],
+      ].map(([phrase, quoted]) => ({
+        phrase,
+        detail: [quoted as string, 'one-off', 'this describes one date; say "every ..." for a recurrence'],
+      })),
+    ],
+  },
+  // Issue 9, family 8: times in more forms, and what still is not one.
+  {
+    name: 'family 8',
+    rows: [
+      { phrase: 'every day at 2400 hrs', detail: ['Invalid time of day "2400 hrs"'] },
+      { phrase: 'every day at 1260 hrs', detail: ['Invalid time of day "1260 hrs"'] },
+      { phrase: 'every day at 12am (noon)', detail: ['"12am"', '"noon"', 'contradict'] },
+      { phrase: 'every day at seven pm (midnight)', detail: ['"seven pm"', '"midnight"', 'contradict'] },
+      { phrase: 'every day at half to 9', detail: ['"at half to 9"'] },
+      { phrase: '9 to 5 weekdays', detail: ['"9 to 5"'] },
+      { phrase: 'every day at 5 past 9', detail: ['"past 9"'] },
+      { phrase: 'every day at thirteen', detail: ['"at thirteen"'] },
+      { phrase: 'every day at 9 hrs', detail: ['"hrs"'] },
+      { phrase: 'every day at quarter to twelve am', detail: ['"quarter to twelve am"'] },
+      { phrase: 'every day at seven am and 9pm', detail: ['"seven am"', '"9pm"'] },
+    ],
+  },
+  // Issue 9, family 9: typos two edits away, too short, ambiguous, or real English words.
+  {
+    name: 'family 9',
+    rows: [
+      { phrase: 'every munday', detail: ['"munday" could be Sunday or Monday'] },
+      { phrase: 'every tursday', detail: ['"tursday" could be Tuesday or Thursday'] },
+      { phrase: 'Thuesdays at 9', detail: ['"Thuesdays" could be Tuesday or Thursday'] },
+      { phrase: 'every satrdy', detail: ['Could not understand "every satrdy"'] },
+      { phrase: 'every juen 5', detail: ['"every juen 5"'] },
+      { phrase: 'every day in marsh', detail: ['"in marsh"'] },
+      { phrase: 'every sundry', detail: ['"every sundry"'] },
+      { phrase: 'every match day', detail: ['"every match"'] },
+    ],
+  },
+  // Issue 9, family 6: ordinal weekdays that are no week of a month, or clash with the rest.
+  {
+    name: 'family 6',
+    rows: [
+      { phrase: 'every 6th Monday', detail: ['"6th Monday" is not a week of the month'] },
+      { phrase: 'every 4th Monday every week', detail: ['"every week"', '"4th Monday"', 'contradict'] },
+      { phrase: 'every second Monday every 3 weeks', detail: ['"every 3 weeks"', '"second Monday"', 'contradict'] },
+      { phrase: 'every 4th Monday on the 15th', detail: ['"4th Monday"', '"15th"', 'contradict'] },
+      { phrase: 'every 4th weekday', detail: ['"4th weekday" (an nth working day) is not supported'] },
+      { phrase: 'every 3rd Monday every year', detail: ['Say which month "3rd Monday" is in'] },
+      { phrase: 'every fourth Monday and second Tuesday', detail: ['"fourth Monday"', '"second Tuesday"'] },
+    ],
+  },
+  // Issue 9, family 2: day numbers that are no day of a month, or clash with the rest.
+  {
+    name: 'family 2',
+    rows: [
+      { phrase: 'day 32 of every month', detail: ['"32" is not a day of the month'] },
+      { phrase: 'day 0 of every month', detail: ['"0" is not a day of the month'] },
+      { phrase: 'every day 5', detail: ['Could not understand "5"'] },
+      { phrase: 'days 5 and 20 of every week', detail: ['"every week"', 'contradict'] },
+      { phrase: 'days 1 and Monday', detail: ['"Monday"', '"1"', 'contradict'] },
+      { phrase: 'day 31 of April every year', detail: ['"April 31" is not a valid date'] },
+      { phrase: 'on days 5 and 20 of January and July', detail: ['Several days in several months'] },
+      { phrase: 'day 5 of March', detail: ['one-off', '"5 of March"'] },
+    ],
+  },
+  // Issue 9, family 5: exclusions with nothing to take from, and nth business days.
+  {
+    name: 'family 5',
+    rows: [
+      { phrase: 'every weekday except Sunday', detail: ['"weekday"', '"except Sunday"', 'contradict'] },
+      { phrase: 'every other day except Sunday', detail: ['"except Sunday" needs days', '"every other day"'] },
+      { phrase: 'every month except Monday', detail: ['"except Monday" needs days', '"every month"'] },
+      { phrase: 'except Sunday', detail: ['"except Sunday" needs days'] },
+      { phrase: 'Mondays except Mondays', detail: ['"Mondays except Mondays" leaves no day to run'] },
+      { phrase: 'every day except holidays', detail: ['Could not understand "except holidays"'] },
+      { phrase: 'weekdays except weekdays', detail: ['"except" before "weekdays" is not supported'] },
+      { phrase: 'the last working day of each month', detail: ['"last working day"', 'cannot express it exactly'] },
+      { phrase: 'first business day of every month', detail: ['"first business day"', 'cannot express it exactly'] },
+    ],
+  },
+  // Issue 9, family 7: zones that are not exact, ambiguous or unknown.
+  {
+    name: 'family 7',
+    rows: [
+      { phrase: 'every day at 9am UTC+5:30', detail: ['"UTC+5:30"', 'whole hours only'] },
+      { phrase: 'every day at 9am GMT+5:45', detail: ['"GMT+5:45"', 'whole hours only'] },
+      { phrase: 'every day at 9am Australia time', detail: ['"Australia time" is ambiguous', 'several time zones'] },
+      { phrase: 'every day at 9am US time', detail: ['"US time" is ambiguous'] },
+      { phrase: 'every day at 9am Spain time', detail: ['"Spain time" is ambiguous'] },
+      { phrase: 'every day at 9am Blorp time', detail: ['Could not understand "Blorp"'] },
+      { phrase: 'every day at 9 Paris time Europe/Berlin', detail: ['Conflicting time zones', '"Paris time"'] },
+      { phrase: 'every day at 9 Paris time PST', detail: ['Conflicting time zones', '"Paris time"', '"PST"'] },
+    ],
+  },
+  // Issue 9, family 3 (part): cron wording that schedule_info cannot hold, or that is not a schedule.
+  {
+    name: 'family 3',
+    rows: [
+      { phrase: 'At 09:00 AM, January through March', detail: ['Say which day of "January March"'] },
+      { phrase: 'days 7-1', detail: ['"7-1" is not a range of days of the month'] },
+      // Cron ORs day-of-month and day-of-week; schedule_info ANDs them: refused, not misread.
+      { phrase: 'At 00:00 on day-of-month 1 and on Monday', detail: ['"Monday"', '"1"', 'contradict'] },
+      { phrase: 'At 09:00 AM, on day 32 of the month', detail: ['"32" is not a day of the month'] },
+    ],
+  },
+  // Issue 9, family 4: cron and rate expressions schedule_info cannot hold.
+  {
+    name: 'family 4',
+    rows: [
+      { phrase: 'rate(1 day)', detail: ['"rate(1 day)"', 'no time of day', '"every day at 9am"'] },
+      { phrase: '0 9,17 * * *', detail: ['"0 9,17 * * *"', 'more than once a day'] },
+      { phrase: '30 18 4 */2 *', detail: ['month field "*/2"'] },
+      { phrase: '0 9 1 * 1', detail: ['"0 9 1 * 1"', 'either the day of the month or the weekday'] },
+      { phrase: 'cron(0 9 1 * ? 2027)', detail: ['the year field must be "*"'] },
+      { phrase: '9 30 * * *', detail: ['out of range'] },
+      { phrase: '0 9 15W * *', detail: ['day-of-month field "15W"'] },
+    ],
+  },
+  // Issue 9, family 1: steps that do not divide the day, finer than a minute, or that do not fit.
+  {
+    name: 'family 1',
+    rows: [
+      { phrase: 'every 5 hours', detail: ['"every 5 hours" does not divide the day', 'between 8am and 8pm'] },
+      { phrase: 'every 7 minutes', detail: ['"every 7 minutes" does not divide the day'] },
+      { phrase: 'every 30 seconds', detail: ['more often than once a minute', '"every 30 seconds"'] },
+      { phrase: 'every second', detail: ['more often than once a minute'] },
+      { phrase: 'every 24 hours', detail: ['"every 24 hours" is not a supported interval', 'every day at 9am'] },
+      { phrase: 'every 0 hours', detail: ['"every 0 hours" is not a supported interval'] },
+      { phrase: 'every hour at 9am', detail: ['"9am"', 'does not fit "every hour"'] },
+      { phrase: 'every hour in the morning', detail: ['"every hour" in "morning" is not supported'] },
+      { phrase: 'every hour from 9am', detail: ['both ends of "from 9am"'] },
+      { phrase: 'every 3 hours between 8pm and 6am', detail: ['runs backwards or across midnight'] },
+      { phrase: 'every 8 hours between 9am and 4pm', detail: ['runs only once a day'] },
+      { phrase: 'hourly at :75', detail: ['":75" is not a minute of the hour'] },
+      { phrase: 'every 20 minutes at :05', detail: ['"at :05"', 'does not fit "every 20 minutes"'] },
+      { phrase: 'every hour every week', detail: ['"every week"', '"every hour"', 'contradict'] },
+      { phrase: 'every hour every 2 days', detail: ['"every 2 days"', '"every hour"', 'contradict'] },
+      { phrase: 'every 2 hours and every 3 hours', detail: ['"every 2 hours"', '"every 3 hours"', 'contradict'] },
+      { phrase: 'hourly on April 9th', detail: ['one-off', '"April 9th"'] },
+      {
+        phrase: 'every 2 hours starting 30 November 2026',
+        detail: ['"starting 30 November 2026"', 'not supported with "every 2 hours"'],
+      },
+      { phrase: 'twice an hour', detail: ['Could not understand "twice"'] },
+      { phrase: 'every 1.5 hours', detail: ['"1.5"'] },
+      { phrase: 'rate(5 hours)', detail: ['"rate(5 hours)" does not divide the day', '"every 5 hours between 8am and 8pm"'] },
+      { phrase: 'rate(30 seconds)', detail: ['more often than once a minute'] },
+      { phrase: '*/7 * * * *', detail: ['"*/7 * * * *"', 'do not keep one pace'] },
+      { phrase: '*/15 */2 * * *', detail: ['steps in both the minute and the hour fields'] },
+      { phrase: '0-30/15 * * * *', detail: ['do not keep one pace'] },
+    ],
+  },
+];
+
+export const rejected = rejectedGroups.flatMap((g) => g.rows);

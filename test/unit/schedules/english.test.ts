@@ -7,6 +7,7 @@ import {
   parseSchedule,
   ScheduleError,
   type ScheduleInfo,
+  SUB_DAILY_KINDS,
   sayScheduleInEnglish,
 } from '../../../shared/schedules/index.js';
 import { scheduleInfo as info } from '../../support/schedule-info.js';
@@ -190,9 +191,15 @@ describe('sayScheduleInEnglish: every accepted corpus phrase, said back and read
   test.each(accepted)('[$group] "$phrase"', ({ info: original, now }) => {
     const sentence = sayScheduleInEnglish(original);
     expect(sentence).toMatch(/^[A-Z]/);
-    expect(sentence).toContain(` at ${original.schedule_time}`);
     expect(sentence.endsWith(`, ${original.timezone}`)).toBe(true);
-    if (original.interval > 1) expect(sentence).toContain(', starting ');
+    if (SUB_DAILY_KINDS.includes(original.schedule_type)) {
+      // "Every 4 hours at :00", "Every 20 minutes", "Every 3 hours from 08:00 to 20:00": no anchor.
+      expect(sentence).toMatch(/^Every (hour|minute|\d+ (hours|minutes))\b/);
+      expect(sentence).not.toContain(', starting ');
+    } else {
+      expect(sentence).toContain(` at ${original.schedule_time}`);
+      if (original.interval > 1) expect(sentence).toContain(', starting ');
+    }
     // The sentence stands alone: it names its zone, so the caller's default does not matter.
     const options = { now: new Date(now), timezone: 'Asia/Tokyo' };
     expectReadBack(original, describeSchedule(sentence, options).schedule_info, new Date(now));

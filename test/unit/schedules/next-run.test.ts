@@ -186,7 +186,7 @@ describe('nextRunAt: invalid schedules are ScheduleErrors', () => {
     ['day of week out of range', { schedule_type: 'weekly', days_of_week: [7] }],
     ['day of month out of range', { schedule_type: 'monthly', days_of_month: [32] }],
     ['weeks without weekdays', { schedule_type: 'monthly', weeks_of_month: [1] }],
-    ['unknown type', { schedule_type: 'hourly' as ScheduleInfo['schedule_type'] }],
+    ['unknown type', { schedule_type: 'fortnightly' as ScheduleInfo['schedule_type'] }],
   ])('%s', (_name, x) => {
     expect(() => nextRunAt(info(x), at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
   });
