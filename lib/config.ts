@@ -47,7 +47,7 @@ export interface KnapSettings {
   readonly reservedConcurrency: Readonly<Record<string, number>>;
   /** Adopt an existing table by name (a restore from point-in-time recovery) instead of the stack's own. */
   readonly tableName: string | null;
-  /** Declare an empty DYNAMODB_ENDPOINT for `sam local ... --env-vars`; dev stages only, never deployed. */
+  /** Declare empty DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS for `sam local ... --env-vars`; dev stages only, never deployed. */
   readonly samLocal: boolean;
 }
 

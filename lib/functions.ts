@@ -1,4 +1,5 @@
 import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
 import type { KnapSettings } from './config.js';
@@ -6,7 +7,7 @@ import type { KnapData } from './data.js';
 import { KnapFunction } from './knap-function.js';
 import { actionsOf, BEARER_AUTH, CLIENT_AUTH, combine, KEY_PREFIX, type TableAccess } from './table-access.js';
 
-const { token: TOKEN, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
+const { token: TOKEN, revokedGrant: REVOKED, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
 
 /**
  * What each route's function does with the table, and nothing more (see the repository,
@@ -14,12 +15,13 @@ const { token: TOKEN, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PRE
  * shared/store/keys.ts). Item actions are limited to the key prefixes named (IAM
  * `dynamodb:LeadingKeys`): the token function cannot touch a Knap, a Knap route cannot
  * write a token.
- * - token: the client check and rate count is one conditional UpdateItem on the client
- *   (its GetItem when the failure did not return it); the refresh grant reads its token
- *   (GetItem) and notes the new access token on it (UpdateItem); new tokens are written in
- *   one BatchWriteItem.
- * - revoke-token: the client check; the token (GetItem); its deletion, with the access
- *   tokens of a refresh token (BatchWriteItem). introspect-token: the check and the read.
+ * - token: tokens are sealed (shared/domain/sealed-tokens.ts), not stored. The client check
+ *   and rate count is one conditional UpdateItem on the client (its GetItem when the failure
+ *   did not return it); the refresh grant reads its grant's revocation mark (GetItem
+ *   REVOKED#), or a stored-format token of an earlier version (GetItem TOKEN#).
+ * - revoke-token: the client check, and the revocation written on the client (UpdateItem);
+ *   a refresh token's grant marked revoked (PutItem REVOKED#); stored-format tokens read
+ *   (GetItem) and deleted (BatchWriteItem). introspect-token: the check and the reads.
  * - oauth-metadata, openapi, docs, docs-asset: public, no table at all.
  * - every /api/studio route: bearer auth (BEARER_AUTH), then:
  * - create-knap: the Knap (conditional PutItem); its Idempotency-Key claimed (PutItem, GetItem
@@ -35,13 +37,13 @@ const { token: TOKEN, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PRE
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
-  token: combine(CLIENT_AUTH, {
-    'dynamodb:GetItem': [TOKEN],
-    'dynamodb:UpdateItem': [TOKEN],
+  token: combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN, REVOKED] }),
+  'revoke-token': combine(CLIENT_AUTH, {
+    'dynamodb:GetItem': [TOKEN, REVOKED],
+    'dynamodb:PutItem': [REVOKED],
     'dynamodb:BatchWriteItem': [TOKEN],
   }),
-  'revoke-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchWriteItem': [TOKEN] }),
-  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN] }),
+  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN, REVOKED] }),
   'oauth-metadata': {},
   'create-knap': combine(BEARER_AUTH, {
     'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
@@ -64,6 +66,12 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   docs: {},
   'docs-asset': {},
 };
+
+/** The routes that seal or open tokens, and so read the token signing keys. */
+export const routesReadingTokenKeys = (): string[] =>
+  Object.entries(ROUTE_TABLE_ACCESS)
+    .filter(([, access]) => access['dynamodb:UpdateItem']?.includes(KEY_PREFIX.client))
+    .map(([id]) => id);
 
 /** The routes whose answers name the API's own URL (baseUrlOf): they get PUBLIC_BASE_URL with a custom domain. */
 export const ROUTES_NAMING_THEIR_URL: readonly string[] = ['oauth-metadata', 'openapi'];
@@ -92,6 +100,8 @@ export interface KnapFunctionsProps {
   readonly routes?: readonly RouteDefinition[];
   /** The API's public base URL (`https://api.example.com`) when it has a custom domain. */
   readonly publicBaseUrl?: string;
+  /** The Secrets Manager secret holding the token signing keys (`{"current": ..., "previous": ...}`). */
+  readonly tokenKeys: ISecret;
 }
 
 /** Reserved concurrency of a function: its own setting, else the `*` one, else none. */
@@ -109,6 +119,7 @@ export class KnapFunctions extends Construct {
     if (unknown.length > 0) throw new Error(`ROUTE_TABLE_ACCESS names routes that do not exist: ${unknown.join(', ')}`);
 
     const byRoute = new Map<RouteDefinition, KnapFunction>();
+    const readsTokenKeys = routesReadingTokenKeys();
     for (const route of routes) {
       const access = ROUTE_TABLE_ACCESS[route.id];
       if (!access) {
@@ -126,6 +137,10 @@ export class KnapFunctions extends Construct {
           props.publicBaseUrl && ROUTES_NAMING_THEIR_URL.includes(route.id) ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {},
       });
       if (actionsOf(access).length > 0) fn.bindTable(props.data.table, access);
+      if (readsTokenKeys.includes(route.id)) {
+        props.tokenKeys.grantRead(fn);
+        fn.addEnvironment('TOKEN_KEYS_SECRET_ARN', props.tokenKeys.secretArn);
+      }
       nameLogicalIds(fn, route.id);
       byRoute.set(route, fn);
     }

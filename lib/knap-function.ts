@@ -43,9 +43,10 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
   readonly assets?: readonly string[];
   /**
-   * Declare DYNAMODB_ENDPOINT (empty) so that `sam local invoke --env-vars` can point the
-   * function at a local DynamoDB (SAM only overrides variables the template has). Never on a
-   * deployed function: there the SDK's own endpoint is the only one.
+   * Declare DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS (empty) so that `sam local invoke
+   * --env-vars` can point the function at a local DynamoDB and key (SAM only overrides
+   * variables the template has). Never on a deployed function: there the SDK's own endpoint
+   * and the Secrets Manager secret are the only ones.
    */
   readonly declareLocalEndpoint?: boolean;
 }
@@ -93,7 +94,8 @@ export class KnapFunction extends NodejsFunction {
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
-        ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '' } : {}),
+        // Under SAM: a local DynamoDB, and a local key instead of the Secrets Manager secret.
+        ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '', TOKEN_SIGNING_KEYS: '' } : {}),
         ...environment,
       },
       // Each deploy publishes a version (kept: an earlier one is a rollback target) behind the `live` alias.

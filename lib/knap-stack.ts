@@ -1,5 +1,6 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { KnapApi } from './api.js';
 import { checkConsistent, DEFAULT_SETTINGS, deploymentPreferenceOf, type KnapSettings } from './config.js';
@@ -43,6 +44,7 @@ export class KnapStack extends Stack {
   readonly runs: KnapRuns;
   readonly monitoring: KnapMonitoring;
   readonly deployments: KnapDeployments;
+  readonly tokenKeys: Secret;
   /** Admin CLI rights on the table, for the operators' users or roles to attach. */
   readonly operatorPolicy: ManagedPolicy;
 
@@ -60,7 +62,21 @@ export class KnapStack extends Stack {
     this.settings = settings;
 
     this.data = new KnapData(this, 'Data', { tableName: this.settings.tableName });
+    // The keys tokens are sealed with: `current` signs, `previous` (while being retired) still
+    // verifies; the functions read it again every few minutes (docs/deploy.md: rotate).
+    this.tokenKeys = new Secret(this, 'TokenKeys', {
+      description: `${this.stackName}: token signing keys (HMAC-SHA256), {"current": ..., "previous": ...}`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ previous: '' }),
+        generateStringKey: 'current',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      // A deleted key would make every live token unreadable; a restore needs it too.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.functions = new KnapFunctions(this, 'Functions', {
+      tokenKeys: this.tokenKeys,
       data: this.data,
       settings: this.settings,
       publicBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : undefined,
@@ -120,6 +136,10 @@ export class KnapStack extends Stack {
         ? 'DynamoDB table adopted by name (context tableName); the stack does not own it'
         : 'DynamoDB table (TABLE_NAME for the admin CLI); retained when the stack is deleted',
     });
+    new CfnOutput(this, 'TokenKeysSecretArn', {
+      value: this.tokenKeys.secretArn,
+      description: 'Secrets Manager secret with the token signing keys; rotate as docs/deploy.md says',
+    });
     new CfnOutput(this, 'OperatorPolicyArn', {
       value: this.operatorPolicy.managedPolicyArn,
       description: 'Managed policy with the admin CLI rights on the table: attach it to the operators',
@@ -151,6 +171,14 @@ export class KnapStack extends Stack {
           'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request.',
       });
     }
+    Validations.of(this.tokenKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The token signing keys rotate by hand, in two steps a rotation Lambda could not order safely: a new key goes ' +
+        'in as "current" with the old one kept as "previous" (new tokens signed with the new key, live ones still ' +
+        'verified), and "previous" is cleared only after the longest token life (30 days for refresh tokens). ' +
+        'docs/deploy.md gives the commands; the functions re-read the secret every five minutes, so no deploy is needed.',
+    });
     Validations.of(this.deployments.role).acknowledge({
       // cdk-nag names the managed policy in the finding: this acknowledges that one policy only.
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',

@@ -11,6 +11,7 @@ const prefixOf = (pk: string): string => pk.slice(0, pk.indexOf('#') + 1);
 export const KEY_PREFIX = {
   client: prefixOf(key.client('id').pk),
   token: prefixOf(key.token('hash').pk),
+  revokedGrant: prefixOf(key.revokedGrant('id').pk),
   knap: prefixOf(key.knap('org', 'uuid').pk),
   idempotency: prefixOf(key.idempotency('id', 'key').pk),
   run: prefixOf(key.run('id').pk),

@@ -59,6 +59,7 @@ const items = (...prefixes: string[]) => ({ on: { 'Fn::GetAtt': [tableId, 'Arn']
 const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, `/index/${name}`]] });
 const C = 'CLIENT#';
 const T = 'TOKEN#';
+const V = 'REVOKED#';
 const K = 'ORG#';
 const I = 'IDEM#';
 const R = 'RUN#';
@@ -69,18 +70,16 @@ const W = 'WEBHOOK#';
 const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
   const bearer = { 'dynamodb:GetItem': [items(C, T)], 'dynamodb:UpdateItem': [items(C)] };
   return {
-    // The token function may touch clients and tokens only: never a Knap, a run or a webhook.
-    token: {
-      'dynamodb:BatchWriteItem': [items(T)],
-      'dynamodb:GetItem': [items(C, T)],
-      'dynamodb:UpdateItem': [items(C, T)],
-    },
+    // Tokens are sealed: the token function reads revocation marks and stored-format tokens,
+    // meters its client, and writes nothing else: never a Knap, a run or a webhook.
+    token: { 'dynamodb:GetItem': [items(C, V, T)], 'dynamodb:UpdateItem': [items(C)] },
     'revoke-token': {
       'dynamodb:BatchWriteItem': [items(T)],
-      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:GetItem': [items(C, V, T)],
+      'dynamodb:PutItem': [items(V)],
       'dynamodb:UpdateItem': [items(C)],
     },
-    'introspect-token': { 'dynamodb:GetItem': [items(C, T)], 'dynamodb:UpdateItem': [items(C)] },
+    'introspect-token': { 'dynamodb:GetItem': [items(C, V, T)], 'dynamodb:UpdateItem': [items(C)] },
     'oauth-metadata': {},
     'create-knap': {
       'dynamodb:GetItem': [items(C, I, T)],
@@ -156,7 +155,21 @@ describe('least privilege, per function', () => {
     );
     const sends = QUEUE_SENDERS.includes(routeId);
     const usesTable = Object.keys(expectedGrants()[routeId]!).length > 0;
-    expect([...services].sort()).toEqual([...(usesTable ? ['dynamodb'] : []), 'logs', ...(sends ? ['sqs'] : [])]);
+    // Every function that meters a client seals or opens tokens: it reads the signing keys, and only that secret.
+    const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs'].includes(routeId);
+    expect([...services].sort()).toEqual([
+      ...(usesTable ? ['dynamodb'] : []),
+      'logs',
+      ...(readsKeys ? ['secretsmanager'] : []),
+      ...(sends ? ['sqs'] : []),
+    ]);
+    if (readsKeys) {
+      const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
+      expect(grants(routeId, 'secretsmanager')).toEqual({
+        'secretsmanager:DescribeSecret': [{ Ref: secretId }],
+        'secretsmanager:GetSecretValue': [{ Ref: secretId }],
+      });
+    }
     if (sends) {
       const sqs = grants(routeId, 'sqs');
       const sendActions = Object.keys(sqs).filter((action) => action.startsWith('sqs:Send'));

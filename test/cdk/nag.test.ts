@@ -71,6 +71,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-L1 KnapApi/Functions/UpdateKnap',
       'AwsSolutions-L1 KnapApi/Runs/DeliverRuns',
       'AwsSolutions-L1 KnapApi/Runs/DispatchRuns',
+      'AwsSolutions-SMG4 KnapApi/TokenKeys',
     ]);
     for (const { reason } of found) expect(reason.length).toBeGreaterThan(100);
   });

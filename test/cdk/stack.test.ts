@@ -169,8 +169,9 @@ describe('functions', () => {
     // The public documentation routes never touch the table; the run makers reach the queue.
     const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata'].includes(route.id);
     const makesRuns = ['start-run', 'report-meeting'].includes(route.id);
+    const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
     expect(fn.Properties?.Environment.Variables).toEqual({
-      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId) }),
+      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId), TOKEN_KEYS_SECRET_ARN: ref(secretId!) }),
       ...(makesRuns ? { DELIVERY_QUEUE_URL: expect.objectContaining({ Ref: expect.any(String) }) } : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -191,6 +192,26 @@ describe('functions', () => {
 
   test('log groups: one per function and one for access logs, no other', () => {
     template.resourceCountIs('AWS::Logs::LogGroup', routes.length + jobs.length + 1);
+  });
+});
+
+describe('the token signing keys', () => {
+  test('one generated secret, `current` 64 characters, kept when the stack goes, its ARN an output', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        Description: Match.stringLikeRegexp('token signing keys'),
+        GenerateSecretString: {
+          SecretStringTemplate: '{"previous":""}',
+          GenerateStringKey: 'current',
+          PasswordLength: 64,
+          ExcludePunctuation: true,
+        },
+      },
+    });
+    const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
+    template.hasOutput('TokenKeysSecretArn', { Value: ref(secretId!) });
   });
 });
 
