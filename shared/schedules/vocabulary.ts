@@ -143,7 +143,7 @@ export const SELF_CONTAINED_UNITS = new Set([
 /** Largest accepted interval per unit: beyond these the phrase is almost surely a typo. */
 export const MAX_INTERVAL: Readonly<Record<Unit, number>> = { day: 365, week: 52, month: 24, year: 10, quarter: 1 };
 
-/** Units more frequent than daily: recognised only to reject them with a clear message. */
+/** Units under a day (read by families/sub-daily.ts); listed here so typos.ts never corrects them. */
 export const SUB_DAILY_WORDS = new Set([
   // Not "second": that is an ordinal ("every second Tuesday").
   'hour',

@@ -1,0 +1,29 @@
+/**
+ * Prints the corpus size by phrase family: accepted rows (with their exact schedule_info and
+ * next_run_at) and refused look-alikes. Run: npx tsx test/unit/schedules/corpus-size.ts
+ */
+import { groups, rejectedGroups } from './corpus.js';
+
+/** "family 4 across DST: ..." -> "family 4"; groups before issue 9 count as "base". */
+const familyOf = (name: string): string => /^family \d+/.exec(name)?.[0] ?? 'base';
+
+const sizes = new Map<string, { accepted: number; refused: number }>();
+const entry = (family: string) => {
+  const found = sizes.get(family) ?? { accepted: 0, refused: 0 };
+  sizes.set(family, found);
+  return found;
+};
+for (const g of groups) entry(familyOf(g.name)).accepted += g.rows.length;
+for (const g of rejectedGroups) entry(familyOf(g.name)).refused += g.rows.length;
+
+const order = (f: string) => (f === 'base' ? 0 : Number(f.split(' ')[1]));
+const rows = [...sizes].sort(([a], [b]) => order(a) - order(b));
+console.log('family      accepted  refused');
+for (const [family, { accepted, refused }] of rows) {
+  console.log(`${family.padEnd(10)}  ${String(accepted).padStart(8)}  ${String(refused).padStart(7)}`);
+}
+const total = rows.reduce((t, [, s]) => ({ accepted: t.accepted + s.accepted, refused: t.refused + s.refused }), {
+  accepted: 0,
+  refused: 0,
+});
+console.log(`${'total'.padEnd(10)}  ${String(total.accepted).padStart(8)}  ${String(total.refused).padStart(7)}`);
