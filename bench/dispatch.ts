@@ -8,12 +8,13 @@
  * over that floor; absolute numbers drift with this shared machine.
  */
 import '../local/quiet-sdk-warning.js';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { openLocalTable } from '../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import type { Knap } from '../shared/domain/knaps.js';
+import { staticKeyring } from '../shared/domain/sealed-tokens.js';
 import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
@@ -47,6 +48,8 @@ const main = async (): Promise<void> => {
         queued += 1;
       },
     },
+    // The dispatcher seals no tokens.
+    tokenKeys: staticKeyring([randomBytes(32)]),
   };
   try {
     const { schedule_info } = describeSchedule('every Monday at 9am', { now: new Date('2026-11-29T12:00:00Z') });

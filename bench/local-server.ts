@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../local/ports.js';
 import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import { systemClock } from '../shared/domain/clock.js';
+import { keyringFromEnv } from '../shared/keys/token-keyring.js';
 import type { Deps } from '../shared/runtime.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
@@ -15,6 +17,10 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface RunningStack {
   url: string;
+  /** The server process (its CPU time is read from /proc by the benchmark). */
+  pid: number;
+  /** The DynamoDB it uses: its own embedded one, or the one it was given. */
+  dynamodbEndpoint: string;
   /** Direct access to the stack's table, for creating clients and checking what was stored. */
   deps: Deps;
   stop(): Promise<void>;
@@ -28,14 +34,26 @@ export const tokenForm = (client: { clientId: string; clientSecret: string }): s
     client_secret: client.clientSecret,
   }).toString();
 
+export interface StackProcessOptions {
+  /** Use this DynamoDB (`DYNAMODB_ENDPOINT`) instead of an embedded one in the server's process. */
+  dynamodbEndpoint?: string;
+  /** Extra flags for `node`, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
+}
+
 /**
  * `npm start` in a child process, on free ports and a throwaway data folder, so the load
  * generator and the server do not share an event loop.
  */
-export const startStackProcess = async (env: Record<string, string> = {}): Promise<RunningStack> => {
+export const startStackProcess = async (
+  env: Record<string, string> = {},
+  options: StackProcessOptions = {},
+): Promise<RunningStack> => {
   const [port, dynamodbPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), 'knap-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+  // One key for the server and this process's deps, so either can seal and open tokens.
+  const tokenKeys = env.TOKEN_SIGNING_KEYS ?? randomBytes(48).toString('base64url');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'local/start.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -45,6 +63,8 @@ export const startStackProcess = async (env: Record<string, string> = {}): Promi
       DATA_DIR: dataDir,
       ACCESS_LOG: 'false',
       POWERTOOLS_LOG_LEVEL: 'ERROR',
+      TOKEN_SIGNING_KEYS: tokenKeys,
+      ...(options.dynamodbEndpoint ? { DYNAMODB_ENDPOINT: options.dynamodbEndpoint } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -59,9 +79,12 @@ export const startStackProcess = async (env: Record<string, string> = {}): Promi
       }
     });
   });
-  const documents = createDocumentClient({ endpoint: `http://127.0.0.1:${dynamodbPort}` });
+  const dynamodbEndpoint = options.dynamodbEndpoint ?? `http://127.0.0.1:${dynamodbPort}`;
+  const documents = createDocumentClient({ endpoint: dynamodbEndpoint });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    dynamodbEndpoint,
     deps: {
       repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME),
       clock: systemClock,
@@ -69,6 +92,7 @@ export const startStackProcess = async (env: Record<string, string> = {}): Promi
       defaultRateLimit: DEFAULT_RATE_LIMIT,
       // The benchmark creates no runs.
       deliveries: { enqueue: async () => undefined },
+      tokenKeys: keyringFromEnv({ TOKEN_SIGNING_KEYS: tokenKeys }),
     },
     stop: async () => {
       documents.destroy();

@@ -1,129 +1,370 @@
 /**
- * `npm run bench [-- --duration 10 --connections 10 --out bench/results.json]`
+ * `npm run bench [-- --rounds 3 --duration 4 --warmup 2 --connections 10 --skip-bundles --token-only]`
  *
- * Starts the local stack on free ports, then drives it with autocannon and prints
- * requests/s, p50, p99 and errors for a token grant, an authenticated Knap create and the
- * list, with the DynamoDB round trips each request makes (counted by an SDK middleware in
- * the server and reported per response), and each Lambda bundle's size and cold import time.
+ * One in-memory dynalite in a process of its own; on it, the project (`npm start` with
+ * DYNAMODB_ENDPOINT) and the anchor peer (oidc-provider 9.13 + a DynamoDB adapter + the same
+ * conditional limiter write, bench/peer/), each in its own process. Then, with autocannon:
+ *
+ * - token grant (client_credentials), project and peer in alternating rounds: req/s, p50,
+ *   the API server's CPU per request and dynalite's (CPU time deltas of each process over
+ *   the round, from /proc, less what each burns at idle: `npm start` runs the schedule
+ *   dispatcher every second), and project/peer ratios (median of the per-round ratios: each
+ *   round pairs two neighbouring runs, which share whatever else the machine was doing);
+ * - the project's other routes (create Knap, list Knaps, get one Knap) the same way;
+ * - DynamoDB round trips per request (X-DynamoDB-Round-Trips, counted by an SDK middleware
+ *   in each server) and new items per request (the table's item count before and after);
+ * - each Lambda bundle's size and cold import time (skip with --skip-bundles).
+ *
+ * Prints the tables and writes everything to bench/results.json (--out).
  */
 import '../local/quiet-sdk-warning.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
 import { startStackProcess, tokenForm } from './local-server.js';
+import { startPeerProcess } from './peer/process.js';
+import { cpuMs, startDynaliteProcess } from './processes.js';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '2' },
+    idle: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     out: { type: 'string', default: 'bench/results.json' },
     'skip-bundles': { type: 'boolean', default: false },
+    'token-only': { type: 'boolean', default: false },
+    /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
+    'peer-table': { type: 'string' },
   },
 });
+const rounds = Number(values.rounds);
 const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const idleSeconds = Number(values.idle);
 const connections = Number(values.connections);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const peerVersion = (
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve('oidc-provider/package.json'), 'utf8')) as { version: string }
+).version;
 
-interface Scenario {
+interface Target {
   name: string;
+  /** The server process whose CPU is counted. */
+  pid: number;
+  url: string;
   method: 'GET' | 'POST';
-  path: string;
   headers: Record<string, string>;
   body?: string;
+  /** The table whose item count tells how many items a request adds. */
+  tableName: string;
 }
 
-const stack = await startStackProcess({ COUNT_ROUND_TRIPS: 'true' });
+interface Round {
+  requests_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  requests: number;
+  errors: number;
+  /** Net of the process's CPU at idle over the same time (see `idleRates`). */
+  server_cpu_ms_per_request: number;
+  dynalite_cpu_ms_per_request: number;
+  /** The CPU deltas as read. */
+  server_cpu_ms_raw: number;
+  dynalite_cpu_ms_raw: number;
+}
+
+interface Probe {
+  dynamodb_round_trips: number;
+  new_items_per_request: number;
+}
+
+const median = (numbers: number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+const dynalite = await startDynaliteProcess();
+const documents = createDocumentClient({ endpoint: dynalite.endpoint });
+const stack = await startStackProcess({ COUNT_ROUND_TRIPS: 'true' }, { dynamodbEndpoint: dynalite.endpoint });
+const peer = await startPeerProcess({ dynamodbEndpoint: dynalite.endpoint, tableName: values['peer-table'] });
+
+const countItems = async (tableName: string): Promise<number> => {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(new ScanCommand({ TableName: tableName, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
+};
+
+const send = async (target: Target): Promise<Response> => {
+  const response = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${target.name}: ${target.method} ${target.url} answered ${response.status}`);
+  return response;
+};
+
+/** Sequential requests, one at a time: the round trips each makes and the items it adds. */
+const probe = async (target: Target, requests = 20): Promise<Probe> => {
+  // Requests still in flight when a load ends finish their writes after it: let them land.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const before = await countItems(target.tableName);
+  let trips = 0;
+  for (let i = 0; i < requests; i += 1) trips += Number((await send(target)).headers.get('x-dynamodb-round-trips'));
+  const after = await countItems(target.tableName);
+  return { dynamodb_round_trips: trips / requests, new_items_per_request: (after - before) / requests };
+};
+
+const load = (target: Target, seconds: number) =>
+  autocannon({
+    url: target.url,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+  });
+
+/**
+ * CPU ms per second of each process while nothing is sent: `npm start` runs the schedule
+ * dispatcher every second (its queries cost dynalite too), which is no part of a request
+ * (deployed, it is a Lambda of its own). Subtracted from each round, pro rata.
+ */
+const idleRates = new Map<number, number>();
+const measureIdle = async (pids: number[]): Promise<void> => {
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const started = process.hrtime.bigint();
+  const before = pids.map(cpuMs);
+  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  pids.forEach((pid, index) => {
+    idleRates.set(pid, (cpuMs(pid) - (before[index] as number)) / seconds);
+  });
+};
+
+const measure = async (target: Target): Promise<Round> => {
+  const started = process.hrtime.bigint();
+  const server = cpuMs(target.pid);
+  const db = cpuMs(dynalite.pid);
+  const result = await load(target, duration);
+  const serverMs = cpuMs(target.pid) - server;
+  const dbMs = cpuMs(dynalite.pid) - db;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const requests = Math.max(result.requests.total, 1);
+  const net = (ms: number, pid: number) => Math.max(0, ms - (idleRates.get(pid) ?? 0) * seconds) / requests;
+  return {
+    requests_per_second: Math.round(result.requests.total / duration),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    server_cpu_ms_per_request: round2(net(serverMs, target.pid)),
+    dynalite_cpu_ms_per_request: round2(net(dbMs, dynalite.pid)),
+    server_cpu_ms_raw: Math.round(serverMs),
+    dynalite_cpu_ms_raw: Math.round(dbMs),
+  };
+};
+
+const summarize = (runs: Round[]) => ({
+  requests_per_second: Math.round(median(runs.map((run) => run.requests_per_second))),
+  p50_ms: median(runs.map((run) => run.p50_ms)),
+  p99_ms: median(runs.map((run) => run.p99_ms)),
+  server_cpu_ms_per_request: round2(median(runs.map((run) => run.server_cpu_ms_per_request))),
+  dynalite_cpu_ms_per_request: round2(median(runs.map((run) => run.dynalite_cpu_ms_per_request))),
+  errors: runs.reduce((sum, run) => sum + run.errors, 0),
+});
+
+/** Median of the per-round ratios project/peer of one measure. */
+const pairedRatio = (project: Round[], anchor: Round[], pick: (round: Round) => number): number =>
+  round2(median(project.map((round, index) => pick(round) / Math.max(pick(anchor[index] as Round), 1e-9))));
+
 try {
   // A limit far above what the run can reach: this measures the API, not the limiter's 429s.
   const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'bench', rateLimit: 1_000_000 });
   const form = tokenForm(client);
-  const tokenResponse = await fetch(`${stack.url}/api/oauth/token`, {
+  const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
+  const projectGrant: Target = {
+    name: 'project',
+    pid: stack.pid,
+    url: `${stack.url}/api/oauth/token`,
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: formHeaders,
     body: form,
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  const bearer = { authorization: `Bearer ${token}` };
-
-  const scenarios: Scenario[] = [
-    {
-      name: 'token grant (client_credentials)',
-      method: 'POST',
-      path: '/api/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form,
-    },
-    {
-      name: 'create Knap (scheduled)',
-      method: 'POST',
-      path: '/api/studio/knap-tools',
-      headers: { ...bearer, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Bench',
-        schedule_type: 'scheduled',
-        visibility: 'public',
-        tool_metadata: { schedule_description: 'every weekday at 9am' },
-      }),
-    },
-    { name: 'list Knaps (limit=20)', method: 'GET', path: '/api/studio/knap-tools?limit=20', headers: bearer },
-  ];
-
-  const roundTrips = async (scenario: Scenario): Promise<number> => {
-    const counts: number[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      const response = await fetch(stack.url + scenario.path, {
-        method: scenario.method,
-        headers: scenario.headers,
-        body: scenario.body,
-      });
-      await response.arrayBuffer();
-      counts.push(Number(response.headers.get('x-dynamodb-round-trips')));
-    }
-    return counts.reduce((sum, count) => sum + count, 0) / counts.length;
+    tableName: DEFAULT_TABLE_NAME,
+  };
+  const peerGrant: Target = {
+    name: `oidc-provider ${peerVersion} + limiter`,
+    pid: peer.pid,
+    url: peer.tokenUrl,
+    method: 'POST',
+    headers: formHeaders,
+    body: tokenForm(peer),
+    tableName: peer.tableName,
   };
 
-  const rows = [];
-  for (const scenario of scenarios) {
-    const trips = await roundTrips(scenario);
-    const result = await autocannon({
-      url: stack.url + scenario.path,
-      method: scenario.method,
-      headers: scenario.headers,
-      body: scenario.body,
-      connections,
-      duration,
+  // Both answer a grant before anything is timed.
+  const grantProbes = { project: await probe(projectGrant), peer: await probe(peerGrant) };
+  await load(projectGrant, warmup);
+  await load(peerGrant, warmup);
+  await measureIdle([stack.pid, peer.pid, dynalite.pid]);
+  const idle = {
+    project_server_ms_per_s: Math.round(idleRates.get(stack.pid) ?? 0),
+    peer_server_ms_per_s: Math.round(idleRates.get(peer.pid) ?? 0),
+    dynalite_ms_per_s: Math.round(idleRates.get(dynalite.pid) ?? 0),
+  };
+  const grantRounds: { project: Round[]; peer: Round[] } = { project: [], peer: [] };
+  for (let index = 0; index < rounds; index += 1) {
+    // Alternate who goes first, so a drift of the machine's load favours neither.
+    const order = index % 2 === 0 ? (['project', 'peer'] as const) : (['peer', 'project'] as const);
+    for (const side of order) {
+      const run = await measure(side === 'project' ? projectGrant : peerGrant);
+      grantRounds[side].push(run);
+      process.stderr.write(
+        `round ${index + 1}/${rounds} ${side.padEnd(7)} ${run.requests_per_second} req/s, p50 ${run.p50_ms} ms, server ${run.server_cpu_ms_per_request} ms/req, dynalite ${run.dynalite_cpu_ms_per_request} ms/req\n`,
+      );
+    }
+  }
+  const grant = {
+    project: { ...summarize(grantRounds.project), ...grantProbes.project },
+    peer: { ...summarize(grantRounds.peer), ...grantProbes.peer },
+    ratios: {
+      throughput: pairedRatio(grantRounds.project, grantRounds.peer, (run) => run.requests_per_second),
+      p50: pairedRatio(grantRounds.project, grantRounds.peer, (run) => run.p50_ms),
+      server_cpu: pairedRatio(grantRounds.project, grantRounds.peer, (run) => run.server_cpu_ms_per_request),
+      dynalite_cpu: pairedRatio(grantRounds.project, grantRounds.peer, (run) => run.dynalite_cpu_ms_per_request),
+    },
+    rounds: grantRounds,
+  };
+
+  // The project's other routes, with a token of its own.
+  const scenarios: (Probe & ReturnType<typeof summarize> & { scenario: string })[] = [];
+  if (!values['token-only']) {
+    const { access_token: token } = (await (
+      await fetch(projectGrant.url, { method: 'POST', headers: formHeaders, body: form })
+    ).json()) as { access_token: string };
+    const bearer = { authorization: `Bearer ${token}` };
+    const knapBody = JSON.stringify({
+      name: 'Bench',
+      schedule_type: 'scheduled',
+      visibility: 'public',
+      tool_metadata: { schedule_description: 'every weekday at 9am' },
     });
-    rows.push({
-      scenario: scenario.name,
-      requests_per_second: Math.round(result.requests.average),
-      p50_ms: result.latency.p50,
-      p99_ms: result.latency.p99,
-      requests: result.requests.total,
-      errors: result.errors + result.timeouts + result.non2xx,
-      dynamodb_round_trips: trips,
+    const created = await fetch(`${stack.url}/api/studio/knap-tools`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: knapBody,
     });
+    const { uuid } = (await created.json()) as { uuid: string };
+    const routes: Target[] = [
+      {
+        name: 'create Knap (scheduled)',
+        pid: stack.pid,
+        url: `${stack.url}/api/studio/knap-tools`,
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: knapBody,
+        tableName: DEFAULT_TABLE_NAME,
+      },
+      {
+        name: 'list Knaps (limit=20)',
+        pid: stack.pid,
+        url: `${stack.url}/api/studio/knap-tools?limit=20`,
+        method: 'GET',
+        headers: bearer,
+        tableName: DEFAULT_TABLE_NAME,
+      },
+      {
+        name: 'get one Knap',
+        pid: stack.pid,
+        url: `${stack.url}/api/studio/knap-tools/${uuid}`,
+        method: 'GET',
+        headers: bearer,
+        tableName: DEFAULT_TABLE_NAME,
+      },
+    ];
+    for (const route of routes) {
+      const probed = await probe(route);
+      await load(route, warmup);
+      const runs: Round[] = [];
+      for (let index = 0; index < rounds; index += 1) runs.push(await measure(route));
+      scenarios.push({ scenario: route.name, ...summarize(runs), ...probed });
+      process.stderr.write(`${route.name}: ${runs.map((run) => run.requests_per_second).join(', ')} req/s\n`);
+    }
   }
 
   const bundles = values['skip-bundles'] ? [] : await measureBundles();
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version };
   const report = {
     when: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version },
-    settings: { duration_s: duration, connections },
-    scenarios: rows,
+    command,
+    machine,
+    settings: { rounds, duration_s: duration, warmup_s: warmup, connections, peer: `oidc-provider ${peerVersion}` },
+    idle_cpu: idle,
+    token_grant: grant,
+    scenarios,
     bundles,
   };
 
+  const { project, peer: anchor, ratios } = grant;
+  const cell = (value: number | string) => String(value);
+  const rows: [string, string, string, string][] = [
+    ['throughput (req/s)', cell(project.requests_per_second), cell(anchor.requests_per_second), `${ratios.throughput}x`],
+    ['p50 latency (ms)', cell(project.p50_ms), cell(anchor.p50_ms), `${ratios.p50}x`],
+    [
+      'API server CPU per request (ms, dynalite excluded)',
+      cell(project.server_cpu_ms_per_request),
+      cell(anchor.server_cpu_ms_per_request),
+      `${ratios.server_cpu}x`,
+    ],
+    [
+      'dynalite CPU per request (ms)',
+      cell(project.dynalite_cpu_ms_per_request),
+      cell(anchor.dynalite_cpu_ms_per_request),
+      `${ratios.dynalite_cpu}x`,
+    ],
+    ['DynamoDB round trips per request', cell(project.dynamodb_round_trips), cell(anchor.dynamodb_round_trips), ''],
+    ['new items per request', cell(project.new_items_per_request), cell(anchor.new_items_per_request), ''],
+    ['errors (non-2xx, timeouts)', cell(project.errors), cell(anchor.errors), ''],
+    [
+      'CPU at idle, subtracted above (ms/s): server, dynalite',
+      `${idle.project_server_ms_per_s}, ${idle.dynalite_ms_per_s}`,
+      `${idle.peer_server_ms_per_s}, ${idle.dynalite_ms_per_s}`,
+      '',
+    ],
+  ];
+  console.log(`\n$ ${command}`);
   console.log(
-    `\nKnap API on the local stack (dynalite), ${connections} connections, ${duration} s each, ${report.machine.cpus} cores\n`,
+    `${rounds} alternating rounds x ${duration} s (after ${warmup} s warm-up), ${connections} connections; ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; one in-memory dynalite in its own process\n`,
   );
-  console.table(rows);
+  console.log(`| per token grant (client_credentials) | project | oidc-provider ${peerVersion} + limiter | project/peer |`);
+  console.log('|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('\nMedians over the rounds; ratios are the median of the per-round ratios.');
+  if (scenarios.length > 0) {
+    console.log('\nThe project on its other routes (medians over the rounds):');
+    console.table(scenarios);
+  }
   if (bundles.length > 0) console.table(bundles);
   mkdirSync(dirname(values.out as string), { recursive: true });
   writeFileSync(values.out as string, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Written to ${values.out}`);
 } finally {
+  documents.destroy();
+  await peer.stop();
   await stack.stop();
+  await dynalite.stop();
 }

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:profile [-- --duration 10 --connections 10 --top 10 --route token]`
+ *
+ * Runs the project's server (`npm start`, over a dynalite in its own process) under
+ * `node --cpu-prof`, loads one route with autocannon for N seconds, stops the server (which
+ * writes the profile) and prints where the server's own CPU went while under load: the top
+ * functions by self time (summed per function name + script + line) and the same by package.
+ * Start-up and warm-up are left out (samples outside the load window); dynalite is not in
+ * the profile. The temporary files are removed.
+ *
+ * Routes: token (client_credentials grant), create, list, get.
+ */
+import '../local/quiet-sdk-warning.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createApiClient } from '../shared/services/admin-service.js';
+import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
+import { startStackProcess, tokenForm } from './local-server.js';
+import { cpuMs, startDynaliteProcess } from './processes.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    top: { type: 'string', default: '10' },
+    route: { type: 'string', default: 'token' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const route = values.route as string;
+if (!['token', 'create', 'list', 'get'].includes(route)) throw new Error(`--route: token, create, list or get, not ${route}`);
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const command = `npm run bench:profile${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+
+const profileDir = mkdtempSync(join(tmpdir(), 'knap-cpu-prof-'));
+const dynalite = await startDynaliteProcess();
+const stack = await startStackProcess(
+  {},
+  {
+    dynamodbEndpoint: dynalite.endpoint,
+    // 1 ms sampling (the default) over seconds of load is thousands of samples per core.
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
+  },
+);
+let stopped = false;
+try {
+  const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'profile', rateLimit: 1_000_000 });
+  const form = tokenForm(client);
+  const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
+  const target: { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } = {
+    url: `${stack.url}/api/oauth/token`,
+    method: 'POST',
+    headers: formHeaders,
+    body: form,
+  };
+  if (route !== 'token') {
+    const granted = await fetch(target.url, { method: 'POST', headers: formHeaders, body: form });
+    const { access_token: token } = (await granted.json()) as { access_token: string };
+    const bearer = { authorization: `Bearer ${token}` };
+    const knapBody = JSON.stringify({
+      name: 'Profile',
+      schedule_type: 'scheduled',
+      visibility: 'public',
+      tool_metadata: { schedule_description: 'every weekday at 9am' },
+    });
+    const knaps = `${stack.url}/api/studio/knap-tools`;
+    const created = await fetch(knaps, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: knapBody,
+    });
+    const { uuid } = (await created.json()) as { uuid: string };
+    if (route === 'create')
+      Object.assign(target, { url: knaps, headers: { ...bearer, 'content-type': 'application/json' }, body: knapBody });
+    if (route === 'list') Object.assign(target, { url: `${knaps}?limit=20`, method: 'GET', headers: bearer, body: undefined });
+    if (route === 'get') Object.assign(target, { url: `${knaps}/${uuid}`, method: 'GET', headers: bearer, body: undefined });
+  }
+  const load = (seconds: number) => autocannon({ ...target, connections, duration: seconds });
+  await load(Number(values.warmup));
+  // The profile's timestamps are on the same monotonic clock as process.hrtime.
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuBefore = cpuMs(stack.pid);
+  const result = await load(duration);
+  const cpuDuring = cpuMs(stack.pid) - cpuBefore;
+  const toUs = Number(process.hrtime.bigint() / 1000n);
+  await stack.stop();
+  stopped = true;
+
+  // One profile per thread (the tsx loader's too): the main thread's, busy under load, is the largest.
+  const file = readdirSync(profileDir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size)[0];
+  if (!file) throw new Error(`the server wrote no .cpuprofile into ${profileDir}`);
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+  const inWindow = profile.startTime <= fromUs && profile.endTime >= toUs;
+  const summary = summarizeProfile(profile, {
+    repoRoot,
+    top: Number(values.top),
+    ...(inWindow ? { fromUs, toUs } : {}),
+  });
+  const requests = result.requests.total;
+  const cpuPerRequest = Math.round((100 * cpuDuring) / Math.max(requests, 1)) / 100;
+  if (values.json) {
+    console.log(
+      JSON.stringify({ command, route, requests, cpu_ms_per_request: cpuPerRequest, window: inWindow, ...summary }, null, 2),
+    );
+  } else {
+    console.log(`\n$ ${command}`);
+    console.log(
+      `${route}: ${requests} requests in ${duration} s (${Math.round(requests / duration)} req/s, ${result.non2xx + result.errors} errors), ${connections} connections`,
+    );
+    console.log(
+      `server process CPU (/proc, all threads): ${Math.round(cpuDuring)} ms, ${cpuPerRequest} ms per request (with the profiler on)`,
+    );
+    // The sampler ticks on wall time: on a loaded machine a thread waiting for a core still
+    // counts as busy, so read the shares, not the milliseconds.
+    console.log(
+      `main thread sampled ${inWindow ? 'during the load' : 'over the whole run (the load window could not be placed)'}: ${summary.busyMs} ms not idle, ${summary.idleMs} ms idle (${summary.samples} samples)\n`,
+    );
+    console.log(`Top ${values.top} functions by self time:`);
+    console.log('| # | function | where | self ms | % of busy |');
+    console.log('|---|---|---|---|---|');
+    summary.functions.forEach((row, index) => {
+      console.log(`| ${index + 1} | ${row.function} | ${row.where || '(native)'} | ${row.self_ms} | ${row.percent} |`);
+    });
+    console.log('\nSelf time by package (top 12):');
+    console.log('| package | self ms | % of busy |');
+    console.log('|---|---|---|');
+    for (const row of summary.packages.slice(0, 12)) console.log(`| ${row.package} | ${row.self_ms} | ${row.percent} |`);
+    const share = (test: (pkg: string) => boolean) =>
+      Math.round(summary.packages.filter((row) => test(row.package)).reduce((sum, row) => sum + row.percent, 0));
+    console.log(
+      `\nAWS SDK (@aws-sdk/*, @smithy/*): ${share((pkg) => /^@(aws-sdk|smithy)\//.test(pkg))} %, Node.js modules: ${share((pkg) => pkg.startsWith('node:'))} %, native: ${share((pkg) => pkg.startsWith('native'))} %, the project's code: ${share((pkg) => pkg.startsWith('project:'))} %, other packages: ${share((pkg) => !/^(@aws-sdk\/|@smithy\/|node:|native|project:)/.test(pkg))} %`,
+    );
+  }
+} finally {
+  if (!stopped) await stack.stop();
+  await dynalite.stop();
+  rmSync(profileDir, { recursive: true, force: true });
+}
