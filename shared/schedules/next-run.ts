@@ -3,13 +3,11 @@ import { type CivilDate, civilDate, dayNumber, daysInMonth, isoWeekIndex, parseD
 import { ScheduleError } from './errors.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
 import { SCHEDULE_KINDS, type ScheduleInfo, type ScheduleKind, SUB_DAILY_KINDS } from './types.js';
-import { localDayNumber, localToInstant, localToInstants, zoneOf } from './zoned-time.js';
+import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
 
 /** Far enough for "every 9 years on Feb 29" across a skipped century leap day. */
 const HORIZON_YEARS = 400;
 const MINUTE_MS = 60_000;
-/** More than any daylight-saving shift: slots further than this from a run cannot come before it. */
-const SHIFT_MARGIN_MINUTES = 180;
 
 /** Hourly and minutely: the day's runs, in minutes since local midnight. */
 interface DaySeries {
@@ -115,20 +113,52 @@ function readSeries(info: ScheduleInfo, rule: Rule): DaySeries {
   return { start, end: endMinutes, step };
 }
 
+/** The first instant (to the minute) in [lo, hi] whose offset is `to`; lo has another offset. */
+function transitionBetween(zone: IANAZone, lo: number, hi: number, to: number): number {
+  let [a, b] = [lo, hi];
+  while (b - a > MINUTE_MS) {
+    const mid = a + Math.floor((b - a) / 2 / MINUTE_MS) * MINUTE_MS;
+    if (zone.offset(mid) === to) b = mid;
+    else a = mid;
+  }
+  return b;
+}
+
+/** Local wall time of a day's minute, as if it were UTC (the calendar arithmetic of the zone). */
+const wallOf = (midnight: number, minutes: number): number => midnight + minutes * MINUTE_MS;
+
 /**
  * The first run of an hourly or minutely schedule on the date strictly after `afterMs`, or null.
  * Each wall time of the series runs at every instant it occurs: twice when clocks go back (so
  * the runs keep their pace in real time), once, moved forward past the gap, when it does not
- * exist. Only slots near `afterMs` in wall time are looked at.
+ * exist (read with the offset before the gap, as for daily schedules).
  */
 function seriesRunAfter(rule: Rule, series: DaySeries, date: CivilDate, afterMs: number): number | null {
   const midnight = Date.UTC(date.year, date.month - 1, date.day);
-  const afterWall = (afterMs + rule.zone.offset(afterMs) * MINUTE_MS - midnight) / MINUTE_MS;
-  const first = Math.max(0, Math.ceil((afterWall - SHIFT_MARGIN_MINUTES - series.start) / series.step));
+  // The instants of this local date lie within these bounds, whatever the zone (UTC-12 to +14).
+  const before = rule.zone.offset(midnight - 14 * 3_600_000);
+  const after = rule.zone.offset(midnight + 38 * 3_600_000);
+  if (before === after) {
+    // One offset all day: the first slot after `afterMs` is plain arithmetic.
+    const x = (afterMs - midnight) / MINUTE_MS + before;
+    const k = x < series.start ? 0 : Math.floor((x - series.start) / series.step) + 1;
+    const m = series.start + k * series.step;
+    return m <= series.end ? wallOf(midnight, m - before) : null;
+  }
+  // A transition day: find the instant the offset changes (to the minute), then each slot's
+  // instants are arithmetic. Only slots within the shift of `afterMs` (in wall time) can be next.
+  const change = transitionBetween(rule.zone, midnight - 14 * 3_600_000, midnight + 38 * 3_600_000, after);
+  const shift = Math.abs(after - before);
+  const afterWall = (afterMs - midnight) / MINUTE_MS + rule.zone.offset(afterMs);
+  const first = Math.max(0, Math.ceil((afterWall - shift - series.start) / series.step));
   let best: number | null = null;
   let bestWall = Number.POSITIVE_INFINITY;
-  for (let m = series.start + first * series.step; m <= series.end && m <= bestWall + SHIFT_MARGIN_MINUTES; m += series.step) {
-    for (const instant of localToInstants(date, Math.floor(m / 60), m % 60, rule.zone)) {
+  for (let m = series.start + first * series.step; m <= series.end && m <= bestWall + shift; m += series.step) {
+    const early = wallOf(midnight, m - before);
+    const late = wallOf(midnight, m - after);
+    const valid = [early < change ? early : null, late >= change ? late : null].filter((i): i is number => i !== null);
+    // In the gap: the offset before it, as for daily schedules (RFC 5545).
+    for (const instant of valid.length > 0 ? valid : [early]) {
       if (instant > afterMs && (best === null || instant < best)) {
         best = instant;
         bestWall = Math.min(bestWall, m);

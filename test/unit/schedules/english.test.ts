@@ -289,3 +289,64 @@ describe('sayScheduleInEnglish: random schedules', () => {
     );
   });
 });
+
+// ---- random hourly and minutely schedules, as the parser makes them ----------------------------
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+/** A window of the day [start, end] that fits at least two runs `step` minutes apart. */
+const windowFor = (step: number) =>
+  fc
+    .integer({ min: 0, max: 24 * 60 - 1 - step })
+    .chain((start) => fc.integer({ min: start + step, max: 24 * 60 - 1 }).map((end) => ({ start, end })));
+const subDailyShapes = fc.oneof(
+  // From midnight, a step that divides the day, the minute of the hour for hourly ones.
+  fc
+    .tuple(fc.constantFrom(1, 2, 3, 4, 6, 8, 12), fc.integer({ min: 0, max: 59 }))
+    .map(([interval, minute]) => ({ schedule_type: 'hourly' as const, interval, schedule_time: hhmm(minute), end_time: null })),
+  fc
+    .constantFrom(1, 2, 5, 10, 15, 20, 30, 45, 90, 120, 360)
+    .map((interval) => ({ schedule_type: 'minutely' as const, interval, schedule_time: '00:00', end_time: null })),
+  // Within the hours of a window, any step that fits in it twice.
+  fc.integer({ min: 1, max: 11 }).chain((interval) =>
+    windowFor(interval * 60).map(({ start, end }) => ({
+      schedule_type: 'hourly' as const,
+      interval,
+      schedule_time: hhmm(start),
+      end_time: hhmm(end),
+    })),
+  ),
+  fc.integer({ min: 1, max: 240 }).chain((interval) =>
+    windowFor(interval).map(({ start, end }) => ({
+      schedule_type: 'minutely' as const,
+      interval,
+      schedule_time: hhmm(start),
+      end_time: hhmm(end),
+    })),
+  ),
+);
+const subDailyDays = fc.oneof(
+  fc.constant({}),
+  weekdaySet.map((days) => ({ days_of_week: days })),
+  monthSet.map((months) => ({ months_of_year: months })),
+  monthDaySet.map((days) => ({ days_of_month: days })),
+);
+const subDailySchedules = fc
+  .tuple(subDailyShapes, subDailyDays, fc.constantFrom(...ZONES))
+  .map(([shape, days, timezone]) => info({ ...shape, ...days, timezone }));
+
+describe('sayScheduleInEnglish: random hourly and minutely schedules', () => {
+  test('read back, each gives the same next 20 runs (DST days included)', () => {
+    fc.assert(
+      fc.property(
+        subDailySchedules,
+        fc.constantFrom('2026-03-07T12:00:00Z', '2026-03-28T12:00:00Z', '2026-10-24T20:00:00Z'),
+        (schedule, at) => {
+          const from = new Date(at);
+          const back = parseSchedule(sayScheduleInEnglish(schedule), { now: NOW });
+          expect(runs(back, from)).toEqual(runs(schedule, from));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

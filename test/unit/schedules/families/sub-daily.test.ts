@@ -174,3 +174,15 @@ describe('family 1: said back', () => {
     expect(sayScheduleInEnglish(info)).toBe(sentence);
   });
 });
+
+describe('family 1: malformed schedule_info is a ScheduleError', () => {
+  test.each([
+    ['end_time on a daily schedule', scheduleInfo({ end_time: '17:00' })],
+    ['end_time before schedule_time', hourly({ schedule_time: '09:00', end_time: '08:00' })],
+    ['end_time not HH:MM', hourly({ end_time: '25:00' })],
+    ['24 hours', hourly({ interval: 24 })],
+    ['1440 minutes', minutely({ interval: 1440 })],
+  ])('%s', (_name, info) => {
+    expect(() => nextRunAt(info, new Date('2026-03-04T10:00:00Z'))).toThrow('Invalid schedule_info');
+  });
+});
