@@ -196,7 +196,8 @@ export interface SubDailyTiming {
   end: number | null;
 }
 
-const hhmm = (minutes: number): string =>
+/** Minutes since midnight as 'HH:MM'. */
+export const hhmm = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** A step that divides the day, so the runs go on across midnight at the same pace. */
@@ -282,5 +283,3 @@ export function subDailyTiming(facts: Facts): SubDailyTiming | null {
   }
   return { schedule_type: freq.unit === 'hour' ? 'hourly' : 'minutely', interval: freq.interval, start, end };
 }
-
-export { hhmm };
