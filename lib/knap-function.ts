@@ -114,6 +114,10 @@ export class KnapFunction extends NodejsFunction {
         // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
         // which loads faster than the runtime's copy spread over hundreds of files.
         bundleAwsSDK: true,
+        // A function's credentials are always in its environment: the default provider chain
+        // (INI, SSO, process, IMDS, and the STS and SSO clients behind them, ~130 KB) would be
+        // parsed at every cold start for nothing. See shared/lambda/env-credentials.ts.
+        esbuildArgs: { '--alias:@aws-sdk/credential-provider-node': './shared/lambda/env-credentials.ts' },
         externalModules: [],
         forceDockerBundling: false,
         // The map keeps our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB.

@@ -1,10 +1,9 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
 import type { TokenKeyring } from './domain/sealed-tokens.js';
 import type { DeliveryQueue } from './domain/webhooks.js';
-import { keyringFromEnv } from './keys/token-keyring.js';
+import { createLogger } from './logger.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
 import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
@@ -15,6 +14,14 @@ export interface Log {
   warn(message: string, ...extra: Record<string, unknown>[]): void;
   error(message: string, ...extra: Record<string, unknown>[]): void;
 }
+
+export { createLogger } from './logger.js';
+
+/** A function that handles no tokens has no keys: any use is a wiring mistake, said plainly. */
+const NO_TOKEN_KEYS: TokenKeyring = {
+  signingKey: () => Promise.reject(new Error('This function was not given token keys (defaultDeps({ tokenKeys }))')),
+  verifyingKey: () => Promise.reject(new Error('This function was not given token keys (defaultDeps({ tokenKeys }))')),
+};
 
 /** What every handler and service needs from the outside world. */
 export interface Deps {
@@ -38,13 +45,13 @@ export const useLocalDeliveryQueue = (queue: DeliveryQueue | undefined): void =>
   localDeliveries = queue;
 };
 
+/** Opens the deployed queue; given only by the functions that queue runs, so the others never bundle SQS. */
+let openRemoteQueue: ((url: string) => DeliveryQueue) | undefined;
+
 /** Forwards to the queue of the moment, so handlers built before it was registered still reach it. */
 const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQueue => ({
   enqueue: async (runId, delaySeconds) => {
-    if (env.DELIVERY_QUEUE_URL) {
-      const { SqsDeliveryQueue } = await import('./queue/sqs-queue.js');
-      return SqsDeliveryQueue.forUrl(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
-    }
+    if (env.DELIVERY_QUEUE_URL && openRemoteQueue) return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
     if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
     return localDeliveries.enqueue(runId, delaySeconds);
   },
@@ -58,21 +65,30 @@ export const defaultRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): n
 
 export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
 
-export const createLogger = (): Logger => new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'knap-api' });
-
 let defaults: Deps | undefined;
 
-/** Built on first use, from the environment, and then shared by every invocation of the container. */
-export const defaultDeps = (): Deps => {
-  if (!defaults) {
-    defaults = {
-      repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
-      clock: systemClock,
-      log: createLogger(),
-      defaultRateLimit: defaultRateLimitFromEnv(),
-      deliveries: deliveryQueueFromEnv(),
-      tokenKeys: keyringFromEnv(),
-    };
-  }
+/** What only some functions need, so that only their bundles carry it (see defaultDeps). */
+export interface DepsParts {
+  /** Functions that seal or open tokens: the keyring (Secrets Manager when deployed). */
+  tokenKeys?: () => TokenKeyring;
+  /** Functions that queue runs: how to open the SQS queue DELIVERY_QUEUE_URL names. */
+  remoteDeliveries?: (url: string) => DeliveryQueue;
+}
+
+/**
+ * Built on first use, from the environment, and then shared by every invocation of the
+ * container (and, under `npm start`, by every handler: the parts any of them gives are added).
+ */
+export const defaultDeps = (parts: DepsParts = {}): Deps => {
+  defaults ??= {
+    repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
+    clock: systemClock,
+    log: createLogger(),
+    defaultRateLimit: defaultRateLimitFromEnv(),
+    deliveries: deliveryQueueFromEnv(),
+    tokenKeys: NO_TOKEN_KEYS,
+  };
+  if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();
+  openRemoteQueue ??= parts.remoteDeliveries;
   return defaults;
 };

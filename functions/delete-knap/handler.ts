@@ -1,5 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { deleteKnap } from '../../shared/services/knap-lifecycle.js';
@@ -14,4 +15,4 @@ export const createHandler = (deps: Deps) =>
     return { statusCode: 204, headers: {}, body: '' };
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { parseDeliveryMessage, secondsToWait } from '../../shared/queue/sqs-queue.js';
+import { parseDeliveryMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
 
@@ -37,4 +37,4 @@ export const createHandler =
     return { batchItemFailures: failures };
   };
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }));

@@ -1,3 +1,4 @@
+import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { defaultDeps } from '../../shared/runtime.js';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
 
@@ -7,7 +8,7 @@ import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
  * same runs (their ids derive from Knap and occurrence), never new ones.
  */
 export const handler = async (): Promise<{ created: number; claimed: number }> => {
-  const deps = defaultDeps();
+  const deps = defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl });
   const result = await dispatchDueRuns(deps);
   if (result.created + result.claimed > 0) deps.log.info('Dispatched due runs', { ...result });
   return result;

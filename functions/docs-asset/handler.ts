@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../shared/errors.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
-import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { publicDeps } from '../../shared/public-deps.js';
+import type { Deps } from '../../shared/runtime.js';
 
 /** The files the reference page loads, and nothing else: the name is never a path. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -41,4 +42,4 @@ export const createHandler = (deps: Deps) =>
     };
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(publicDeps());

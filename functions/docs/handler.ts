@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
-import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { publicDeps } from '../../shared/public-deps.js';
+import type { Deps } from '../../shared/runtime.js';
 
 /** Swagger UI, from the swagger-ui-dist package served beside this page: no CDN, works offline. */
 const PAGE = `<!doctype html>
@@ -30,4 +31,4 @@ export const createHandler = (deps: Deps) =>
     body: PAGE,
   }));
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(publicDeps());

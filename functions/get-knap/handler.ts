@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { knapResponse } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { readKnap } from '../../shared/services/knap-lifecycle.js';
@@ -14,4 +15,4 @@ export const createHandler = (deps: Deps) =>
     return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? ''));
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

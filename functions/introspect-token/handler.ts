@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { introspectToken } from '../../shared/services/token-lifecycle.js';
@@ -14,4 +15,4 @@ export const createHandler = (deps: Deps) =>
       json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
   );
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
@@ -16,4 +17,4 @@ export const createHandler = (deps: Deps) =>
     return json(200, await listRuns(deps, caller, event.pathParameters?.uuid ?? '', page));
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -2,7 +2,8 @@ import { authorizationServerMetadata } from '../../shared/domain/oauth-metadata.
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { baseUrlOf, json } from '../../shared/http/responses.js';
-import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { publicDeps } from '../../shared/public-deps.js';
+import type { Deps } from '../../shared/runtime.js';
 
 /** GET /.well-known/oauth-authorization-server: public, not metered, cacheable. */
 export const createHandler = (deps: Deps) =>
@@ -10,4 +11,4 @@ export const createHandler = (deps: Deps) =>
     json(200, authorizationServerMetadata(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=3600' }),
   );
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(publicDeps());

@@ -2,7 +2,8 @@ import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { baseUrlOf, json } from '../../shared/http/responses.js';
 import { openApiDocument } from '../../shared/openapi/document.js';
-import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { publicDeps } from '../../shared/public-deps.js';
+import type { Deps } from '../../shared/runtime.js';
 
 /** GET /api/openapi.json: public, not metered; its server is the address it was asked on. */
 export const createHandler = (deps: Deps) =>
@@ -10,4 +11,4 @@ export const createHandler = (deps: Deps) =>
     json(200, openApiDocument(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=300' }),
   );
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(publicDeps());

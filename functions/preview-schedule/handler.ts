@@ -1,5 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseSchedulePreview } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
@@ -16,4 +17,4 @@ export const createHandler = (deps: Deps) =>
     return json(200, previewSchedule(deps, parseSchedulePreview(body)));
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

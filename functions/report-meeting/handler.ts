@@ -1,5 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
+import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseMeetingTranscription } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
@@ -17,4 +19,4 @@ export const createHandler = (deps: Deps) =>
     return json(202, await reportMeeting(deps, caller, parseMeetingTranscription(body)));
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

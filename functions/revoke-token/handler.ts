@@ -1,5 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { revokeToken } from '../../shared/services/token-lifecycle.js';
@@ -16,4 +17,4 @@ export const createHandler = (deps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenRequest } from '../../shared/schemas/token-request.js';
 import { grantTokens } from '../../shared/services/token-service.js';
@@ -16,4 +17,4 @@ export const createHandler = (deps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { knapResponse } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { updateKnap } from '../../shared/services/knap-lifecycle.js';
@@ -15,4 +16,4 @@ export const createHandler = (deps: Deps) =>
     return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match']));
   });
 
-export const handler = createHandler(defaultDeps());
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -25,7 +25,14 @@ const functionsWithAssets = [
   ...jobs.map((job) => [job.id, functionLogicalId(job.id), [] as string[]] as const),
 ];
 
-describe.each(functionsWithAssets)('%s bundle', (_id, logicalId, assets) => {
+/** Functions that read no table and handle no token: no SDK at all. */
+const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset'];
+/** Functions that queue runs for delivery, the only ones with the SQS client. */
+const QUEUES_RUNS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
+/** The jobs handle no token: no Secrets Manager client. */
+const JOBS = jobs.map((job) => job.id);
+
+describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
   const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
 
@@ -38,12 +45,17 @@ describe.each(functionsWithAssets)('%s bundle', (_id, logicalId, assets) => {
     expect(codeBytes).toBeLessThan(ONE_MB);
   });
 
-  test('ESM with the createRequire banner, the AWS SDK inside', () => {
+  test('ESM with the createRequire banner; the AWS SDK inside where the function uses it, only the parts it uses', () => {
     const text = code();
     expect(text.slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
     // No import of the SDK is left for the runtime to resolve (it may still be named in error messages).
     expect(text.match(/\bfrom\s*["']@aws-sdk\/[^"']*|\bimport\s*\(\s*["']@aws-sdk\/[^"']*/g)).toBeNull();
-    expect(text).toContain('DynamoDB_20120810');
+    const uses = (service: string) => (PUBLIC.includes(id) ? false : service !== 'sqs' || QUEUES_RUNS.includes(id));
+    expect(text.includes('DynamoDB_20120810')).toBe(uses('dynamodb'));
+    expect(text.includes('AmazonSQS')).toBe(uses('sqs'));
+    expect(text.includes('secretsmanager')).toBe(uses('dynamodb') && !JOBS.includes(id));
+    // Credentials come from the environment: none of the default chain's other providers.
+    expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);
     expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
   });
 

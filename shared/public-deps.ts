@@ -1,0 +1,28 @@
+/**
+ * The deps of the public functions (metadata, OpenAPI, docs): they read no table, send no
+ * run and handle no token, so their bundles carry no AWS SDK at all and start fastest. Any
+ * use of what they lack is a wiring mistake, and says so.
+ */
+import { DEFAULT_RATE_LIMIT } from './domain/clients.js';
+import { systemClock } from './domain/clock.js';
+import type { Repository } from './domain/repository.js';
+import { createLogger } from './logger.js';
+import type { Deps } from './runtime.js';
+
+const lacking = (what: string) => () => {
+  throw new Error(`A public function has no ${what}`);
+};
+
+let deps: Deps | undefined;
+
+export const publicDeps = (): Deps => {
+  deps ??= {
+    repo: new Proxy({} as Repository, { get: (_target, name) => lacking(`table (${String(name)})`) }),
+    clock: systemClock,
+    log: createLogger(),
+    defaultRateLimit: DEFAULT_RATE_LIMIT,
+    deliveries: { enqueue: async () => lacking('delivery queue')() },
+    tokenKeys: { signingKey: async () => lacking('token keys')(), verifyingKey: async () => lacking('token keys')() },
+  };
+  return deps;
+};
