@@ -97,7 +97,11 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 const dynalite = await startDynaliteProcess();
 const documents = createDocumentClient({ endpoint: dynalite.endpoint });
-const stack = await startStackProcess({ COUNT_ROUND_TRIPS: 'true' }, { dynamodbEndpoint: dynalite.endpoint });
+// The dispatcher off: deployed it is a Lambda of its own, no part of a request.
+const stack = await startStackProcess(
+  { COUNT_ROUND_TRIPS: 'true', DISPATCH_INTERVAL_MS: '0' },
+  { dynamodbEndpoint: dynalite.endpoint },
+);
 const peer = await startPeerProcess({ dynamodbEndpoint: dynalite.endpoint, tableName: values['peer-table'] });
 
 const countItems = async (tableName: string): Promise<number> => {

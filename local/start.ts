@@ -21,6 +21,17 @@ if (endpointProblem) {
   process.exit(1);
 }
 
+/** DISPATCH_INTERVAL_MS: how often the schedule dispatcher runs; 0 never (the benchmark); unset, every second. */
+function dispatchInterval(value: string | undefined): number | false | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) {
+    console.error(`DISPATCH_INTERVAL_MS must be a whole number of milliseconds (0 turns the dispatcher off), not "${value}"`);
+    process.exit(1);
+  }
+  return ms === 0 ? false : ms;
+}
+
 /** What went wrong, in one line: the admin needs the cause, not a stack. */
 const startFailure = (error: Error): string => {
   if (error instanceof DataDirInUseError) return error.message;
@@ -61,6 +72,7 @@ stack = await startLocalStack({
   dataDir,
   accessLog: env.ACCESS_LOG !== 'false',
   countRoundTrips: env.COUNT_ROUND_TRIPS === 'true',
+  dispatchIntervalMs: dispatchInterval(env.DISPATCH_INTERVAL_MS),
 }).catch((error: Error) => {
   console.error(startFailure(error));
   process.exit(1);

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '../../local/ports.js';
 import { accepts, type Spawned, spawnStart, tempDir } from './processes.js';
 
@@ -51,6 +53,30 @@ describe('npm start', () => {
 
     const response = await fetch(`http://127.0.0.1:${first.PORT}/api/studio/knap-tools`);
     expect(response.status).toBe(401);
+  }, 90_000);
+
+  test('the token signing key is made once in DATA_DIR (mode 600) and kept across restarts', async () => {
+    const folder = dataDir();
+    const settings = { ...(await ports()), DATA_DIR: folder };
+    const first = start(settings);
+    await first.waitForStdout(/Knap API listening/);
+    const file = join(folder, 'token-signing-key');
+    const key = readFileSync(file, 'utf8');
+    expect(key.trim().length).toBeGreaterThanOrEqual(32);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    process.kill(first.pid, 'SIGTERM');
+    await first.exited();
+    const second = start(settings);
+    await second.waitForStdout(/Knap API listening/);
+    expect(readFileSync(file, 'utf8')).toBe(key);
+  }, 90_000);
+
+  test('DISPATCH_INTERVAL_MS that is not a whole number: one line, exit 1', async () => {
+    const server = start({ ...(await ports()), DATA_DIR: dataDir(), DISPATCH_INTERVAL_MS: 'soon' });
+    expect(await server.exited()).toEqual({ code: 1, signal: null });
+    expect(server.stderr()).toBe(
+      'DISPATCH_INTERVAL_MS must be a whole number of milliseconds (0 turns the dispatcher off), not "soon"\n',
+    );
   }, 90_000);
 
   test('DYNAMODB_ENDPOINT that does not answer: one line naming it, exit 1', async () => {
