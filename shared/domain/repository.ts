@@ -31,6 +31,12 @@ export interface CountRequestInput {
   defaultLimit: number;
   /** `continue`: the counter is already in this window; `open`: start this window at 1. */
   mode: 'continue' | 'open';
+  /**
+   * Continuing a window: whether the client is expected to have a limit of its own (`own`)
+   * or to follow the default. A wrong guess fails the write like a stale window does, and
+   * the caller tries again knowing better; the guess keeps the condition free of an OR.
+   */
+  limit?: 'own' | 'default';
 }
 
 export type CountRequestResult = { applied: true; state: MeteredClient } | { applied: false; state: MeteredClient | null };

@@ -14,16 +14,19 @@ export type MeterOutcome =
   | { kind: 'limited'; client: ApiClient; rate: RateState };
 
 /**
- * The window this container last saw per client, to guess which conditional write will
- * succeed first: usually the counter is already in the current window.
+ * What this container last saw per client, to guess which conditional write will succeed
+ * first: usually the counter is already in the current window, and the client's limit is
+ * of the same kind (its own, or the default) as last time.
  */
-const lastWindow = new Map<string, number>();
+const lastSeen = new Map<string, { window: number; limit: 'own' | 'default' }>();
 const MAX_REMEMBERED = 10_000;
 
-const remember = (clientId: string, window: number): void => {
-  if (lastWindow.size >= MAX_REMEMBERED) lastWindow.clear();
-  lastWindow.set(clientId, window);
+const remember = (clientId: string, window: number, client: ApiClient): void => {
+  if (lastSeen.size >= MAX_REMEMBERED) lastSeen.clear();
+  lastSeen.set(clientId, { window, limit: limitKind(client) });
 };
+
+const limitKind = (client: Pick<ApiClient, 'rateLimit'>): 'own' | 'default' => (client.rateLimit === null ? 'default' : 'own');
 
 const guardHolds = (client: ApiClient, guard: RequestGuard): boolean =>
   'secretHash' in guard ? digestsEqual(client.secretHash, guard.secretHash) : client.generation === guard.generation;
@@ -59,7 +62,9 @@ const diagnose = (
 export const meterRequest = async (deps: Deps, clientId: string, guard: RequestGuard): Promise<MeterOutcome> => {
   const now = deps.clock.now();
   let window = windowStart(now);
-  let mode: 'continue' | 'open' = lastWindow.get(clientId) === window ? 'continue' : 'open';
+  const seen = lastSeen.get(clientId);
+  let mode: 'continue' | 'open' = seen?.window === window ? 'continue' : 'open';
+  let limit = seen?.limit ?? 'default';
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const result = await deps.repo.countRequest({
       clientId,
@@ -68,14 +73,16 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
       now: isoSeconds(now),
       defaultLimit: deps.defaultRateLimit,
       mode,
+      limit,
     });
     if (result.applied) {
-      remember(clientId, window);
+      remember(clientId, window, result.state.client);
       const { client, count } = result.state;
       return { kind: 'ok', client, rate: rateState(effectiveRateLimit(client, deps.defaultRateLimit), count, window, now) };
     }
     const outcome = diagnose(result.state, guard, window, now, deps.defaultRateLimit);
     if (outcome) return outcome;
+    if (result.state) limit = limitKind(result.state.client);
     const stored = result.state?.window ?? null;
     if (stored !== null && stored > window) window = stored; // another container's clock is ahead: join its window
     mode = stored !== null && stored >= window ? 'continue' : 'open';

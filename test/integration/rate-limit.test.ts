@@ -69,6 +69,25 @@ describe('per-client rate limit (atomic counter on the client item)', () => {
     expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'limited', rate: { limit: 12 } });
   });
 
+  test('one write per request; a change of limit kind costs one refused write, once', async () => {
+    const clock = new FakeClock(new Date('2026-11-23T10:00:10Z'));
+    const { deps, client, guard } = await newClient(clock, 50);
+    await meterRequest(deps, client.clientId, guard); // opens the window
+    roundTrips.reset();
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 50 } });
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1 });
+
+    await setRateLimit(deps, client.clientId, null); // now follows the default (100)
+    roundTrips.reset();
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { limit: 100, remaining: 97 } });
+    // DynamoDB hands the item back with the refusal; dynalite does not, hence at most one read.
+    expect(roundTrips.byCommand.UpdateItemCommand).toBe(2);
+    expect(roundTrips.byCommand.GetItemCommand ?? 0).toBeLessThanOrEqual(1);
+    roundTrips.reset();
+    expect(await meterRequest(deps, client.clientId, guard)).toMatchObject({ kind: 'ok', rate: { remaining: 96 } });
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1 });
+  });
+
   test('a wrong secret never burns the client quota', async () => {
     const clock = new FakeClock();
     const { deps, client, guard } = await newClient(clock, 1);
