@@ -66,6 +66,12 @@ export interface IssuedToken {
 const TTL: Record<TokenKind, number> = { access: ACCESS_TOKEN_TTL_SECONDS, refresh: REFRESH_TOKEN_TTL_SECONDS };
 const TOKEN_PREFIX: Record<TokenKind, string> = { access: PREFIX.accessToken, refresh: PREFIX.refreshToken };
 
+/** What every token says of its issue, whatever its format: living its kind's TTL from now. */
+const issuedNow = (kind: TokenKind, owner: { clientId: string; generation: number }, scope: string, clock: Clock) => {
+  const issuedAt = epochSeconds(clock.now());
+  return { kind, clientId: owner.clientId, generation: owner.generation, scope, issuedAt, expiresAt: issuedAt + TTL[kind] };
+};
+
 /** Issues a token in the stored format of earlier versions; kept for tests of the old path. */
 export const issueStoredToken = (
   kind: TokenKind,
@@ -74,19 +80,7 @@ export const issueStoredToken = (
   clock: Clock,
 ): IssuedToken => {
   const token = newSecret(TOKEN_PREFIX[kind]);
-  const issuedAt = epochSeconds(clock.now());
-  return {
-    token,
-    record: {
-      tokenHash: hashCredential(token),
-      kind,
-      clientId: owner.clientId,
-      generation: owner.generation,
-      scope,
-      issuedAt,
-      expiresAt: issuedAt + TTL[kind],
-    },
-  };
+  return { token, record: { tokenHash: hashCredential(token), ...issuedNow(kind, owner, scope, clock) } };
 };
 
 export const tokenPrefix = (kind: TokenKind): string => TOKEN_PREFIX[kind];
@@ -139,16 +133,7 @@ export const issueSealedToken = async (
   clock: Clock,
   keyring: TokenKeyring,
 ): Promise<{ token: string; claims: TokenClaims }> => {
-  const issuedAt = epochSeconds(clock.now());
-  const claims: ClaimsToSeal = {
-    kind,
-    clientId: owner.clientId,
-    generation: owner.generation,
-    scope,
-    issuedAt,
-    expiresAt: issuedAt + TTL[kind],
-    grantId,
-  };
+  const claims: ClaimsToSeal = { ...issuedNow(kind, owner, scope, clock), grantId };
   const { body, tokenId } = seal(claims, await keyring.signingKey());
   return { token: TOKEN_PREFIX[kind] + body, claims: { ...claims, tokenId } };
 };

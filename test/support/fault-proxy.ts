@@ -1,5 +1,12 @@
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  type ClientRequest,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -22,6 +29,19 @@ const THROTTLED = JSON.stringify({
   message: 'The level of configured provisioned throughput for the table was exceeded.',
 });
 
+/** Sends a request on to `target` and its answer back; the caller writes the body into what this returns. */
+export const forwardTo = (target: URL, request: IncomingMessage, response: ServerResponse): ClientRequest => {
+  const forward = httpRequest(
+    { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+    (upstreamResponse) => {
+      response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+      upstreamResponse.pipe(response);
+    },
+  );
+  forward.on('error', () => response.destroy());
+  return forward;
+};
+
 /** A DynamoDB endpoint in front of a real one, that a test can break and mend. */
 export const startFaultProxy = async (upstream: string): Promise<FaultProxy> => {
   const target = new URL(upstream);
@@ -41,15 +61,7 @@ export const startFaultProxy = async (upstream: string): Promise<FaultProxy> => 
       });
       return void response.end(THROTTLED);
     }
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
-      (upstreamResponse) => {
-        response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-        upstreamResponse.pipe(response);
-      },
-    );
-    forward.on('error', () => response.destroy());
-    request.pipe(forward);
+    request.pipe(forwardTo(target, request, response));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

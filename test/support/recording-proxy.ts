@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forwardTo } from './fault-proxy.js';
 
 /** One DynamoDB call as it went over the wire: its operation and its JSON body. */
 export interface RecordedCall {
@@ -26,15 +27,7 @@ export const startRecordingProxy = async (upstream: string): Promise<RecordingPr
       const text = Buffer.concat(chunks).toString('utf8');
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       calls.push({ operation, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-      const forward = httpRequest(
-        { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
-        (upstreamResponse) => {
-          response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-          upstreamResponse.pipe(response);
-        },
-      );
-      forward.on('error', () => response.destroy());
-      forward.end(text);
+      forwardTo(target, request, response).end(text);
     });
   });
   server.listen(0, '127.0.0.1');
