@@ -15,6 +15,7 @@ import { openLocalTable } from '../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import type { Knap } from '../shared/domain/knaps.js';
 import { staticKeyring } from '../shared/domain/sealed-tokens.js';
+import { noMetrics } from '../shared/metrics.js';
 import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
@@ -42,6 +43,7 @@ const main = async (): Promise<void> => {
     repo,
     clock: { now: () => AFTER },
     log: console,
+    metrics: noMetrics,
     defaultRateLimit: DEFAULT_RATE_LIMIT,
     deliveries: {
       enqueue: async () => {

@@ -8,6 +8,7 @@ import { freePort } from '../local/ports.js';
 import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import { systemClock } from '../shared/domain/clock.js';
 import { keyringFromEnv } from '../shared/keys/token-keyring.js';
+import { noMetrics } from '../shared/metrics.js';
 import type { Deps } from '../shared/runtime.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
@@ -89,6 +90,7 @@ export const startStackProcess = async (
       repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME),
       clock: systemClock,
       log: console,
+      metrics: noMetrics,
       defaultRateLimit: DEFAULT_RATE_LIMIT,
       // The benchmark creates no runs.
       deliveries: { enqueue: async () => undefined },

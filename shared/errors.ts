@@ -29,6 +29,7 @@ export const MESSAGES = {
   revokedClient: 'API client has been revoked',
   unsupportedGrant: "Unsupported grant_type. Use 'client_credentials' or 'refresh_token'.",
   missingBearer: 'Missing bearer token. Send Authorization: Bearer <access token>',
+  malformedBearer: "Authorization header must be 'Bearer <access token>'",
   invalidAccessToken: 'Invalid access token',
   expiredAccessToken: 'Access token has expired',
   invalidatedAccessToken: 'Access token has been invalidated',

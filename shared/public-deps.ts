@@ -7,6 +7,7 @@ import { DEFAULT_RATE_LIMIT } from './domain/clients.js';
 import { systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
 import { createLogger } from './logger.js';
+import { noMetrics } from './metrics.js';
 import type { Deps } from './runtime.js';
 
 const lacking = (what: string) => () => {
@@ -20,6 +21,8 @@ export const publicDeps = (): Deps => {
     repo: new Proxy({} as Repository, { get: (_target, name) => lacking(`table (${String(name)})`) }),
     clock: systemClock,
     log: createLogger(),
+    // They count nothing: no EMF library in their bundles.
+    metrics: noMetrics,
     defaultRateLimit: DEFAULT_RATE_LIMIT,
     deliveries: { enqueue: async () => lacking('delivery queue')() },
     tokenKeys: { signingKey: async () => lacking('token keys')(), verifyingKey: async () => lacking('token keys')() },

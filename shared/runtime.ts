@@ -1,9 +1,12 @@
+import type { Context } from 'aws-lambda';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
 import type { TokenKeyring } from './domain/sealed-tokens.js';
 import type { DeliveryQueue } from './domain/webhooks.js';
+import { metricsFromEnv } from './lambda/metrics.js';
 import { createLogger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
 import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
@@ -13,6 +16,8 @@ export interface Log {
   info(message: string, ...extra: Record<string, unknown>[]): void;
   warn(message: string, ...extra: Record<string, unknown>[]): void;
   error(message: string, ...extra: Record<string, unknown>[]): void;
+  /** Called at the start of each invocation, so every line names the function, its request and cold start. */
+  addContext?(context: Context): void;
 }
 
 export { createLogger } from './logger.js';
@@ -28,6 +33,8 @@ export interface Deps {
   repo: Repository;
   clock: Clock;
   log: Log;
+  /** Business and operational figures (EMF in Lambda, nothing locally); flushed at the end of each invocation. */
+  metrics: Metrics;
   /** Requests per minute of clients that have no limit of their own. */
   defaultRateLimit: number;
   /** Where new runs go to be delivered to webhooks. */
@@ -84,6 +91,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
     clock: systemClock,
     log: createLogger(),
+    metrics: metricsFromEnv(),
     defaultRateLimit: defaultRateLimitFromEnv(),
     deliveries: deliveryQueueFromEnv(),
     tokenKeys: NO_TOKEN_KEYS,

@@ -1,4 +1,4 @@
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { parseDeliveryMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
@@ -11,7 +11,8 @@ import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../.
  */
 export const createHandler =
   (deps: Deps, settings: DeliverySettings = deliverySettingsFromEnv()) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) deps.log.addContext?.(context);
     const failures: SQSBatchItemFailure[] = [];
     const handle = async (record: SQSRecord): Promise<void> => {
       const message = parseDeliveryMessage(record.body);
@@ -33,7 +34,11 @@ export const createHandler =
         failures.push({ itemIdentifier: record.messageId });
       }
     };
-    await Promise.all(event.Records.map(handle));
+    try {
+      await Promise.all(event.Records.map(handle));
+    } finally {
+      deps.metrics.flush();
+    }
     return { batchItemFailures: failures };
   };
 

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { requestDeadline } from '../deadline.js';
+import { requestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
 import { bearerAuth } from './bearer.js';
@@ -12,6 +13,7 @@ import { jsonBody } from './json-body.js';
 import { noStore } from './no-store.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { requestState } from './request-state.js';
+import { correlationId, flushMetrics, requestIdHeader } from './telemetry.js';
 import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult } from './types.js';
 
 export interface ApiHandlerOptions {
@@ -40,23 +42,30 @@ const bodyParsers: Record<ApiHandlerOptions['body'], ApiMiddleware[]> = {
 };
 
 /**
- * The one middy chain every function uses: request state, RateLimit headers and error
- * mapping outermost; then header normalization and authentication, so that a caller
+ * The one middy chain every function uses: the metrics flush and the X-Request-Id header
+ * outermost (they see the final response, errors included), then request state, RateLimit
+ * headers and error mapping; then header normalization and authentication, so that a caller
  * without a valid token gets a 401 whatever its body; only then body size and parsing.
  */
 export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (request: ApiRequest) => Promise<HttpResult>) => {
   const chain = middy<HttpEvent, HttpResult, Error, ApiContext>()
+    .use(flushMetrics(deps))
+    .use(requestIdHeader())
     .use(requestState())
     .use(rateLimitHeaders())
     .use(options.noStore ? [noStore()] : [])
-    .use(errorHandler(deps.log))
+    .use(errorHandler(deps))
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
     .use(options.auth === 'bearer' ? [bearerAuth(deps)] : [])
     .use(bodyLimit(options.maxBodyBytes))
     .use(bodyParsers[options.body]);
   const lambda = chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.requestState }));
-  return (event: HttpEvent, context: Context): Promise<HttpResult> =>
-    requestDeadline.run(Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS, () =>
-      lambda(event, context as ApiContext),
+  return (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    deps.log.addContext?.(context);
+    return requestScope.run({ correlationId: correlationId(event, context) }, () =>
+      requestDeadline.run(Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS, () =>
+        lambda(event, context as ApiContext),
+      ),
     );
+  };
 };

@@ -1,5 +1,6 @@
 import { ApiError, MESSAGES } from '../errors.js';
-import type { Log } from '../runtime.js';
+import { METRIC } from '../metrics.js';
+import type { Deps } from '../runtime.js';
 import { problem } from './responses.js';
 import type { ApiMiddleware } from './types.js';
 
@@ -28,22 +29,46 @@ const isTransient = (error: unknown): boolean => {
   );
 };
 
+/** The public detail of each 401, as the `reason` dimension of the Unauthorized metric. */
+const UNAUTHORIZED_REASONS = new Map<string, string>([
+  [MESSAGES.invalidClient, 'invalid_client'],
+  [MESSAGES.revokedClient, 'revoked_client'],
+  [MESSAGES.missingBearer, 'missing_bearer'],
+  [MESSAGES.malformedBearer, 'malformed_bearer'],
+  [MESSAGES.invalidAccessToken, 'invalid_access_token'],
+  [MESSAGES.expiredAccessToken, 'expired_access_token'],
+  [MESSAGES.invalidatedAccessToken, 'invalidated_access_token'],
+  [MESSAGES.invalidRefreshToken, 'invalid_refresh_token'],
+  [MESSAGES.expiredRefreshToken, 'expired_refresh_token'],
+  [MESSAGES.invalidatedRefreshToken, 'invalidated_refresh_token'],
+]);
+
+/** A reason from a fixed list (a dimension value is a metric of its own: never free text). */
+export const unauthorizedReason = (detail: string): string => UNAUTHORIZED_REASONS.get(detail) ?? 'other';
+
+/** 401s by reason and 429s, counted where every refusal of every route passes. */
+const countRefusal = (deps: Pick<Deps, 'metrics'>, error: ApiError): void => {
+  if (error.status === 401) deps.metrics.count(METRIC.unauthorized, { reason: unauthorizedReason(error.detail) });
+  else if (error.status === 429) deps.metrics.count(METRIC.rateLimited);
+};
+
 /**
  * Every error becomes `{"detail": "..."}`. Caller mistakes keep their status; anything
  * unexpected is logged (never the request body or headers, which hold secrets) and is a 500.
  */
-export const errorHandler = (log: Log): ApiMiddleware => ({
+export const errorHandler = (deps: Pick<Deps, 'log' | 'metrics'>): ApiMiddleware => ({
   onError: async (request) => {
     const { error } = request;
     if (error instanceof ApiError) {
+      countRefusal(deps, error);
       request.response = problem(error.status, error.detail, error.headers);
       return;
     }
     const transient = isTransient(error);
-    log.error(transient ? 'DynamoDB unavailable' : 'Unhandled error', {
+    // The correlation id is on every line already (see shared/logger.ts).
+    deps.log.error(transient ? 'DynamoDB unavailable' : 'Unhandled error', {
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       route: request.event.routeKey,
-      requestId: request.event.requestContext?.requestId,
     });
     request.response = transient ? problem(503, MESSAGES.unavailable, { 'Retry-After': '1' }) : problem(500, MESSAGES.internal);
   },

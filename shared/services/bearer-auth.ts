@@ -12,7 +12,7 @@ const unauthorized = (detail: string, withError = true): ApiError =>
 export const bearerToken = (authorization: string | undefined): string => {
   if (!authorization || authorization.trim() === '') throw unauthorized(MESSAGES.missingBearer, false);
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
-  if (!match?.[1]) throw unauthorized("Authorization header must be 'Bearer <access token>'");
+  if (!match?.[1]) throw unauthorized(MESSAGES.malformedBearer);
   return match[1];
 };
 

@@ -17,6 +17,7 @@
 import { isoSeconds } from '../domain/clock.js';
 import type { RunStatus, StoredRun } from '../domain/runs.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import { METRIC, type MetricName } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { messageBody, runMessage, signedHeaders } from '../webhooks/message.js';
 import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
@@ -57,6 +58,18 @@ const summarize = (errors: string[]): string => {
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 };
 
+const ATTEMPT_METRICS: Partial<Record<RunStatus, MetricName>> = {
+  delivered: METRIC.runsDelivered,
+  failed: METRIC.runsFailed,
+  pending: METRIC.runDeliveryRetries,
+};
+
+/** A recorded attempt, by what became of its run (a run left with no endpoint counts as neither). */
+const countAttempt = (deps: Deps, status: RunStatus): void => {
+  const name = ATTEMPT_METRICS[status];
+  if (name) deps.metrics.count(name);
+};
+
 /**
  * One delivery attempt of a run; returns the run as recorded (null when there is no such run,
  * e.g. past its retention). Sends to every endpoint that still needs the run at once, so a
@@ -77,6 +90,7 @@ export const deliverRun = async (
   const startedAt = deps.clock.now();
   const record = async (attempt: Omit<DeliveryAttempt, 'at'>, status: RunStatus): Promise<StoredRun | null> => {
     const updated = await deps.repo.recordDeliveryAttempt(runId, { at: isoSeconds(startedAt), ...attempt }, status);
+    if (updated) countAttempt(deps, status);
     deps.log.info('Delivery attempt', {
       run_id: runId,
       status,

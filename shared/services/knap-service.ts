@@ -3,6 +3,7 @@ import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage, type StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
+import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { describeSchedule, ScheduleError } from '../schedules/index.js';
 import type { Caller } from './request-state.js';
@@ -75,7 +76,10 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
         : 'The Knap could not be created; nothing was stored. Please retry.',
     );
   }
-  if (stored) return { knap, ownership, version: 1 };
+  if (stored) {
+    deps.metrics.count(METRIC.knapsCreated);
+    return { knap, ownership, version: 1 };
+  }
   const earlier = await deps.repo.getKnap(client.orgName, uuid);
   if (earlier?.ownership.creatorClientId !== client.clientId) throw new Error(`Knap ${uuid} exists and is not the caller's`);
   return earlier;

@@ -11,6 +11,7 @@ import {
   tokenScopes,
 } from '../domain/tokens.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
+import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { authenticateClient } from './client-auth.js';
 import type { RequestState } from './request-state.js';
@@ -86,5 +87,11 @@ const tokenResponse = (accessToken: string, refreshToken: string, scope: string)
   scope,
 });
 
-export const grantTokens = (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> =>
-  request.grantType === 'client_credentials' ? clientCredentials(deps, request, state) : refreshTokenGrant(deps, request, state);
+export const grantTokens = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
+  const response =
+    request.grantType === 'client_credentials'
+      ? await clientCredentials(deps, request, state)
+      : await refreshTokenGrant(deps, request, state);
+  deps.metrics.count(METRIC.tokensIssued, { grant_type: request.grantType });
+  return response;
+};

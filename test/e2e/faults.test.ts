@@ -1,5 +1,6 @@
 import { type ApiServer, startApiServer } from '../../local/server.js';
 import { systemClock } from '../../shared/domain/clock.js';
+import { MemoryMetrics } from '../../shared/metrics.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
@@ -25,6 +26,7 @@ beforeAll(async () => {
     repo: new DynamoRepository(createDocumentClient({ endpoint: proxy.endpoint }), table.tableName),
     clock: systemClock,
     log,
+    metrics: new MemoryMetrics(),
     defaultRateLimit: 100,
     deliveries: new RecordingQueue(),
     tokenKeys: testKeyring,

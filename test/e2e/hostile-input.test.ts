@@ -1,10 +1,14 @@
+import AWSXRay from 'aws-xray-sdk-core';
 import fc from 'fast-check';
 import { createHandler as createKnapHandler } from '../../functions/create-knap/handler.js';
 import { createHandler as listKnapsHandler } from '../../functions/list-knaps/handler.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
 import type { HttpResult } from '../../shared/http/types.js';
+import { lambdaTracer, traced } from '../../shared/lambda/tracing.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
+import { createDocumentClient } from '../../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { FakeClock } from '../support/clock.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, httpEvent } from '../support/events.js';
@@ -257,5 +261,56 @@ describe('hostile input never gets a 5xx', () => {
       expect(logged).not.toContain(hashCredential(secret));
     }
     expect(logged).not.toMatch(/knap_(cs|at|rt)_/);
+  }, 30_000);
+
+  test("nor a trace: the DynamoDB client's X-Ray subsegments, their annotations and metadata", async () => {
+    // The Tracer traces only in Lambda; look like one, with the segment Lambda would open.
+    process.env.AWS_EXECUTION_ENV = 'AWS_Lambda_nodejs22.x';
+    const tracer = lambdaTracer();
+    expect(tracer.isTracingEnabled()).toBe(true);
+    const segment = new AWSXRay.Segment('knap-api-test');
+    segment.flush = () => {}; // no daemon to send it to
+    const repo = new DynamoRepository(createDocumentClient({ endpoint: table.endpoint, capture: traced }), table.tableName);
+    const tracedDeps = { ...deps, repo };
+    const token = tokenHandler(tracedDeps);
+    const client = await createApiClient(deps, { orgName: 'hostile', name: 'traced', rateLimit: 1_000_000 });
+    const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
+    const post = (fields: Record<string, string>) =>
+      token(
+        httpEvent('POST /api/oauth/token', {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+        }),
+        context(),
+      );
+    const tokens = await tracer.provider.getNamespace().runPromise(async () => {
+      tracer.setSegment(segment);
+      const granted = JSON.parse((await post(form)).body ?? '{}');
+      await post({ ...form, grant_type: 'refresh_token', refresh_token: granted.refresh_token });
+      await post({ ...form, client_secret: `${client.clientSecret}x` });
+      const bearer = { authorization: `Bearer ${granted.access_token}`, 'content-type': 'application/json' };
+      await createKnapHandler(tracedDeps)(
+        httpEvent('POST /api/studio/knap-tools', { headers: bearer, body: '{"name":"t"}' }),
+        context(),
+      );
+      await listKnapsHandler(tracedDeps)(httpEvent('GET /api/studio/knap-tools', { headers: bearer }), context());
+      return granted as { access_token: string; refresh_token: string };
+    });
+    delete process.env.AWS_EXECUTION_ENV;
+    segment.close();
+
+    const subsegments = (segment.subsegments ?? []) as unknown as { name: string; aws?: { operation?: string } }[];
+    // Every call was traced: the grant's conditional write, the refresh's reads, the Knap's put and query.
+    const operations = subsegments.map((subsegment) => subsegment.aws?.operation);
+    expect(subsegments.every((subsegment) => subsegment.name === 'DynamoDB')).toBe(true);
+    expect(operations).toEqual(expect.arrayContaining(['UpdateItem', 'PutItem', 'Query']));
+    const recorded = segment.format();
+    for (const secret of [client.clientSecret, tokens.access_token, tokens.refresh_token]) {
+      expect(recorded).not.toContain(secret);
+      expect(recorded).not.toContain(hashCredential(secret));
+    }
+    expect(recorded).not.toMatch(/knap_(cs|at|rt)_/);
+    // No key of any item (a token id or hash is one): table names and counts only.
+    expect(recorded).not.toMatch(/CLIENT#|TOKEN#|REVOKED#|ORG#/);
   }, 30_000);
 });

@@ -74,7 +74,7 @@ describe('scheduled runs', () => {
     await clockAt('2026-11-23T10:30:00Z');
     const knap = await newKnap(scheduled('every day at 11:00 UTC'));
     expect(knap.next_run_at).toBe('2026-11-23T11:00:00Z');
-    expect(await dispatch()).toEqual({ created: 0, claimed: 0 });
+    expect(await dispatch()).toEqual({ created: 0, claimed: 0, lagSeconds: 0 });
     await clockAt('2026-11-23T11:00:00Z');
     await dispatch();
     const runs = await runsOf(knap.uuid);

@@ -3,22 +3,27 @@ import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
+import { MemoryMetrics } from '../../shared/metrics.js';
+import { correlationKeys } from '../../shared/request-scope.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { testKeyring } from './token-keys.js';
 
-/** Captures log lines instead of printing them; tests read `lines`. */
+/** Captures log lines instead of printing them, with the request's correlation id as KnapLogger adds it; tests read `lines`. */
 export class MemoryLog implements Log {
-  readonly lines: { level: string; message: string; extra: Record<string, unknown>[] }[] = [];
+  readonly lines: { level: string; message: string; extra: Record<string, unknown>[]; correlation_id?: string }[] = [];
+  #push(level: string, message: string, extra: Record<string, unknown>[]): void {
+    this.lines.push({ level, message, extra, ...correlationKeys() });
+  }
   info(message: string, ...extra: Record<string, unknown>[]): void {
-    this.lines.push({ level: 'info', message, extra });
+    this.#push('info', message, extra);
   }
   warn(message: string, ...extra: Record<string, unknown>[]): void {
-    this.lines.push({ level: 'warn', message, extra });
+    this.#push('warn', message, extra);
   }
   error(message: string, ...extra: Record<string, unknown>[]): void {
-    this.lines.push({ level: 'error', message, extra });
+    this.#push('error', message, extra);
   }
 }
 
@@ -34,7 +39,7 @@ export interface TestTable {
   endpoint: string;
   tableName: string;
   /** Dependencies over this table, with the given clock and a capturing log. */
-  deps(clock?: Clock): Deps & { log: MemoryLog; deliveries: RecordingQueue };
+  deps(clock?: Clock): Deps & { log: MemoryLog; metrics: MemoryMetrics; deliveries: RecordingQueue };
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export const startTestTable = async (): Promise<TestTable> => {
       repo: new DynamoRepository(documents, tableName),
       clock,
       log: new MemoryLog(),
+      metrics: new MemoryMetrics(),
       defaultRateLimit: DEFAULT_RATE_LIMIT,
       deliveries: new RecordingQueue(),
       tokenKeys: testKeyring,
