@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias, Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -81,6 +81,8 @@ export class KnapFunction extends NodejsFunction {
       architecture: LAMBDA_DEFAULTS.architecture,
       memorySize: LAMBDA_DEFAULTS.memorySize,
       timeout: LAMBDA_DEFAULTS.timeout,
+      // X-Ray: Lambda samples invocations and the DynamoDB client's calls are subsegments (shared/lambda/tracing.ts).
+      tracing: Tracing.ACTIVE,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: resolve(PROJECT_ROOT, 'package-lock.json'),
       ...rest,
@@ -133,6 +135,14 @@ export class KnapFunction extends NodejsFunction {
       },
     });
     this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.currentVersion });
+    Validations.of(role).acknowledge({
+      // cdk-nag names the wildcard in the finding: this acknowledges `Resource: *` only, for X-Ray's two actions.
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which CDK grants with Resource "*" ' +
+        'because X-Ray has no resource-level permissions for them (the service authorization reference lists no ' +
+        'resource type). They only write trace data of this account; every other statement of this role names its resources.',
+    });
   }
 
   /**

@@ -119,6 +119,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
 
 /** Every function: the routes' and the jobs'. */
 const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+const X_RAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** The functions that make runs, and so may send them to the delivery queue (the deliverer re-queues retries). */
 const QUEUE_SENDERS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
 const queueArn = () => {
@@ -162,6 +163,7 @@ describe('least privilege, per function', () => {
       'logs',
       ...(readsKeys ? ['secretsmanager'] : []),
       ...(sends ? ['sqs'] : []),
+      'xray',
     ]);
     if (readsKeys) {
       const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
@@ -178,7 +180,7 @@ describe('least privilege, per function', () => {
     }
   });
 
-  test("no wildcard anywhere: no action with *, no Resource *; one managed policy, CodeDeploy's, on its role only", () => {
+  test("no wildcard but X-Ray's: no action with *, Resource * only for the trace writes; one managed policy, CodeDeploy's", () => {
     const policies = [
       ...Object.values(resourcesOf(template, 'AWS::IAM::Policy')),
       ...Object.values(resourcesOf(template, 'AWS::IAM::ManagedPolicy')),
@@ -186,7 +188,9 @@ describe('least privilege, per function', () => {
     for (const policy of policies) {
       for (const statement of (policy.Properties?.PolicyDocument.Statement ?? []) as Statement[]) {
         for (const action of list(statement.Action)) expect(action).not.toContain('*');
-        expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
+        // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource type: `*` is the only way to grant them.
+        if (statement.Resource === '*') expect(list(statement.Action).sort()).toEqual(X_RAY_WRITES);
+        else expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
       }
     }
     const roles = Object.values(resourcesOf(template, 'AWS::IAM::Role'));
@@ -210,6 +214,11 @@ describe('least privilege, per function', () => {
         'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited']],
       },
     ]);
+  });
+
+  test.each(functionIds.map((id) => [id] as const))('%s: may write traces (X-Ray), in one statement of its own', (routeId) => {
+    const xray = statementsOf(routeId).filter((statement) => list(statement.Action).some((action) => action.startsWith('xray:')));
+    expect(xray).toEqual([{ Effect: 'Allow', Action: X_RAY_WRITES, Resource: '*' }]);
   });
 
   test('each function has a role of its own', () => {

@@ -190,6 +190,12 @@ describe('functions', () => {
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties).toEqual({ RetentionInDays: 30 });
   });
 
+  test('active X-Ray tracing on every function, routes and jobs', () => {
+    const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(routes.length);
+    for (const fn of functions) expect(fn.Properties?.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
   test('log groups: one per function and one for access logs, no other', () => {
     template.resourceCountIs('AWS::Logs::LogGroup', routes.length + jobs.length + 1);
   });
