@@ -44,6 +44,8 @@ export const initTimes = (bundle: string, nodeOptions: string, runs: number): nu
         env: {
           PATH: process.env.PATH,
           TABLE_NAME: 'knap',
+          // As in Lambda: modules loaded only there (the X-Ray capture of shared/store/dynamo-client.ts) count too.
+          AWS_LAMBDA_FUNCTION_NAME: 'measure-bundles',
           AWS_REGION: 'eu-west-1',
           NODE_OPTIONS: nodeOptions,
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
