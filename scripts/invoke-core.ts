@@ -308,7 +308,8 @@ export const invokeFile = async (env: InvokeEnvironment, functionId: string, fil
  * - a queue job (deliver-runs) reports no failed record: `{"batchItemFailures": []}` (the
  *   partial batch response SQS reads; a failure there means the store or the queue failed,
  *   since an endpoint's failure is recorded on the run instead);
- * - dispatch-runs: `{"created", "claimed"}`, counts (how many depends on what is due).
+ * - dispatch-runs: `{"created", "claimed", "lagSeconds"}`, counts (how many depends on what is due)
+ *   and the pass's lag in whole seconds.
  */
 export const checkJobResult = (job: JobDefinition, result: unknown): string | null => {
   if (job.trigger === 'queue') {
@@ -320,10 +321,11 @@ export const checkJobResult = (job: JobDefinition, result: unknown): string | nu
     const fits =
       typeof counts === 'object' &&
       counts !== null &&
-      Object.keys(counts).sort().join() === 'claimed,created' &&
+      Object.keys(counts).sort().join() === 'claimed,created,lagSeconds' &&
       isCount(counts.created) &&
-      isCount(counts.claimed);
-    return fits ? null : 'EXPECTED {"created": <count>, "claimed": <count>}';
+      isCount(counts.claimed) &&
+      isCount(counts.lagSeconds);
+    return fits ? null : 'EXPECTED {"created": <count>, "claimed": <count>, "lagSeconds": <seconds>}';
   }
   return null;
 };
