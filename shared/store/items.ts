@@ -1,7 +1,7 @@
 /** Domain entities to and from DynamoDB items (see keys.ts for the key design). */
 import type { ApiClient } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
-import { isShared, type Knap, type KnapOwnership, type StoredKnap } from '../domain/knaps.js';
+import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
 import type { MeteredClient } from '../domain/repository.js';
 import { RUN_RETENTION_SECONDS, type Run, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
@@ -132,9 +132,24 @@ const readToolMetadata = (stored: unknown): Record<string, unknown> => {
   return stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
 };
 
+const SCHEDULE_INFO_FIELDS = Object.keys(ScheduleInfoSchema.entries);
+
+/**
+ * schedule_info in the schema's field order: DynamoDB keeps no order in a map (DynamoDB Local
+ * and the service hand its keys back in another), and answers should read the same every time.
+ */
+const readScheduleInfo = (stored: unknown): Knap['schedule_info'] => {
+  if (stored === null || typeof stored !== 'object') return null;
+  const info = stored as Record<string, unknown>;
+  return Object.fromEntries(
+    SCHEDULE_INFO_FIELDS.filter((field) => field in info).map((field) => [field, info[field]]),
+  ) as Knap['schedule_info'];
+};
+
 export const itemToKnap = (item: Item): Knap => {
   const knap = Object.fromEntries(KNAP_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as Knap;
   knap.tool_metadata = readToolMetadata(item.tool_metadata);
+  knap.schedule_info = readScheduleInfo(item.schedule_info);
   return knap;
 };
 
