@@ -59,6 +59,8 @@ const MAC_BYTES = 16;
 const NONCE_BYTES = 16;
 const GRANT_BYTES = 12;
 const FIXED_BYTES = 1 + 1 + 4 + 4 + 4 + 4 + NONCE_BYTES + GRANT_BYTES;
+/** The longest sealed body: client id and scope at their 255-byte limit, in base64url. */
+export const MAX_SEALED_LENGTH = Math.ceil(((FIXED_BYTES + 2 + 255 + 255 + MAC_BYTES) * 4) / 3);
 /** A key shorter than this is refused: HMAC-SHA256 wants at least 256 bits of key. */
 export const MIN_KEY_BYTES = 32;
 /** The length after the prefix of tokens issued before sealing: base64url of 32 bytes. */

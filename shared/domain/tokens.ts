@@ -1,7 +1,15 @@
 import * as v from 'valibot';
 import { type Clock, epochSeconds } from './clock.js';
 import { hashCredential, newSecret, PREFIX } from './credentials.js';
-import { type ClaimsToSeal, LEGACY_TOKEN_LENGTH, seal, type TokenClaims, type TokenKeyring, unseal } from './sealed-tokens.js';
+import {
+  type ClaimsToSeal,
+  LEGACY_TOKEN_LENGTH,
+  MAX_SEALED_LENGTH,
+  seal,
+  type TokenClaims,
+  type TokenKeyring,
+  unseal,
+} from './sealed-tokens.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -97,8 +105,8 @@ export const grantScope = (held: readonly string[], requested: string | undefine
   return asked.every((scope) => held.includes(scope)) ? asked.join(' ') : null;
 };
 
-/** Longest token the API will look at: sealed tokens grow with the client id and scope. */
-export const MAX_TOKEN_LENGTH = 600;
+/** Longest token the API will look at: the longest sealed token (they grow with the client id and scope). */
+export const MAX_TOKEN_LENGTH = PREFIX.accessToken.length + MAX_SEALED_LENGTH;
 
 /** A token as presented: sealed (claims checked), of the stored format (look it up), or not ours. */
 export type PresentedToken =

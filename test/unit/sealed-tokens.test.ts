@@ -1,4 +1,5 @@
 import { grantIdOf, seal, staticKeyring, tokenKey, unseal } from '../../shared/domain/sealed-tokens.js';
+import { MAX_TOKEN_LENGTH, readToken } from '../../shared/domain/tokens.js';
 import {
   cachedSecretKeyring,
   KEY_CACHE_MS,
@@ -45,6 +46,14 @@ describe('seal and unseal', () => {
 
   test('a key shorter than 32 bytes is refused', () => {
     expect(() => tokenKey(Buffer.alloc(31))).toThrow(/at least 32 bytes/);
+  });
+
+  test('the longest token that can be sealed (255-byte client id and scope) is still read', async () => {
+    const longest = { ...claims, clientId: 'c'.repeat(255), scope: 's'.repeat(255) };
+    const { body, tokenId } = seal(longest, tokenKey(KEY));
+    expect(`knap_at_${body}`.length).toBe(MAX_TOKEN_LENGTH);
+    expect(await readToken(`knap_at_${body}`, 'access', keyring)).toEqual({ format: 'sealed', claims: { ...longest, tokenId } });
+    expect((await readToken(`knap_at_${body}A`, 'access', keyring)).format).toBe('invalid');
   });
 
   test('claims that do not fit are refused rather than cut', () => {
