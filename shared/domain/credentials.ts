@@ -29,7 +29,3 @@ export const digestsEqual = (a: string, b: string): boolean => {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 };
-
-/** A value that cannot be a credential of ours is refused without a lookup. */
-export const looksLike = (value: string, prefix: string): boolean =>
-  value.startsWith(prefix) && value.length > prefix.length && value.length <= 200;

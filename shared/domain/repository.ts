@@ -64,8 +64,6 @@ export interface Repository {
   /** Stores several tokens in one round trip (an access and a refresh token per grant). */
   putTokens(records: TokenRecord[]): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | null>;
-  /** Notes on a refresh token an access token issued through it (so revoking the one ends the other). */
-  addAccessToRefresh(refreshHash: string, accessHash: string): Promise<void>;
   /** Deletes tokens (revocation): gone, they are unknown on their next use. */
   deleteTokens(tokenHashes: string[]): Promise<void>;
   /**

@@ -218,18 +218,6 @@ export class DynamoRepository implements Repository {
     await this.batchWrite(records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } })));
   }
 
-  async addAccessToRefresh(refreshHash: string, accessHash: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: key.token(refreshHash),
-        UpdateExpression: 'ADD access_hashes :hash',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': new Set([accessHash]) },
-      }),
-    );
-  }
-
   async deleteTokens(tokenHashes: string[]): Promise<void> {
     await this.batchWrite(tokenHashes.map((tokenHash) => ({ DeleteRequest: { Key: key.token(tokenHash) } })));
   }

@@ -1,4 +1,4 @@
-import { digestsEqual, hashCredential, looksLike, newClientId, newSecret, PREFIX } from '../../shared/domain/credentials.js';
+import { digestsEqual, hashCredential, newClientId, newSecret, PREFIX } from '../../shared/domain/credentials.js';
 
 describe('credentials', () => {
   test('secrets carry their prefix and 256 random bits', () => {
@@ -20,12 +20,5 @@ describe('credentials', () => {
     expect(digestsEqual(hash, hashCredential('knap_cs_abd'))).toBe(false);
     expect(digestsEqual(hash, hash.slice(0, 62))).toBe(false);
     expect(digestsEqual('', '')).toBe(false);
-  });
-
-  test('looksLike refuses other prefixes, bare prefixes and very long values', () => {
-    expect(looksLike('knap_at_x', PREFIX.accessToken)).toBe(true);
-    expect(looksLike('knap_rt_x', PREFIX.accessToken)).toBe(false);
-    expect(looksLike('knap_at_', PREFIX.accessToken)).toBe(false);
-    expect(looksLike(`knap_at_${'x'.repeat(300)}`, PREFIX.accessToken)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { hashCredential } from '../../shared/domain/credentials.js';
 import { rateState, windowStart } from '../../shared/domain/rate-limit.js';
-import { grantScope, isExpired, issueStoredToken } from '../../shared/domain/tokens.js';
+import { unavailableKeyring } from '../../shared/domain/sealed-tokens.js';
+import { grantScope, isExpired, issueStoredToken, MAX_TOKEN_LENGTH, readToken } from '../../shared/domain/tokens.js';
 import { FakeClock } from '../support/clock.js';
 
 describe('tokens', () => {
@@ -52,5 +53,21 @@ describe('rate-limit windows', () => {
     expect(new Date(window * 1000).toISOString()).toBe('2026-11-23T10:00:00.000Z');
     expect(rateState(100, 100, window, now)).toEqual({ limit: 100, remaining: 0, resetSeconds: 1 });
     expect(rateState(100, 30, window, new Date('2026-11-23T10:00:00Z'))).toEqual({ limit: 100, remaining: 70, resetSeconds: 60 });
+  });
+});
+
+describe('readToken', () => {
+  // Any use of this keyring throws: what is refused here is refused before any key lookup.
+  const noKeys = unavailableKeyring('no key may be looked up');
+
+  test('refuses other prefixes, bare prefixes and overlong values without a key lookup', async () => {
+    for (const token of ['knap_rt_x', 'knap_at_', 'Bearer', `knap_at_${'x'.repeat(MAX_TOKEN_LENGTH)}`]) {
+      expect(await readToken(token, 'access', noKeys)).toEqual({ format: 'invalid' });
+    }
+  });
+
+  test('a 43-character body is the stored format, looked up by its hash', async () => {
+    const { token, record } = issueStoredToken('access', { clientId: 'knap_ci_1', generation: 1 }, 'knaps:read', new FakeClock());
+    expect(await readToken(token, 'access', noKeys)).toEqual({ format: 'stored', tokenHash: record.tokenHash });
   });
 });
