@@ -6,6 +6,7 @@
 import { DEFAULT_RATE_LIMIT } from './domain/clients.js';
 import { systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
+import { unavailableKeyring } from './domain/sealed-tokens.js';
 import { createLogger } from './logger.js';
 import { noMetrics } from './metrics.js';
 import type { Deps } from './runtime.js';
@@ -25,7 +26,7 @@ export const publicDeps = (): Deps => {
     metrics: noMetrics,
     defaultRateLimit: DEFAULT_RATE_LIMIT,
     deliveries: { enqueue: async () => lacking('delivery queue')() },
-    tokenKeys: { signingKey: async () => lacking('token keys')(), verifyingKey: async () => lacking('token keys')() },
+    tokenKeys: unavailableKeyring('A public function has no token keys'),
   };
   return deps;
 };

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
-import type { TokenKeyring } from './domain/sealed-tokens.js';
+import { type TokenKeyring, unavailableKeyring } from './domain/sealed-tokens.js';
 import type { DeliveryQueue } from './domain/webhooks.js';
 import { metricsFromEnv } from './lambda/metrics.js';
 import { createLogger } from './logger.js';
@@ -23,10 +23,7 @@ export interface Log {
 export { createLogger } from './logger.js';
 
 /** A function that handles no tokens has no keys: any use is a wiring mistake, said plainly. */
-const NO_TOKEN_KEYS: TokenKeyring = {
-  signingKey: () => Promise.reject(new Error('This function was not given token keys (defaultDeps({ tokenKeys }))')),
-  verifyingKey: () => Promise.reject(new Error('This function was not given token keys (defaultDeps({ tokenKeys }))')),
-};
+const NO_TOKEN_KEYS = unavailableKeyring('This function was not given token keys (defaultDeps({ tokenKeys }))');
 
 /** What every handler and service needs from the outside world. */
 export interface Deps {
@@ -58,7 +55,10 @@ let openRemoteQueue: ((url: string) => DeliveryQueue) | undefined;
 /** Forwards to the queue of the moment, so handlers built before it was registered still reach it. */
 const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQueue => ({
   enqueue: async (runId, delaySeconds) => {
-    if (env.DELIVERY_QUEUE_URL && openRemoteQueue) return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
+    if (env.DELIVERY_QUEUE_URL) {
+      if (!openRemoteQueue) throw new Error('This function was not given the delivery queue (defaultDeps({ remoteDeliveries }))');
+      return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
+    }
     if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
     return localDeliveries.enqueue(runId, delaySeconds);
   },

@@ -83,6 +83,12 @@ export const staticKeyring = (secrets: readonly Buffer[]): TokenKeyring => {
   };
 };
 
+/** A keyring for where there are no keys: every use fails, saying why (a wiring or setup mistake). */
+export const unavailableKeyring = (reason: string): TokenKeyring => {
+  const refuse = () => Promise.reject(new Error(reason));
+  return { signingKey: refuse, verifyingKey: refuse };
+};
+
 /** The id a refresh token's access tokens name as their grant: the same for sealed and older refresh tokens. */
 export const grantIdOf = (refreshToken: string): string =>
   createHash('sha256').update(refreshToken, 'utf8').digest().subarray(0, GRANT_BYTES).toString('base64url');

@@ -4,7 +4,14 @@
  * a rotation reaches every container without a deploy. Locally and in tests:
  * TOKEN_SIGNING_KEYS, comma-separated, the first one signing.
  */
-import { MIN_KEY_BYTES, staticKeyring, type TokenKey, type TokenKeyring, tokenKey } from '../domain/sealed-tokens.js';
+import {
+  MIN_KEY_BYTES,
+  staticKeyring,
+  type TokenKey,
+  type TokenKeyring,
+  tokenKey,
+  unavailableKeyring,
+} from '../domain/sealed-tokens.js';
 
 /** How long a container keeps the keys it read before reading them again. */
 export const KEY_CACHE_MS = 5 * 60_000;
@@ -57,9 +64,6 @@ export const cachedSecretKeyring = (fetchSecret: () => Promise<string>, now: () 
   };
 };
 
-const missing = (): Promise<never> =>
-  Promise.reject(new Error('No token signing key: set TOKEN_SIGNING_KEYS (local) or TOKEN_KEYS_SECRET_ARN (deployed)'));
-
 /** The keyring the environment names. */
 export const keyringFromEnv = (env: NodeJS.ProcessEnv = process.env): TokenKeyring => {
   if (env.TOKEN_SIGNING_KEYS) {
@@ -72,5 +76,5 @@ export const keyringFromEnv = (env: NodeJS.ProcessEnv = process.env): TokenKeyri
       return readSecret(arn);
     });
   }
-  return { signingKey: missing, verifyingKey: missing };
+  return unavailableKeyring('No token signing key: set TOKEN_SIGNING_KEYS (local) or TOKEN_KEYS_SECRET_ARN (deployed)');
 };

@@ -10,11 +10,11 @@ import { grantIdOf, type TokenClaims } from '../domain/sealed-tokens.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   isExpired,
-  type PresentedToken,
   readToken,
   type TokenKind,
   type TokenOperation,
   type TokenRecord,
+  tokenPrefix,
 } from '../domain/tokens.js';
 import type { Deps } from '../runtime.js';
 import { authenticateClient } from './client-auth.js';
@@ -25,15 +25,13 @@ type Known =
   | { kind: TokenKind; format: 'sealed'; token: string; claims: TokenClaims; grantRevoked: boolean }
   | { kind: TokenKind; format: 'stored'; token: string; record: TokenRecord };
 
-/** Either kind may be presented (the hint is only a hint, RFC 7009 section 2.1). */
-const presented = async (deps: Deps, token: string): Promise<{ kind: TokenKind; token: PresentedToken }> => {
-  const kind: TokenKind = token.startsWith('knap_rt_') ? 'refresh' : 'access';
-  return { kind, token: await readToken(token, kind, deps.tokenKeys) };
-};
-
-/** What the table knows of the token, read beside the client check; null when nothing is ours to know. */
+/**
+ * What the table knows of the token, read beside the client check; null when nothing is ours
+ * to know. Either kind may be presented (the hint is only a hint, RFC 7009 section 2.1).
+ */
 const lookUp = async (deps: Deps, token: string): Promise<Known | null> => {
-  const { kind, token: read } = await presented(deps, token);
+  const kind: TokenKind = token.startsWith(tokenPrefix('refresh')) ? 'refresh' : 'access';
+  const read = await readToken(token, kind, deps.tokenKeys);
   if (read.format === 'invalid') return null;
   if (read.format === 'stored') {
     const record = await deps.repo.getToken(read.tokenHash);

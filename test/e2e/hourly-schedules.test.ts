@@ -67,7 +67,7 @@ describe('hourly Knaps', () => {
     expect(knap.next_run_at).toBe('2026-03-04T13:00:00Z');
     const read = await getKnap(knap.uuid);
     expect(read.schedule_info).toEqual(everyThreeHours);
-    // end_time right after schedule_time, as the parser orders the keys.
+    // end_time right after schedule_time: answers list the fields in the schema's order.
     expect(Object.keys(read.schedule_info as object)).toEqual([
       'schedule_type',
       'schedule_time',

@@ -86,7 +86,7 @@ test('the proxy sees what a function sends: a listing is the token read, the cli
   expect(outsideGrant({ 'dynamodb:Query': ['gsi1'] }, calls.find((call) => call.operation === 'UpdateItem')!)).toEqual([
     'dynamodb:UpdateItem',
   ]);
-  expect(calls.flatMap((call) => outsideGrant(GRANTS['token']!, call))).toContain('dynamodb:Query');
+  expect(calls.flatMap((call) => outsideGrant(GRANTS.token!, call))).toContain('dynamodb:Query');
 });
 
 /** An event file like `file` with its form body's field replaced, written to the run's temp folder. */
