@@ -83,6 +83,17 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      // A retry whose turn comes after the request was answered must not reach the table: a
+      // write that lands after "not stored" (or "may not have been") would surprise everyone.
+      const deadline = requestDeadline.getStore();
+      if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(context.commandName ?? 'a command');
+      return next(args);
+    },
+    // Inside the retry middleware, before an attempt goes over the wire (and is counted).
+    { step: 'finalizeRequest', priority: 'normal', name: 'attemptWithinDeadline' },
+  );
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
       roundTrips.total += 1;
       const name = context.commandName ?? 'unknown';
       roundTrips.byCommand[name] = (roundTrips.byCommand[name] ?? 0) + 1;
