@@ -22,7 +22,7 @@ export const measureBundles = async (): Promise<BundleMeasure[]> => {
       process.stderr.write(String((error as { stderr?: Buffer }).stderr ?? error));
       throw error;
     }
-    return measureSynthesized(outdir, 5).map((measure) => ({
+    return measureSynthesized(outdir, 5).bundles.map((measure) => ({
       function: measure.logicalId,
       bundle_kb: Math.round(measure.bundleBytes / 1024),
       asset_kb: Math.round(measure.assetBytes / 1024),

@@ -7,12 +7,31 @@ import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { BUNDLE_TARGET, ESM_REQUIRE_BANNER, TRACING_CHUNK } from '../scripts/lambda-bundle.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import { actionsOf, type ItemAction, type TableAccess } from './table-access.js';
 
 /** Package root: bundling runs from here and resolves `package-lock.json` here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+/** Installs the stack formatter that maps frames through the bundle's map (injected into every bundle). */
+const MAPPED_STACKS = resolve(PROJECT_ROOT, 'shared/lambda/mapped-stacks.ts');
+
+/**
+ * Modules the Lambda bundles replace with smaller stand-ins, enough for what the functions do:
+ * each would otherwise be parsed or loaded at every cold start for nothing (each stand-in says
+ * why). test/cdk/bundle-aliases.test.ts pins who imports them.
+ */
+export const BUNDLE_ALIASES = {
+  // Credentials are always in a function's environment: no INI, SSO, process or IMDS providers.
+  '@aws-sdk/credential-provider-node': './shared/lambda/env-credentials.ts',
+  // No DynamoDB, SQS or Secrets Manager operation streams events.
+  '@smithy/core/event-streams': './shared/lambda/no-event-streams.ts',
+  // Only middy's response streaming uses these, and no function streams its response.
+  'node:stream/web': './shared/lambda/no-response-streams.ts',
+  'node:stream/promises': './shared/lambda/no-response-streams.ts',
+} as const;
 
 /** The alias name: `<function>:live` is what runs; unqualified `$LATEST` is never called by a trigger. */
 export const LIVE_ALIAS = 'live';
@@ -27,12 +46,7 @@ export const LAMBDA_DEFAULTS = {
   serviceName: LAMBDA_SETTINGS.serviceName,
 } as const;
 
-/**
- * ESM bundles may still hold CommonJS code that calls `require('node:...')`; give it a real
- * `require`. The import is aliased so it cannot clash with a name in the bundle.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __knapCreateRequire } from 'node:module'; const require = __knapCreateRequire(import.meta.url);";
+export { ESM_REQUIRE_BANNER };
 
 export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'role' | 'logGroup'> {
   /** Handler file, absolute or relative to the project root. */
@@ -91,7 +105,6 @@ export class KnapFunction extends NodejsFunction {
       role,
       logGroup,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: LAMBDA_DEFAULTS.serviceName,
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
@@ -104,7 +117,7 @@ export class KnapFunction extends NodejsFunction {
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: BUNDLE_TARGET,
         platform: 'node',
         minify: true,
         sourceMap: true,
@@ -113,13 +126,15 @@ export class KnapFunction extends NodejsFunction {
         // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
+        // Stack traces mapped to our sources when an error is formatted, not at every cold start
+        // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
+        inject: [MAPPED_STACKS],
+        // X-Ray is a file beside the bundle, loaded by the first sampled invocation (shared/lambda/sampled-tracing.ts).
+        define: { KNAP_TRACING_CHUNK: JSON.stringify(`./${TRACING_CHUNK}`) },
         // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
         // which loads faster than the runtime's copy spread over hundreds of files.
         bundleAwsSDK: true,
-        // A function's credentials are always in its environment: the default provider chain
-        // (INI, SSO, process, IMDS, and the STS and SSO clients behind them, ~130 KB) would be
-        // parsed at every cold start for nothing. See shared/lambda/env-credentials.ts.
-        esbuildArgs: { '--alias:@aws-sdk/credential-provider-node': './shared/lambda/env-credentials.ts' },
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
         externalModules: [],
         forceDockerBundling: false,
         // The map keeps our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB.
@@ -127,7 +142,8 @@ export class KnapFunction extends NodejsFunction {
           beforeBundling: () => [],
           beforeInstall: () => [],
           afterBundling: (inputDir: string, outputDir: string) => [
-            `node "${inputDir}/scripts/trim-sourcemap.mjs" "${outputDir}/index.mjs.map"`,
+            `node "${inputDir}/scripts/trim-sourcemap.mjs" --root "${inputDir}" "${outputDir}/index.mjs.map"`,
+            `node "${inputDir}/scripts/bundle-tracing.mjs" "${inputDir}" "${outputDir}"`,
             ...assets.map((asset) => `cp "${inputDir}/${asset}" "${outputDir}/"`),
           ],
         },

@@ -1,18 +1,29 @@
 /**
  * Sizes and module init times of the Lambda bundles in cdk.out (run `npm run synth` first):
  *
- *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs]
+ *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] [--instructions]
  *
  * For each function of the template: its asset folder, the bundle (index.mjs), its source
  * map, the whole asset unzipped and deflated (about what Lambda stores as the code size),
  * and the time to `import()` the bundle in a fresh `node` process (median of `runs`), with
- * the function's own NODE_OPTIONS (source maps on) and TABLE_NAME set, as at a cold start.
+ * the function's own NODE_OPTIONS and TABLE_NAME set, as at a cold start. Where the asset has
+ * the X-Ray tracer beside the bundle (tracing.mjs, loaded by the first sampled invocation:
+ * shared/lambda/sampled-tracing.ts), the time to import it next, in the same process, is
+ * reported apart.
+ *
+ * The machine is shared and noisy, so each round imports every bundle once, in turn (a burst
+ * of load spreads over all of them instead of landing on one), and the first row is the
+ * floor: an empty module, imported the same way. `--instructions` also counts, once per
+ * bundle under valgrind, the CPU instructions of the import (the process's, less the empty
+ * module's): slow, but the same from run to run, so it compares two builds exactly.
  */
 import '../local/quiet-sdk-warning.js';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
+import { TRACING_CHUNK } from './lambda-bundle.mjs';
 
 interface LambdaResource {
   Type: string;
@@ -28,45 +39,120 @@ export interface BundleMeasurement {
   assetBytes: number;
   deflatedBytes: number;
   initMs: number[];
+  /** The tracer beside the bundle: its size, and its import times after the bundle's (empty without one). */
+  tracingBytes: number;
+  tracingMs: number[];
+  /** Millions of instructions to import the bundle, when counted. */
+  instructions?: number;
 }
 
 const IMPORT_TIMER = `
-const started = performance.now();
-await import(process.argv[1]);
-process.stdout.write(String(performance.now() - started));
+const times = [];
+for (const file of process.argv.slice(1)) {
+  const started = performance.now();
+  await import(file);
+  times.push(performance.now() - started);
+}
+process.stdout.write(times.join(' '));
 `;
 
-/** Milliseconds to import the bundle in a fresh node process, `runs` times. */
-export const initTimes = (bundle: string, nodeOptions: string, runs: number): number[] =>
-  Array.from({ length: runs }, () =>
-    Number(
-      execFileSync(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, bundle], {
-        env: {
-          PATH: process.env.PATH,
-          TABLE_NAME: 'knap',
-          // As in Lambda: modules loaded only there (the X-Ray capture of shared/store/dynamo-client.ts) count too.
-          AWS_LAMBDA_FUNCTION_NAME: 'measure-bundles',
-          AWS_REGION: 'eu-west-1',
-          NODE_OPTIONS: nodeOptions,
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        },
-        encoding: 'utf8',
-      }),
-    ),
-  );
+const importEnv = (nodeOptions: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  TABLE_NAME: 'knap',
+  // As in Lambda: what is set up only there (EMF metrics, clients waiting for the tracer) counts too.
+  AWS_LAMBDA_FUNCTION_NAME: 'measure-bundles',
+  AWS_REGION: 'eu-west-1',
+  NODE_OPTIONS: nodeOptions,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
 
-export const measureBundles = (outdir: string, runs = 5): BundleMeasurement[] => {
-  const templates = readdirSync(outdir).filter((name) => name.endsWith('.template.json'));
-  return templates.flatMap((name) => {
-    const template = JSON.parse(readFileSync(join(outdir, name), 'utf8')) as { Resources: Record<string, LambdaResource> };
-    return Object.entries(template.Resources)
-      .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.['aws:asset:path'])
-      .map(([logicalId, resource]) => {
-        const assetPath = join(outdir, resource.Metadata!['aws:asset:path']!);
-        const files = readdirSync(assetPath).map((file) => join(assetPath, file));
+/** Milliseconds to import each file, one after the other, in one fresh node process. */
+export const importTimes = (files: string[], nodeOptions = ''): number[] =>
+  execFileSync(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, ...files], {
+    env: importEnv(nodeOptions),
+    encoding: 'utf8',
+  })
+    .split(' ')
+    .map(Number);
+
+/** Millions of instructions a fresh node process executes to import `file` (valgrind's count). */
+const instructionsToImport = (file: string, nodeOptions: string): number => {
+  const { stderr } = spawnSync(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      process.execPath,
+      '--single-threaded',
+      '--input-type=module',
+      '-e',
+      'await import(process.argv[1])',
+      file,
+    ],
+    { env: importEnv(nodeOptions), encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const collected = /Collected : (\d+)/.exec(stderr)?.[1];
+  if (!collected) throw new Error(`valgrind counted nothing for ${file}: ${stderr.slice(-500)}`);
+  return Number(collected) / 1e6;
+};
+
+interface Bundle {
+  logicalId: string;
+  assetPath: string;
+  files: string[];
+  nodeOptions: string;
+}
+
+const bundlesOf = (outdir: string): Bundle[] =>
+  readdirSync(outdir)
+    .filter((name) => name.endsWith('.template.json'))
+    .flatMap((name) => {
+      const template = JSON.parse(readFileSync(join(outdir, name), 'utf8')) as { Resources: Record<string, LambdaResource> };
+      return Object.entries(template.Resources)
+        .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.['aws:asset:path'])
+        .map(([logicalId, resource]) => {
+          const assetPath = join(outdir, resource.Metadata!['aws:asset:path']!);
+          return {
+            logicalId,
+            assetPath,
+            files: readdirSync(assetPath).map((file) => join(assetPath, file)),
+            nodeOptions: String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? ''),
+          };
+        });
+    });
+
+export interface Measurements {
+  /** Import times of an empty module, in the same rounds: what any bundle pays at least on this machine. */
+  floorMs: number[];
+  floorInstructions?: number;
+  bundles: BundleMeasurement[];
+}
+
+export const measureBundles = (outdir: string, runs = 5, countInstructions = false): Measurements => {
+  const bundles = bundlesOf(outdir);
+  const scratch = mkdtempSync(join(tmpdir(), 'measure-bundles-'));
+  try {
+    const empty = join(scratch, 'empty.mjs');
+    writeFileSync(empty, 'export {};\n');
+    const floorMs: number[] = [];
+    const times = new Map<string, number[][]>(bundles.map((bundle) => [bundle.logicalId, []]));
+    for (let round = 0; round < runs; round += 1) {
+      floorMs.push(importTimes([empty])[0] ?? NaN);
+      for (const bundle of bundles) {
+        const tracing = join(bundle.assetPath, TRACING_CHUNK);
+        const files = [join(bundle.assetPath, 'index.mjs'), ...(bundle.files.includes(tracing) ? [tracing] : [])];
+        times.get(bundle.logicalId)?.push(importTimes(files, bundle.nodeOptions));
+      }
+    }
+    const floorInstructions = countInstructions ? instructionsToImport(empty, '') : undefined;
+    return {
+      floorMs,
+      floorInstructions,
+      bundles: bundles.map(({ logicalId, assetPath, files, nodeOptions }) => {
         const size = (file: string) => (files.includes(file) ? statSync(file).size : 0);
         const bundle = join(assetPath, 'index.mjs');
-        const nodeOptions = String(resource.Properties.Environment?.Variables?.NODE_OPTIONS ?? '');
+        const tracing = join(assetPath, TRACING_CHUNK);
+        const rounds = times.get(logicalId) ?? [];
         return {
           logicalId,
           assetPath,
@@ -74,24 +160,45 @@ export const measureBundles = (outdir: string, runs = 5): BundleMeasurement[] =>
           mapBytes: size(`${bundle}.map`),
           assetBytes: files.reduce((total, file) => total + statSync(file).size, 0),
           deflatedBytes: files.reduce((total, file) => total + deflateRawSync(readFileSync(file), { level: 9 }).length, 0),
-          initMs: initTimes(bundle, nodeOptions, runs),
+          initMs: rounds.map(([init]) => init ?? NaN),
+          tracingBytes: size(tracing),
+          tracingMs: files.includes(tracing) ? rounds.map(([, tracer]) => tracer ?? NaN) : [],
+          instructions:
+            floorInstructions === undefined ? undefined : instructionsToImport(bundle, nodeOptions) - floorInstructions,
         };
-      });
-  });
+      }),
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 };
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const outdir = resolve(process.argv[2] ?? 'cdk.out');
-  const runs = Number(process.argv[3] ?? 7);
-  console.log(`node ${process.version}, ${runs} cold imports each\n`);
-  console.log('function            bundle   map     asset   deflated  init median (min-max)');
-  for (const m of measureBundles(outdir, runs)) {
+  const args = process.argv.slice(2);
+  const countInstructions = args.includes('--instructions');
+  const [dir, runsArg] = args.filter((arg) => !arg.startsWith('--'));
+  const outdir = resolve(dir ?? 'cdk.out');
+  const runs = Number(runsArg ?? 7);
+  const { floorMs, floorInstructions, bundles } = measureBundles(outdir, runs, countInstructions);
+  const range = (times: number[]) =>
+    `${median(times).toFixed(0)} ms (${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)})`;
+  console.log(`node ${process.version}, ${runs} rounds, each importing every bundle once in a fresh process\n`);
+  console.log(
+    'function                 bundle   map     asset    deflated  init median (min-max)  ' +
+      `${countInstructions ? 'Minstr  ' : ''}X-Ray tracer, when sampled`,
+  );
+  console.log(
+    `${'(empty module: floor)'.padEnd(61)} ${range(floorMs).padEnd(22)} ${countInstructions ? `${'0'.padEnd(7)} ` : ''}` +
+      (floorInstructions === undefined ? '' : `(the process: ${floorInstructions.toFixed(0)} M)`),
+  );
+  for (const m of bundles) {
     console.log(
-      `${m.logicalId.padEnd(19)} ${kb(m.bundleBytes).padEnd(8)} ${kb(m.mapBytes).padEnd(7)} ${kb(m.assetBytes).padEnd(7)} ${kb(m.deflatedBytes).padEnd(9)} ` +
-        `${median(m.initMs).toFixed(0)} ms (${Math.min(...m.initMs).toFixed(0)}-${Math.max(...m.initMs).toFixed(0)})`,
+      `${m.logicalId.padEnd(24)} ${kb(m.bundleBytes).padEnd(8)} ${kb(m.mapBytes).padEnd(7)} ${kb(m.assetBytes).padEnd(8)} ${kb(m.deflatedBytes).padEnd(9)} ` +
+        `${range(m.initMs).padEnd(22)} ${m.instructions === undefined ? '' : `${m.instructions.toFixed(0).padEnd(7)} `}` +
+        `${m.tracingMs.length > 0 ? `${kb(m.tracingBytes)}, +${range(m.tracingMs)}` : '-'}`,
     );
   }
 }

@@ -9,9 +9,13 @@
  * Plain JavaScript on purpose: NodejsFunction runs it as an afterBundling hook with the
  * bare `node`, locally or in the bundling container.
  *
- * Usage: node scripts/trim-sourcemap.mjs <file.map> [more.map ...]
+ * With `--root <dir>`, sources are also written relative to that folder (the project), so a
+ * stack trace reads `shared/services/token-service.ts`, not a path of the machine that built it.
+ *
+ * Usage: node scripts/trim-sourcemap.mjs [--root <dir>] <file.map> [more.map ...]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DIGIT = new Map([...BASE64].map((char, index) => [char, index]));
@@ -134,15 +138,33 @@ export const trimSourceMap = (map, keep) => {
 /** Our code: anything not under node_modules. */
 export const isOwnSource = (/** @type {string} */ source) => !source.split(/[\\/]/).includes('node_modules');
 
+/**
+ * The map's sources, as paths from `root` instead of from the map's folder.
+ * @template {{ sources: string[] }} M
+ * @param {M} map @param {string} mapFile @param {string} root @returns {M}
+ */
+export const sourcesFromRoot = (map, mapFile, root) => ({
+  ...map,
+  sources: map.sources.map((source) =>
+    relative(root, resolve(dirname(mapFile), source))
+      .split(sep)
+      .join('/'),
+  ),
+});
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const files = process.argv.slice(2);
-  if (files.length === 0) {
-    console.error('Usage: node scripts/trim-sourcemap.mjs <file.map> [more.map ...]');
+  const args = process.argv.slice(2);
+  const rootAt = args.indexOf('--root');
+  const root = rootAt >= 0 ? args.splice(rootAt, 2)[1] : undefined;
+  const files = args;
+  if (files.length === 0 || (rootAt >= 0 && !root)) {
+    console.error('Usage: node scripts/trim-sourcemap.mjs [--root <dir>] <file.map> [more.map ...]');
     process.exit(2);
   }
   for (const file of files) {
     const before = readFileSync(file, 'utf8');
-    const after = JSON.stringify(trimSourceMap(JSON.parse(before), isOwnSource));
+    const trimmed = trimSourceMap(JSON.parse(before), isOwnSource);
+    const after = JSON.stringify(root ? sourcesFromRoot(trimmed, file, root) : trimmed);
     writeFileSync(file, after);
     console.error(`trim-sourcemap: ${file} ${before.length} -> ${after.length} bytes`);
   }

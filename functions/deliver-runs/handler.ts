@@ -1,4 +1,5 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { startInvocation } from '../../shared/lambda/invocation.js';
 import { parseDeliveryMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
@@ -12,7 +13,7 @@ import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../.
 export const createHandler =
   (deps: Deps, settings: DeliverySettings = deliverySettingsFromEnv()) =>
   async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    if (context) deps.log.addContext?.(context);
+    await startInvocation(deps.log, context);
     const failures: SQSBatchItemFailure[] = [];
     const handle = async (record: SQSRecord): Promise<void> => {
       const message = parseDeliveryMessage(record.body);

@@ -1,5 +1,6 @@
 import { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { startInvocation } from '../../shared/lambda/invocation.js';
 import { EmfMetrics, METRICS_NAMESPACE } from '../../shared/lambda/metrics.js';
 import { type Metrics, noMetrics } from '../../shared/metrics.js';
 import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
@@ -37,8 +38,8 @@ export const createHandler = (deps: Deps) => async (): Promise<DispatchResult> =
 
 let deps: Deps | undefined;
 
-export const handler = (_event?: unknown, context?: Context): Promise<DispatchResult> => {
+export const handler = async (_event?: unknown, context?: Context): Promise<DispatchResult> => {
   deps ??= { ...defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }), metrics: dispatcherMetrics() };
-  if (context) deps.log.addContext?.(context);
+  await startInvocation(deps.log, context);
   return createHandler(deps)();
 };

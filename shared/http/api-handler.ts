@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { requestDeadline } from '../deadline.js';
+import { startInvocation } from '../lambda/invocation.js';
 import { requestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
@@ -60,8 +61,8 @@ export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (requ
     .use(bodyLimit(options.maxBodyBytes))
     .use(bodyParsers[options.body]);
   const lambda = chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.requestState }));
-  return (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    deps.log.addContext?.(context);
+  return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    await startInvocation(deps.log, context);
     return requestScope.run({ correlationId: correlationId(event, context) }, () =>
       requestDeadline.run(Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS, () =>
         lambda(event, context as ApiContext),

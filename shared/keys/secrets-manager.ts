@@ -1,4 +1,4 @@
-/** Reads the token key secret (loaded only by containers that seal or open tokens). */
+/** Reads the token key secret (bundled only into functions that seal or open tokens; the client is made on first read). */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 let client: SecretsManagerClient | undefined;

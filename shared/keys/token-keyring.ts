@@ -12,6 +12,9 @@ import {
   tokenKey,
   unavailableKeyring,
 } from '../domain/sealed-tokens.js';
+// Imported statically although only deployed functions call it: a dynamic import makes
+// esbuild wrap every SDK module it shares for lazy init, ~3 ms more at each cold start.
+import { readSecret } from './secrets-manager.js';
 
 /** How long a container keeps the keys it read before reading them again. */
 export const KEY_CACHE_MS = 5 * 60_000;
@@ -71,10 +74,7 @@ export const keyringFromEnv = (env: NodeJS.ProcessEnv = process.env): TokenKeyri
   }
   const arn = env.TOKEN_KEYS_SECRET_ARN;
   if (arn) {
-    return cachedSecretKeyring(async () => {
-      const { readSecret } = await import('./secrets-manager.js');
-      return readSecret(arn);
-    });
+    return cachedSecretKeyring(() => readSecret(arn));
   }
   return unavailableKeyring('No token signing key: set TOKEN_SIGNING_KEYS (local) or TOKEN_KEYS_SECRET_ARN (deployed)');
 };

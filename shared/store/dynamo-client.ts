@@ -2,14 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requestDeadline } from '../deadline.js';
-
-/**
- * In a deployed Lambda the X-Ray capture (Powertools Tracer) is loaded here, at init and
- * before any DynamoDB call, so every call is traced; under `npm start`, SAM, tests and
- * scripts it is never loaded (nor the X-Ray SDK's async hooks with it).
- */
-const tracing =
-  process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.AWS_SAM_LOCAL ? await import('../lambda/tracing.js') : undefined;
+import { traceWhenSampled } from '../lambda/sampled-tracing.js';
 
 /** Every DynamoDB call this process makes, by operation; read by tests and the benchmark. */
 export const roundTrips = {
@@ -47,7 +40,7 @@ const withinDeadline = async <T>(call: Promise<T>, command: string): Promise<T> 
 
 export interface DynamoSettings {
   endpoint?: string;
-  /** Records the client's calls in X-Ray; by default the Lambda's tracer, and nothing elsewhere. */
+  /** Records the client's calls in X-Ray; by default the Lambda's tracer once an invocation is sampled, and nothing elsewhere. */
   capture?: <T>(client: T) => T;
   region?: string;
   /** Bound each call so a stalled DynamoDB gives a 5xx well inside the Lambda timeout. */
@@ -104,8 +97,7 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
     // Inside the retry middleware, so every attempt that goes over the wire counts.
     { step: 'finalizeRequest', priority: 'low', name: 'countRoundTrips' },
   );
-  const capture = settings.capture ?? tracing?.traced;
-  return capture ? capture(client) : client;
+  return (settings.capture ?? traceWhenSampled)(client);
 };
 
 export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocumentClient =>

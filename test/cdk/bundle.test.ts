@@ -14,7 +14,7 @@ let bundles: Map<string, BundleMeasurement>;
 
 beforeAll(async () => {
   const { outdir } = await synthesized();
-  bundles = new Map(measureBundles(outdir, 1).map((measurement) => [measurement.logicalId, measurement]));
+  bundles = new Map(measureBundles(outdir, 1).bundles.map((measurement) => [measurement.logicalId, measurement]));
 }, SYNTH_TIMEOUT_MS);
 
 /** Every function, with the files its route copies beside the bundle (the docs page's script and style). */
@@ -36,12 +36,10 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
   const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
 
-  test('the asset is index.mjs and its map, under 1 MB together, and the files the route declares', () => {
-    expect(readdirSync(bundle().assetPath).sort()).toEqual(['index.mjs', 'index.mjs.map', ...assets].sort());
-    const codeBytes = ['index.mjs', 'index.mjs.map'].reduce(
-      (sum, file) => sum + statSync(join(bundle().assetPath, file)).size,
-      0,
-    );
+  test('the asset is index.mjs and its map, the tracer beside the DynamoDB functions, under 1 MB together, and the files the route declares', () => {
+    const code = ['index.mjs', 'index.mjs.map', ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map'])];
+    expect(readdirSync(bundle().assetPath).sort()).toEqual([...code, ...assets].sort());
+    const codeBytes = code.reduce((sum, file) => sum + statSync(join(bundle().assetPath, file)).size, 0);
     expect(codeBytes).toBeLessThan(ONE_MB);
   });
 
@@ -59,14 +57,27 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
   });
 
-  test('the source map covers our code only', () => {
-    const map = JSON.parse(readFileSync(join(bundle().assetPath, 'index.mjs.map'), 'utf8')) as {
-      sources: string[];
-      sourcesContent?: unknown;
-    };
-    expect(map.sources.length).toBeGreaterThan(0);
-    expect(map.sources.filter((source) => source.includes('node_modules'))).toEqual([]);
-    expect(map.sourcesContent).toBeUndefined();
+  test('X-Ray is not in the bundle: the DynamoDB functions have it beside, for the first sampled invocation', () => {
+    // The X-Ray SDK's daemon setting names it; Powertools' Tracer class is in no bundle either.
+    expect(code()).not.toMatch(/AWS_XRAY_DAEMON_ADDRESS|captureAWSv3Client/);
+    if (PUBLIC.includes(id)) return;
+    const tracer = readFileSync(join(bundle().assetPath, 'tracing.mjs'), 'utf8');
+    expect(tracer).toMatch(/AWS_XRAY_DAEMON_ADDRESS/);
+    expect(tracer).toMatch(/captureAWSv3Client/);
+    expect(code()).toContain('"./tracing.mjs"');
+  });
+
+  test('the source maps cover our code only, named from the project root', () => {
+    const maps = readdirSync(bundle().assetPath).filter((file) => file.endsWith('.map'));
+    for (const file of maps) {
+      const map = JSON.parse(readFileSync(join(bundle().assetPath, file), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: unknown;
+      };
+      expect(map.sources.length).toBeGreaterThan(0);
+      expect(map.sources.filter((source) => !/^(functions|shared)\/[\w/.-]+\.ts$/.test(source))).toEqual([]);
+      expect(map.sourcesContent).toBeUndefined();
+    }
   });
 
   test('loads in a fresh node process and exports the handler', () => {
@@ -79,10 +90,41 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
         join(bundle().assetPath, 'index.mjs'),
       ],
       {
-        env: { PATH: process.env.PATH, TABLE_NAME: 'knap', AWS_REGION: 'eu-west-1', NODE_OPTIONS: '--enable-source-maps' },
+        env: {
+          PATH: process.env.PATH,
+          TABLE_NAME: 'knap',
+          AWS_REGION: 'eu-west-1',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
         encoding: 'utf8',
       },
     );
     expect(type).toBe('function');
+  });
+
+  const isRoute = routes.some((route) => route.id === id);
+  (isRoute ? test : test.skip)('an error inside the bundle is traced to our source lines, without --enable-source-maps', () => {
+    // No context: the first thing that reads it (the correlation id) throws a TypeError in our code.
+    const stack = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        'const m = await import(process.argv[1]); try { await m.handler({}, undefined); } catch (error) { process.stdout.write(error.stack); }',
+        join(bundle().assetPath, 'index.mjs'),
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          TABLE_NAME: 'knap',
+          AWS_REGION: 'eu-west-1',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+        encoding: 'utf8',
+      },
+    );
+    expect(stack).toMatch(/^TypeError: /);
+    expect(stack).toMatch(/\(shared\/http\/[\w-]+\.ts:\d+:\d+\)/);
+    expect(stack).not.toContain('node_modules');
   });
 });

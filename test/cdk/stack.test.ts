@@ -177,7 +177,7 @@ describe('functions', () => {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       DYNAMODB_TIMEOUT_MS: '2000',
       DEFAULT_RATE_LIMIT: '100',
-      NODE_OPTIONS: '--enable-source-maps',
+      // No NODE_OPTIONS: `--enable-source-maps` would parse the map at every cold start (shared/lambda/mapped-stacks.ts).
       // No DYNAMODB_ENDPOINT: deployed, the SDK's own endpoint is the only one (-c samLocal=true declares it for SAM).
     });
     // DynamoDB gets at most 3 attempts of DYNAMODB_TIMEOUT_MS: they must fit in the function's timeout.

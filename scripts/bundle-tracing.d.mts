@@ -1,0 +1,2 @@
+/** Types for scripts/bundle-tracing.mjs. */
+export declare const bundleTracing: (root: string, outdir: string) => Promise<boolean>;

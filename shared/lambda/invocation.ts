@@ -1,0 +1,14 @@
+import type { Context } from 'aws-lambda';
+import { loadTracerIfSampled } from './sampled-tracing.js';
+
+/**
+ * What every function does first in each invocation, routes and jobs alike: name the
+ * invocation in every log line, and load X-Ray if Lambda sampled it (shared/lambda/sampled-tracing.ts).
+ */
+export const startInvocation = async (
+  log: { addContext?(context: Context): void },
+  context: Context | undefined,
+): Promise<void> => {
+  if (context) log.addContext?.(context);
+  await loadTracerIfSampled();
+};

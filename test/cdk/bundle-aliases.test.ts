@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { jobs } from '../../functions/jobs.js';
+import { routes } from '../../functions/routes.js';
+import { BUNDLE_ALIASES, PROJECT_ROOT } from '../../lib/knap-function.js';
+
+/**
+ * The Lambda bundles replace some modules with stand-ins (lib/knap-function.ts,
+ * BUNDLE_ALIASES) on the word of who imports them and why. Checked here on every function's
+ * import graph, built without the aliases: if a new importer appears (an SDK update, a new
+ * dependency), the stand-in may no longer be enough and this fails; if the last importer
+ * goes, the alias is stale and this fails too.
+ */
+let imports: { importer: string; specifier: string; kind: string }[];
+
+beforeAll(async () => {
+  const result = await build({
+    entryPoints: [...routes, ...jobs].map((fn) => resolve(PROJECT_ROOT, fn.entry)),
+    absWorkingDir: PROJECT_ROOT,
+    outdir: 'out',
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  imports = Object.entries((result.metafile as Metafile).inputs).flatMap(([importer, input]) =>
+    input.imports.map((entry) => ({ importer, specifier: entry.original ?? entry.path, kind: entry.kind })),
+  );
+}, 60_000);
+
+const importersOf = (specifier: string) =>
+  [
+    ...new Set(imports.filter((entry) => entry.specifier === specifier).map((entry) => `${entry.importer} (${entry.kind})`)),
+  ].sort();
+
+test('every alias names a stand-in of ours', () => {
+  for (const standIn of Object.values(BUNDLE_ALIASES)) expect(standIn).toMatch(/^\.\/shared\/lambda\/[\w-]+\.ts$/);
+});
+
+test('node:stream/web and node:stream/promises: only middy imports them (for response streaming)', () => {
+  for (const specifier of ['node:stream/web', 'node:stream/promises']) {
+    expect(importersOf(specifier)).toEqual(['node_modules/@middy/core/index.js (import-statement)']);
+  }
+});
+
+test("@smithy/core/event-streams: only the protocols' dynamic import for event-stream operations", () => {
+  expect(importersOf('@smithy/core/event-streams')).toEqual([
+    'node_modules/@smithy/core/dist-es/submodules/protocols/HttpProtocol.js (dynamic-import)',
+  ]);
+});
+
+test("@aws-sdk/credential-provider-node: only the SDK clients' runtime config, for their default credentials", () => {
+  const importers = importersOf('@aws-sdk/credential-provider-node');
+  expect(importers.length).toBeGreaterThanOrEqual(3);
+  for (const importer of importers) {
+    expect(importer).toMatch(/^node_modules\/@aws-sdk\/client-[\w-]+\/dist-es\/runtimeConfig\.js \(import-statement\)$/);
+  }
+});
