@@ -7,9 +7,11 @@
  * that reads a bundle's map the first time a stack through that bundle is formatted, that is
  * when an error's `stack` is first read (logged, or reported by the Lambda runtime).
  */
-import { readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import type { SourceMap } from 'node:module';
+
+// Built-ins are taken when a stack is first formatted, not imported: an ESM import of
+// `node:fs` evaluates every export, `fs.promises` included, at every cold start.
+const builtin = <ID extends 'node:fs' | 'node:module' | 'node:url'>(id: ID) => process.getBuiltinModule(id);
 
 /** Each file's map, or null when it has none beside it; read once per container. */
 const maps = new Map<string, SourceMap | null>();
@@ -20,8 +22,8 @@ const mapBeside = (file: string): SourceMap | null => {
     map = null;
     if (file.startsWith('file://') || file.startsWith('/')) {
       try {
-        const path = file.startsWith('file://') ? fileURLToPath(file) : file;
-        map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
+        const path = file.startsWith('file://') ? builtin('node:url').fileURLToPath(file) : file;
+        map = new (builtin('node:module').SourceMap)(JSON.parse(builtin('node:fs').readFileSync(`${path}.map`, 'utf8')));
       } catch {
         // No readable map: the file's frames stay as V8 wrote them.
       }
