@@ -95,7 +95,7 @@ export class KnapFunction extends NodejsFunction {
       architecture: LAMBDA_DEFAULTS.architecture,
       memorySize: LAMBDA_DEFAULTS.memorySize,
       timeout: LAMBDA_DEFAULTS.timeout,
-      // X-Ray: Lambda samples invocations and the DynamoDB client's calls are subsegments (shared/lambda/tracing.ts).
+      // X-Ray: Lambda samples invocations, and in sampled ones the DynamoDB calls are subsegments (shared/lambda/sampled-tracing.ts).
       tracing: Tracing.ACTIVE,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: resolve(PROJECT_ROOT, 'package-lock.json'),

@@ -4,7 +4,7 @@
  * (the AWS SDK, Powertools, middy...) becomes "unmapped", and the sources and names it
  * used are dropped. Stack traces still point at functions/ and shared/ lines; the map
  * shrinks from ~650-900 KB to a small fraction, so the asset stays well under 1 MB and
- * `--enable-source-maps` has little to parse at cold start.
+ * the first stack trace formatted in a container (shared/lambda/mapped-stacks.ts) has little to parse.
  *
  * Plain JavaScript on purpose: NodejsFunction runs it as an afterBundling hook with the
  * bare `node`, locally or in the bundling container.

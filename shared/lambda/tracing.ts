@@ -9,11 +9,9 @@
  * whose default would record the token endpoint's answer) and no outgoing HTTP request
  * (`captureHTTPsRequests: false`: webhook URLs are the customers' own).
  *
- * Cost, measured with scripts/measure-bundles.ts (3 alternating rounds of 7 cold imports):
- * +120 KB of bundle (+35 KB deflated) and about +35 ms of module init per DynamoDB function
- * (Token: ~115 ms -> ~148 ms median). It is loaded at init (shared/store/dynamo-client.ts), not
- * lazily: a load deferred to the first call would still be waited for by that request, and
- * the first call must already be traced.
+ * Deployed, this module is not in the bundle but beside it (tracing.mjs): it costs +124 KB and
+ * about 20 ms to import, which only a container's first sampled invocation pays
+ * (shared/lambda/sampled-tracing.ts), not every cold start.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
 

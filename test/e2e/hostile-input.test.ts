@@ -11,7 +11,7 @@ import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { FakeClock } from '../support/clock.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
-import { context, httpEvent } from '../support/events.js';
+import { context, formEvent, httpEvent } from '../support/events.js';
 import { failingRepo } from '../support/failing-repo.js';
 
 let table: TestTable;
@@ -29,13 +29,10 @@ beforeAll(async () => {
   handlers = { token: tokenHandler(deps), create: createKnapHandler(deps), list: listKnapsHandler(deps) };
   const client = await createApiClient(deps, { orgName: 'hostile', name: 'fuzz', rateLimit: 1_000_000 });
   const granted = await handlers.token(
-    httpEvent('POST /api/oauth/token', {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: client.clientId,
-        client_secret: client.clientSecret,
-      }).toString(),
+    formEvent('POST /api/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
     }),
     context(),
   );

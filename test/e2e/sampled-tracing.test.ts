@@ -13,7 +13,7 @@ import { createApiClient } from '../../shared/services/admin-service.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
-import { context, httpEvent } from '../support/events.js';
+import { context, formEvent } from '../support/events.js';
 
 interface Subsegment {
   name: string;
@@ -53,20 +53,8 @@ beforeAll(async () => {
   };
   const client = await createApiClient(deps, { orgName: 'traced', name: 'sampled' });
   const token = tokenHandler(deps);
-  grant = async () =>
-    (
-      await token(
-        httpEvent('POST /api/oauth/token', {
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: client.clientId,
-            client_secret: client.clientSecret,
-          }).toString(),
-        }),
-        context(),
-      )
-    ).statusCode;
+  const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
+  grant = async () => (await token(formEvent('POST /api/oauth/token', form), context())).statusCode;
 });
 
 afterAll(async () => {

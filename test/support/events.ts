@@ -33,3 +33,10 @@ export const httpEvent = (
 };
 
 export const context = (name = 'test'): Context => lambdaContext(name, 10_000);
+
+/** A form POST (the OAuth endpoints), for direct handler calls. */
+export const formEvent = (routeKey: string, fields: Record<string, string>): HttpEvent =>
+  httpEvent(routeKey, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
