@@ -44,11 +44,11 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
   const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
   /** Runs `script` in a fresh node process, with the bundle imported as `m`; what it prints. */
-  const runWithBundle = (script: string) =>
+  const runWithBundle = (script: string, env: Record<string, string> = {}) =>
     execFileSync(
       process.execPath,
       ['--input-type=module', '-e', `const m = await import(process.argv[1]); ${script}`, join(bundle().assetPath, 'index.mjs')],
-      { env: BUNDLE_ENV, encoding: 'utf8' },
+      { env: { ...BUNDLE_ENV, ...env }, encoding: 'utf8' },
     );
 
   test('the asset is index.mjs and its map, the tracer beside the DynamoDB functions, under 1 MB together, and the files the route declares', () => {
@@ -108,5 +108,30 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(stack).toMatch(/^TypeError: /);
     expect(stack).toMatch(/\(shared\/http\/[\w-]+\.ts:\d+:\d+\)/);
     expect(stack).not.toContain('node_modules');
+  });
+
+  if (PUBLIC.includes(id)) return;
+  test('deployed, a sampled invocation loads the tracer from beside the bundle, an unsampled one does not', () => {
+    // A request refused before any I/O (no credentials); cls-hooked, under the X-Ray SDK, keeps its namespaces on `process`.
+    const invoke = `
+      const event = { version: '2.0', routeKey: 'POST /x', rawPath: '/x', headers: {}, requestContext: { requestId: 'r', http: { method: 'POST', path: '/x' } } };
+      const context = { awsRequestId: 'a', functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 };
+      const { statusCode } = await m.handler(event, context);
+      process.stdout.write('\\n' + JSON.stringify({ statusCode, tracer: Boolean(process.namespaces?.AWSXRay) }));`;
+    const lambda = (sampled: 0 | 1) => ({
+      AWS_LAMBDA_FUNCTION_NAME: 'f',
+      LAMBDA_TASK_ROOT: bundle().assetPath,
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+      AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
+      _X_AMZN_TRACE_ID: `Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=${sampled}`,
+    });
+    for (const sampled of [0, 1] as const) {
+      // The last line: the metrics' EMF lines come before it.
+      const printed = runWithBundle(invoke, lambda(sampled)).split('\n').at(-1) ?? '{}';
+      const outcome = JSON.parse(printed) as { statusCode?: number; tracer?: boolean };
+      expect(outcome.statusCode).toBeGreaterThanOrEqual(400);
+      expect(outcome.statusCode).toBeLessThan(500);
+      expect(outcome.tracer).toBe(sampled === 1);
+    }
   });
 });
