@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * What the Lambda bundles share with the tracer chunk built beside them: plain JavaScript, so
- * that both the CDK construct (lib/knap-function.ts) and the bundling hook
- * (scripts/bundle-tracing.mjs, run by the bare `node`) read the same values.
+ * What the Lambda bundles share with the files built beside them: plain JavaScript, so that
+ * both the CDK construct (lib/knap-function.ts) and the bundling hook
+ * (scripts/bundle-chunks.mjs, run by the bare `node`) read the same values.
  */
 
 /**
@@ -15,5 +15,17 @@ export const ESM_REQUIRE_BANNER =
 /** esbuild's target for every bundle: the Lambda runtime's Node.js. */
 export const BUNDLE_TARGET = 'node22';
 
-/** The tracer's file beside a bundle (shared/lambda/sampled-tracing.ts imports it by this name). */
-export const TRACING_CHUNK = 'tracing.mjs';
+/**
+ * Code that only some invocations need, built as a file beside the bundles that import it, so
+ * that a cold start does not parse it. The module that imports it names the file through the
+ * constant `define` (set by esbuild; unset when run from source, which imports `entry`).
+ * `onlyWith`: built only into assets whose bundle holds this text too.
+ *
+ * @type {readonly { file: string; entry: string; define: string; onlyWith?: string }[]}
+ */
+export const CHUNKS = [
+  // X-Ray, for the DynamoDB client, loaded by a container's first sampled invocation (shared/lambda/sampled-tracing.ts).
+  { file: 'tracing.mjs', entry: 'shared/lambda/tracing.ts', define: 'KNAP_TRACING_CHUNK', onlyWith: 'DynamoDB_20120810' },
+  // The schedule parser, loaded by the first request that schedules a Knap (shared/services/knap-service.ts).
+  { file: 'schedules.mjs', entry: 'shared/schedules/index.ts', define: 'KNAP_SCHEDULES_CHUNK' },
+];

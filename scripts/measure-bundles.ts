@@ -7,9 +7,9 @@
  * map, the whole asset unzipped and deflated (about what Lambda stores as the code size),
  * and the time to `import()` the bundle in a fresh `node` process (median of `runs`), with
  * the function's own NODE_OPTIONS and TABLE_NAME set, as at a cold start. Where the asset has
- * the X-Ray tracer beside the bundle (tracing.mjs, loaded by the first sampled invocation:
- * shared/lambda/sampled-tracing.ts), the time to import it next, in the same process, is
- * reported apart.
+ * files beside the bundle that only some invocations import (CHUNKS of
+ * scripts/lambda-bundle.mjs: the X-Ray tracer, the schedule parser), the time to import each
+ * next, in the same process, is reported apart.
  *
  * The machine is shared and noisy, so each round imports every bundle once, in turn (a burst
  * of load spreads over all of them instead of landing on one), and the first row is the
@@ -24,9 +24,9 @@ import '../local/quiet-sdk-warning.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { TRACING_CHUNK } from './lambda-bundle.mjs';
+import { CHUNKS } from './lambda-bundle.mjs';
 
 interface LambdaResource {
   Type: string;
@@ -42,9 +42,8 @@ export interface BundleMeasurement {
   assetBytes: number;
   deflatedBytes: number;
   initMs: number[];
-  /** The tracer beside the bundle: its size, and its import times after the bundle's (empty without one). */
-  tracingBytes: number;
-  tracingMs: number[];
+  /** The files beside the bundle that some invocations import: size, and import times after the bundle's. */
+  chunks: { file: string; bytes: number; ms: number[] }[];
   /** Millions of instructions to import the bundle, when counted. */
   instructions?: number;
 }
@@ -124,6 +123,10 @@ const bundlesOf = (outdir: string): Bundle[] =>
         });
     });
 
+/** The chunks beside a bundle, in CHUNKS order. */
+const chunksOf = (bundle: Bundle): string[] =>
+  CHUNKS.map((chunk) => join(bundle.assetPath, chunk.file)).filter((file) => bundle.files.includes(file));
+
 export interface Measurements {
   /** Import times of an empty module, in the same rounds: what any bundle pays at least on this machine. */
   floorMs: number[];
@@ -142,8 +145,7 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
     for (let round = 0; round < runs; round += 1) {
       floorMs.push(importTimes([empty], '', node)[0] ?? NaN);
       for (const bundle of bundles) {
-        const tracing = join(bundle.assetPath, TRACING_CHUNK);
-        const files = [join(bundle.assetPath, 'index.mjs'), ...(bundle.files.includes(tracing) ? [tracing] : [])];
+        const files = [join(bundle.assetPath, 'index.mjs'), ...chunksOf(bundle)];
         times.get(bundle.logicalId)?.push(importTimes(files, bundle.nodeOptions, node));
       }
     }
@@ -151,10 +153,10 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
     return {
       floorMs,
       floorInstructions,
-      bundles: bundles.map(({ logicalId, assetPath, files, nodeOptions }) => {
+      bundles: bundles.map((measured) => {
+        const { logicalId, assetPath, files, nodeOptions } = measured;
         const size = (file: string) => (files.includes(file) ? statSync(file).size : 0);
         const bundle = join(assetPath, 'index.mjs');
-        const tracing = join(assetPath, TRACING_CHUNK);
         const rounds = times.get(logicalId) ?? [];
         return {
           logicalId,
@@ -164,8 +166,11 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
           assetBytes: files.reduce((total, file) => total + statSync(file).size, 0),
           deflatedBytes: files.reduce((total, file) => total + deflateRawSync(readFileSync(file), { level: 9 }).length, 0),
           initMs: rounds.map(([init]) => init ?? NaN),
-          tracingBytes: size(tracing),
-          tracingMs: files.includes(tracing) ? rounds.map(([, tracer]) => tracer ?? NaN) : [],
+          chunks: chunksOf(measured).map((file, index) => ({
+            file: basename(file),
+            bytes: size(file),
+            ms: rounds.map((round) => round[index + 1] ?? NaN),
+          })),
           instructions:
             floorInstructions === undefined ? undefined : instructionsToImport(bundle, nodeOptions, node) - floorInstructions,
         };
@@ -194,7 +199,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`node ${version}, ${runs} rounds, each importing every bundle once in a fresh process\n`);
   console.log(
     'function                 bundle   map     asset    deflated  init median (min-max)  ' +
-      `${countInstructions ? 'Minstr  ' : ''}X-Ray tracer, when sampled`,
+      `${countInstructions ? 'Minstr  ' : ''}beside the bundle, imported when needed`,
   );
   console.log(
     `${'(empty module: floor)'.padEnd(61)} ${range(floorMs).padEnd(22)} ${countInstructions ? `${'0'.padEnd(7)} ` : ''}` +
@@ -204,7 +209,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(
       `${m.logicalId.padEnd(24)} ${kb(m.bundleBytes).padEnd(8)} ${kb(m.mapBytes).padEnd(7)} ${kb(m.assetBytes).padEnd(8)} ${kb(m.deflatedBytes).padEnd(9)} ` +
         `${range(m.initMs).padEnd(22)} ${m.instructions === undefined ? '' : `${m.instructions.toFixed(0).padEnd(7)} `}` +
-        `${m.tracingMs.length > 0 ? `${kb(m.tracingBytes)}, +${range(m.tracingMs)}` : '-'}`,
+        `${m.chunks.map((chunk) => `${chunk.file} ${kb(chunk.bytes)}, +${range(chunk.ms)}`).join('; ') || '-'}`,
     );
   }
 }

@@ -46,7 +46,7 @@ const inputOf = (knap: Knap): Record<string, unknown> =>
 const scheduleKey = (knap: Pick<Knap, 'schedule_type' | 'tool_metadata'>): string =>
   JSON.stringify([knap.schedule_type, knap.tool_metadata.schedule_description ?? null, knap.tool_metadata.timezone ?? null]);
 
-const patched = (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<string, unknown>): Knap => {
+const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<string, unknown>): Promise<Knap> => {
   const changes = Object.fromEntries(
     Object.entries(patch).filter(([field]) => (KNAP_INPUT_FIELDS as readonly string[]).includes(field)),
   );
@@ -63,7 +63,7 @@ const patched = (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<s
     ...inputFields(input, visibility),
     updated_at: now.toISOString(),
     // From now: missed runs are not caught up.
-    ...(reschedule ? scheduleOf(input, now) : {}),
+    ...(reschedule ? await scheduleOf(input, now) : {}),
   };
 };
 
@@ -81,7 +81,7 @@ export const updateKnap = async (
   if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
   for (let attempt = 1; ; attempt += 1) {
     const stored = await changeableKnap(deps, caller, uuid, ifMatch);
-    const knap = patched(deps, caller, stored, patch);
+    const knap = await patched(deps, caller, stored, patch);
     if (await deps.repo.replaceKnap(knap, stored.ownership, stored.version)) {
       return { knap, ownership: stored.ownership, version: stored.version + 1 };
     }

@@ -5,7 +5,7 @@ import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
-import { describeSchedule, ScheduleError } from '../schedules/index.js';
+import type * as Schedules from '../schedules/index.js';
 import type { Caller } from './request-state.js';
 
 /** `private`, `public`, or the caller's own organization: never another one's. */
@@ -14,12 +14,27 @@ export const checkVisibility = (visibility: string, orgName: string): string => 
   throw badRequest(`visibility must be 'private', 'public' or your organization's name ('${orgName}')`);
 };
 
-export const scheduleOf = (input: CreateKnapInput, now: Date): Pick<Knap, 'schedule_info' | 'next_run_at'> => {
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): the schedule parser's file, beside the bundle. */
+declare const KNAP_SCHEDULES_CHUNK: string | undefined;
+
+/**
+ * The schedule parser (chrono, luxon and our phrase families, ~170 KB) is imported by the first
+ * request that schedules a Knap: a manual Knap, or a PATCH that leaves the schedule alone, never
+ * needs it. Deployed, it is a file beside the bundle (schedules.mjs), so the functions that
+ * create and update Knaps do not parse it at every cold start.
+ */
+const scheduleParser = async (): Promise<typeof Schedules> =>
+  typeof KNAP_SCHEDULES_CHUNK === 'string'
+    ? await import(new URL(KNAP_SCHEDULES_CHUNK, import.meta.url).href)
+    : await import('../schedules/index.js');
+
+export const scheduleOf = async (input: CreateKnapInput, now: Date): Promise<Pick<Knap, 'schedule_info' | 'next_run_at'>> => {
   if (input.schedule_type !== 'scheduled') return { schedule_info: null, next_run_at: null };
   const description = input.tool_metadata.schedule_description;
   if (description == null || description.trim() === '') {
     throw badRequest('tool_metadata.schedule_description is required when schedule_type is scheduled');
   }
+  const { describeSchedule, ScheduleError } = await scheduleParser();
   try {
     const { schedule_info, next_run_at } = describeSchedule(description, {
       timezone: input.tool_metadata.timezone ?? undefined,
@@ -59,7 +74,7 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
     ...inputFields(input, visibility),
     creation_timestamp: timestamp,
     updated_at: timestamp,
-    ...scheduleOf(input, now),
+    ...(await scheduleOf(input, now)),
   };
   const ownership = { orgName: client.orgName, creatorClientId: client.clientId };
   let stored: boolean;

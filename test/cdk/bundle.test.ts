@@ -3,9 +3,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
+import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
 import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bundles.js';
+import { createApiClient } from '../../shared/services/admin-service.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { context, formEvent, httpEvent } from '../support/events.js';
+import { TEST_TOKEN_KEY } from '../support/token-keys.js';
 import { SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 /** The real bundles, built once by the local esbuild exactly as `npm run synth` builds them. */
@@ -37,6 +42,8 @@ const functionsWithAssets = [
 const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset'];
 /** Functions that queue runs for delivery, the only ones with the SQS client. */
 const QUEUES_RUNS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
+/** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */
+const SCHEDULES_BESIDE = ['create-knap', 'update-knap'];
 /** The jobs handle no token: no Secrets Manager client. */
 const JOBS = jobs.map((job) => job.id);
 
@@ -52,7 +59,12 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     );
 
   test('the asset is index.mjs and its map, the tracer beside the DynamoDB functions, under 1 MB together, and the files the route declares', () => {
-    const code = ['index.mjs', 'index.mjs.map', ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map'])];
+    const code = [
+      'index.mjs',
+      'index.mjs.map',
+      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
+      ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
+    ];
     expect(readdirSync(bundle().assetPath).sort()).toEqual([...code, ...assets].sort());
     const codeBytes = code.reduce((sum, file) => sum + statSync(join(bundle().assetPath, file)).size, 0);
     expect(codeBytes).toBeLessThan(ONE_MB);
@@ -80,6 +92,33 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(tracer).toMatch(/AWS_XRAY_DAEMON_ADDRESS/);
     expect(tracer).toMatch(/captureAWSv3Client/);
     expect(code()).toContain('"./tracing.mjs"');
+  });
+
+  test('the schedule parser is beside the bundle where only some requests need it', () => {
+    // luxon's own error text marks the parser's code.
+    const parser = /Invalid unit|is an invalid or unsupported unit/;
+    if (!SCHEDULES_BESIDE.includes(id)) {
+      expect(code().includes('"./schedules.mjs"')).toBe(false);
+      return;
+    }
+    expect(code()).not.toMatch(parser);
+    expect(code()).toContain('"./schedules.mjs"');
+    expect(readFileSync(join(bundle().assetPath, 'schedules.mjs'), 'utf8')).toMatch(parser);
+    // It stands alone: the file the bundle imports reads a schedule.
+    const described = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { describeSchedule } = await import(process.argv[1]); process.stdout.write(JSON.stringify(describeSchedule('every weekday at 9am', { timezone: 'Europe/Berlin', now: new Date('2026-11-23T10:00:00Z') })));",
+        join(bundle().assetPath, 'schedules.mjs'),
+      ],
+      { env: BUNDLE_ENV, encoding: 'utf8' },
+    );
+    expect(JSON.parse(described)).toMatchObject({
+      schedule_info: { schedule_type: 'weekly', schedule_time: '09:00', days_of_week: [1, 2, 3, 4, 5] },
+      next_run_at: '2026-11-24T08:00:00Z',
+    });
   });
 
   test('the source maps cover our code only, named from the project root', () => {
@@ -134,4 +173,57 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       expect(outcome.tracer).toBe(sampled === 1);
     }
   });
+});
+
+describe('create-knap bundle, deployed', () => {
+  let table: TestTable;
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  test('a scheduled Knap is created through the parser beside the bundle, a manual one without it', async () => {
+    const deps = table.deps();
+    const client = await createApiClient(deps, { orgName: 'bundled', name: 'cold-start' });
+    const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
+    const granted = await tokenHandler(deps)(formEvent('POST /api/oauth/token', form), context());
+    const { access_token: token } = JSON.parse(granted.body ?? '{}') as { access_token: string };
+    const create = (body: unknown) => {
+      const event = httpEvent('POST /api/studio/knap-tools', {
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const printed = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(process.argv[1]); const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'a', getRemainingTimeInMillis: () => 10000 });
+           process.stdout.write('\\n' + JSON.stringify({ status: r.statusCode, body: JSON.parse(r.body) }));`,
+          join(bundles.get(functionLogicalId('create-knap'))!.assetPath, 'index.mjs'),
+        ],
+        {
+          env: {
+            ...BUNDLE_ENV,
+            DYNAMODB_ENDPOINT: table.endpoint,
+            TABLE_NAME: table.tableName,
+            TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
+          },
+          encoding: 'utf8',
+        },
+      );
+      return JSON.parse(printed.split('\n').at(-1) ?? '{}') as { status: number; body: Record<string, unknown> };
+    };
+    const scheduled = create({
+      name: 'weekday mornings',
+      schedule_type: 'scheduled',
+      tool_metadata: { schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin' },
+    });
+    expect(scheduled.status).toBe(201);
+    expect(scheduled.body.schedule_info).toMatchObject({ schedule_type: 'weekly', schedule_time: '09:00' });
+    expect(scheduled.body.next_run_at).toEqual(expect.any(String));
+    const manual = create({ name: 'by hand', schedule_type: 'manual', tool_metadata: {} });
+    expect(manual.status).toBe(201);
+    expect(manual.body.schedule_info).toBeNull();
+  }, 60_000);
 });

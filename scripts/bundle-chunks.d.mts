@@ -1,0 +1,2 @@
+/** Types for scripts/bundle-chunks.mjs. */
+export declare const bundleChunks: (root: string, outdir: string) => Promise<string[]>;

@@ -1,2 +1,0 @@
-/** Types for scripts/bundle-tracing.mjs. */
-export declare const bundleTracing: (root: string, outdir: string) => Promise<boolean>;
