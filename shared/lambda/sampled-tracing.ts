@@ -29,6 +29,7 @@ let capture: Capture | undefined;
 let loading: Promise<void> | undefined;
 
 const loadTracer = async (): Promise<void> => {
+  // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
   const tracing: typeof import('./tracing.js') =
     typeof KNAP_TRACING_CHUNK === 'string'
       ? await import(new URL(KNAP_TRACING_CHUNK, import.meta.url).href)

@@ -23,6 +23,7 @@ declare const KNAP_SCHEDULES_CHUNK: string | undefined;
  * needs it. Deployed, it is a file beside the bundle (schedules.mjs), so the functions that
  * create and update Knaps do not parse it at every cold start.
  */
+// The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
 const scheduleParser = async (): Promise<typeof Schedules> =>
   typeof KNAP_SCHEDULES_CHUNK === 'string'
     ? await import(new URL(KNAP_SCHEDULES_CHUNK, import.meta.url).href)
