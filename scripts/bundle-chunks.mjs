@@ -9,11 +9,11 @@
  *
  * Usage: node scripts/bundle-chunks.mjs <project root> <bundle folder>
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_TARGET, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
-import { isOwnSource, sourcesFromRoot, trimSourceMap } from './trim-sourcemap.mjs';
+import { trimMapFile } from './trim-sourcemap.mjs';
 
 /** @param {string} root @param {string} outdir @returns {Promise<string[]>} the files built */
 export const bundleChunks = async (root, outdir) => {
@@ -38,9 +38,7 @@ export const bundleChunks = async (root, outdir) => {
       banner: { js: ESM_REQUIRE_BANNER },
       logLevel: 'warning',
     });
-    const mapFile = `${outfile}.map`;
-    const map = trimSourceMap(JSON.parse(readFileSync(mapFile, 'utf8')), isOwnSource);
-    writeFileSync(mapFile, JSON.stringify(sourcesFromRoot(map, mapFile, root)));
+    trimMapFile(`${outfile}.map`, root);
   }
   return wanted.map((chunk) => chunk.file);
 };

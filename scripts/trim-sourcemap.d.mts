@@ -11,4 +11,4 @@ export interface RawSourceMap {
 
 export declare const trimSourceMap: (map: RawSourceMap, keep: (source: string) => boolean) => RawSourceMap;
 export declare const isOwnSource: (source: string) => boolean;
-export declare const sourcesFromRoot: <M extends { sources: string[] }>(map: M, mapFile: string, root: string) => M;
+export declare const trimMapFile: (file: string, root?: string) => { before: number; after: number };

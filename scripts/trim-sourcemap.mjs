@@ -143,7 +143,7 @@ export const isOwnSource = (/** @type {string} */ source) => !source.split(/[\\/
  * @template {{ sources: string[] }} M
  * @param {M} map @param {string} mapFile @param {string} root @returns {M}
  */
-export const sourcesFromRoot = (map, mapFile, root) => ({
+const sourcesFromRoot = (map, mapFile, root) => ({
   ...map,
   sources: map.sources.map((source) =>
     relative(root, resolve(dirname(mapFile), source))
@@ -151,6 +151,18 @@ export const sourcesFromRoot = (map, mapFile, root) => ({
       .join('/'),
   ),
 });
+
+/**
+ * Trims a map file in place (our sources only; named from `root` when given).
+ * @param {string} file @param {string} [root] @returns {{ before: number; after: number }} its sizes
+ */
+export const trimMapFile = (file, root) => {
+  const before = readFileSync(file, 'utf8');
+  const trimmed = trimSourceMap(JSON.parse(before), isOwnSource);
+  const after = JSON.stringify(root ? sourcesFromRoot(trimmed, file, root) : trimmed);
+  writeFileSync(file, after);
+  return { before: before.length, after: after.length };
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
@@ -162,10 +174,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   for (const file of files) {
-    const before = readFileSync(file, 'utf8');
-    const trimmed = trimSourceMap(JSON.parse(before), isOwnSource);
-    const after = JSON.stringify(root ? sourcesFromRoot(trimmed, file, root) : trimmed);
-    writeFileSync(file, after);
-    console.error(`trim-sourcemap: ${file} ${before.length} -> ${after.length} bytes`);
+    const { before, after } = trimMapFile(file, root);
+    console.error(`trim-sourcemap: ${file} ${before} -> ${after} bytes`);
   }
 }
