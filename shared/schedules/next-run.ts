@@ -1,9 +1,8 @@
-import type { IANAZone } from 'luxon';
 import { type CivilDate, civilDate, dayNumber, daysInMonth, isoWeekIndex, parseDate, weekdayOf } from './calendar.js';
 import { ScheduleError } from './errors.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
 import { SCHEDULE_KINDS, type ScheduleInfo, type ScheduleKind, SUB_DAILY_KINDS } from './types.js';
-import { localDayNumber, localToInstant, zoneOf } from './zoned-time.js';
+import { localDayNumber, localToInstant, type Zone, zoneOf } from './zoned-time.js';
 
 /** Far enough for "every 9 years on Feb 29" across a skipped century leap day. */
 const HORIZON_YEARS = 400;
@@ -29,7 +28,7 @@ interface Rule {
   anchorDay: number | null;
   /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
   anchorPeriod: number | null;
-  zone: IANAZone;
+  zone: Zone;
   /** Set for hourly and minutely schedules. */
   series: DaySeries | null;
 }
@@ -114,7 +113,7 @@ function readSeries(info: ScheduleInfo, rule: Rule): DaySeries {
 }
 
 /** The first instant (to the minute) in [lo, hi] whose offset is `to`; lo has another offset. */
-function transitionBetween(zone: IANAZone, lo: number, hi: number, to: number): number {
+function transitionBetween(zone: Zone, lo: number, hi: number, to: number): number {
   let [a, b] = [lo, hi];
   while (b - a > MINUTE_MS) {
     const mid = a + Math.floor((b - a) / 2 / MINUTE_MS) * MINUTE_MS;

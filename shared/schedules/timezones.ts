@@ -1,4 +1,3 @@
-import { IANAZone } from 'luxon';
 import { quote, ScheduleError } from './errors.js';
 import type { Token } from './tokens.js';
 import { WEEKDAYS } from './vocabulary.js';
@@ -69,7 +68,6 @@ function canonicalIana(name: string): string | null {
   } catch {
     return null;
   }
-  if (!IANAZone.isValidZone(canonical)) return null;
   if (name.toLowerCase() === canonical.toLowerCase()) return canonical;
   if (name !== name.toLowerCase()) return name;
   return name.replace(/(^|[/_-])(\p{L})/gu, (_m, sep: string, ch: string) => sep + ch.toUpperCase());

@@ -76,6 +76,15 @@ describe('nextRunAt: daylight saving time', () => {
     expect(next(info({ timezone: 'Asia/Kathmandu' }), '2026-03-04T00:00:00Z')).toBe('2026-03-04T03:15:00.000Z');
   });
 
+  test('a negative half-hour zone (America/St_Johns, UTC-03:30)', () => {
+    expect(next(info({ timezone: 'America/St_Johns' }), '2026-01-15T00:00:00Z')).toBe('2026-01-15T12:30:00.000Z');
+  });
+
+  test('a half-hour DST shift (Australia/Lord_Howe): 01:45 occurs twice on 2026-04-05 and runs at the first', () => {
+    const lordHowe = info({ schedule_time: '01:45', timezone: 'Australia/Lord_Howe' });
+    expect(runs(lordHowe, '2026-04-04T00:00:00Z', 2)).toEqual(['2026-04-04T14:45:00.000Z', '2026-04-05T15:15:00.000Z']);
+  });
+
   test('a weekly run keeps its local time across the change', () => {
     const sundays = info({ schedule_type: 'weekly', days_of_week: [0], timezone: 'America/New_York' });
     expect(runs(sundays, '2026-03-01T00:00:00Z', 2)).toEqual(['2026-03-01T14:00:00.000Z', '2026-03-08T13:00:00.000Z']);
