@@ -7,7 +7,7 @@ import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { BUNDLE_TARGET, CHUNKS, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
+import { BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import { actionsOf, type ItemAction, type TableAccess } from './table-access.js';
@@ -129,8 +129,8 @@ export class KnapFunction extends NodejsFunction {
         // Stack traces mapped to our sources when an error is formatted, not at every cold start
         // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
         inject: [MAPPED_STACKS],
-        // What only some invocations need is a file beside the bundle (CHUNKS: X-Ray, the schedule parser).
-        define: Object.fromEntries(CHUNKS.map((chunk) => [chunk.define, JSON.stringify(`./${chunk.file}`)])),
+        // What only some invocations need is a file beside the bundle (CHUNKS: X-Ray, the schedule parser, chrono-node).
+        define: { ...CHUNK_DEFINES },
         // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
         // which loads faster than the runtime's copy spread over hundreds of files.
         bundleAwsSDK: true,

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * Builds, beside a Lambda bundle, the files it imports only when an invocation needs them
- * (CHUNKS in scripts/lambda-bundle.mjs): the X-Ray tracer, the schedule parser. Each is
- * minified, with a source map of our code only, like the bundle; a bundle that never names
- * a file gets none.
+ * (CHUNKS in scripts/lambda-bundle.mjs): the X-Ray tracer, the schedule parser, chrono-node.
+ * Each is minified, with a source map of our code only, like the bundle; a bundle that never
+ * names a file gets none.
  *
  * Run by NodejsFunction's afterBundling hook (lib/knap-function.ts) with the bare `node`.
  *
@@ -12,35 +12,40 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { BUNDLE_TARGET, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
+import { BUNDLE_TARGET, CHUNK_DEFINES, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
 import { trimMapFile } from './trim-sourcemap.mjs';
 
 /** @param {string} root @param {string} outdir @returns {Promise<string[]>} the files built */
 export const bundleChunks = async (root, outdir) => {
-  const bundle = readFileSync(join(outdir, 'index.mjs'), 'utf8');
-  const wanted = CHUNKS.filter(
-    (chunk) => bundle.includes(`"./${chunk.file}"`) && (chunk.onlyWith === undefined || bundle.includes(chunk.onlyWith)),
-  );
-  for (const chunk of wanted) {
+  // What the bundle and the files built so far name: CHUNKS lists a file after any that names it.
+  const built = [readFileSync(join(outdir, 'index.mjs'), 'utf8')];
+  const wanted = [];
+  for (const chunk of CHUNKS) {
+    const named = built.some((code) => code.includes(`"./${chunk.file}"`));
+    if (!named || (chunk.onlyWith !== undefined && !built[0]?.includes(chunk.onlyWith))) continue;
     const outfile = join(outdir, chunk.file);
     await build({
       entryPoints: [join(root, chunk.entry)],
       outfile,
       absWorkingDir: root,
       bundle: true,
-      format: 'esm',
+      format: chunk.format,
       platform: 'node',
       target: BUNDLE_TARGET,
       minify: true,
       sourcemap: true,
       sourcesContent: false,
       mainFields: ['module', 'main'],
-      banner: { js: ESM_REQUIRE_BANNER },
+      define: { ...CHUNK_DEFINES },
+      // CommonJS has its own `require`.
+      ...(chunk.format === 'esm' ? { banner: { js: ESM_REQUIRE_BANNER } } : {}),
       logLevel: 'warning',
     });
     trimMapFile(`${outfile}.map`, root);
+    built.push(readFileSync(outfile, 'utf8'));
+    wanted.push(chunk.file);
   }
-  return wanted.map((chunk) => chunk.file);
+  return wanted;
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {

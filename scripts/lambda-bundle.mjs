@@ -19,13 +19,26 @@ export const BUNDLE_TARGET = 'node22';
  * Code that only some invocations need, built as a file beside the bundles that import it, so
  * that a cold start does not parse it. The module that imports it names the file through the
  * constant `define` (set by esbuild; unset when run from source, which imports `entry`).
- * `onlyWith`: built only into assets whose bundle holds this text too.
+ * `onlyWith`: built only into assets whose bundle holds this text too. `format`: `cjs` for a
+ * file loaded with `require`, by code that must stay synchronous; else `esm`. A file may name
+ * one listed after it (the schedule parser names chrono-node's).
  *
- * @type {readonly { file: string; entry: string; define: string; onlyWith?: string }[]}
+ * @type {readonly { file: string; entry: string; define: string; format: 'esm' | 'cjs'; onlyWith?: string }[]}
  */
 export const CHUNKS = [
   // X-Ray, for the DynamoDB client, loaded by a container's first sampled invocation (shared/lambda/sampled-tracing.ts).
-  { file: 'tracing.mjs', entry: 'shared/lambda/tracing.ts', define: 'KNAP_TRACING_CHUNK', onlyWith: 'DynamoDB_20120810' },
+  {
+    file: 'tracing.mjs',
+    entry: 'shared/lambda/tracing.ts',
+    define: 'KNAP_TRACING_CHUNK',
+    format: 'esm',
+    onlyWith: 'DynamoDB_20120810',
+  },
   // The schedule parser, loaded by the first request that schedules a Knap (shared/services/knap-service.ts).
-  { file: 'schedules.mjs', entry: 'shared/schedules/index.ts', define: 'KNAP_SCHEDULES_CHUNK' },
+  { file: 'schedules.mjs', entry: 'shared/schedules/index.ts', define: 'KNAP_SCHEDULES_CHUNK', format: 'esm' },
+  // chrono-node, loaded by the parser's first rejection of words it could not place (shared/schedules/leftovers.ts).
+  { file: 'chrono.cjs', entry: 'shared/schedules/chrono.ts', define: 'KNAP_CHRONO_CHUNK', format: 'cjs' },
 ];
+
+/** esbuild's `define` for every bundle and chunk: each chunk's constant names its file. */
+export const CHUNK_DEFINES = Object.fromEntries(CHUNKS.map((chunk) => [chunk.define, JSON.stringify(`./${chunk.file}`)]));

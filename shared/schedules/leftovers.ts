@@ -1,9 +1,24 @@
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type { Component } from 'chrono-node';
+import type * as Chrono from './chrono.js';
 import { quote, ScheduleError } from './errors.js';
 import { spanText, type Token } from './tokens.js';
 import { FILLER_WORDS } from './vocabulary.js';
 
-const DATE_COMPONENTS: chrono.Component[] = ['day', 'month', 'year', 'weekday'];
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): chrono-node's file, beside the parser. */
+declare const KNAP_CHRONO_CHUNK: string | undefined;
+
+let chronoModule: typeof Chrono | undefined;
+
+/**
+ * chrono-node (~47 KB minified) only words a rejection, so the first rejection loads it: a file
+ * beside the parser when deployed (chrono.cjs), so that reading a valid schedule never parses
+ * it. `require`, not `import()`, keeps the parser synchronous.
+ */
+const chrono = (): typeof Chrono =>
+  (chronoModule ??= createRequire(import.meta.url)(typeof KNAP_CHRONO_CHUNK === 'string' ? KNAP_CHRONO_CHUNK : 'chrono-node'));
+
+const DATE_COMPONENTS: Component[] = ['day', 'month', 'year', 'weekday'];
 
 function isFiller(t: Token): boolean {
   return t.kind === 'dash' || (t.kind === 'word' && FILLER_WORDS.has(t.lower));
@@ -32,7 +47,7 @@ function unknownRuns(tokens: readonly Token[]): Token[][] {
  */
 function oneOffDate(description: string, runs: Token[][], now: Date): string | null {
   try {
-    for (const result of chrono.parse(description, now)) {
+    for (const result of chrono().parse(description, now)) {
       const start = result.index;
       const end = start + result.text.length;
       const known = DATE_COMPONENTS.some((c) => result.start.isCertain(c));

@@ -18,7 +18,7 @@ export const checkVisibility = (visibility: string, orgName: string): string => 
 declare const KNAP_SCHEDULES_CHUNK: string | undefined;
 
 /**
- * The schedule parser (chrono, luxon and our phrase families, ~170 KB) is imported by the first
+ * The schedule parser (our phrase families, ~55 KB minified) is imported by the first
  * request that schedules a Knap: a manual Knap, or a PATCH that leaves the schedule alone, never
  * needs it. Deployed, it is a file beside the bundle (schedules.mjs), so the functions that
  * create and update Knaps do not parse it at every cold start.

@@ -44,6 +44,8 @@ const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset'];
 const QUEUES_RUNS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
 /** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */
 const SCHEDULES_BESIDE = ['create-knap', 'update-knap'];
+/** Functions that parse schedules: chrono-node, which only words a rejection, is beside the bundle. */
+const PARSES = [...SCHEDULES_BESIDE, 'preview-schedule'];
 /** The jobs handle no token: no Secrets Manager client. */
 const JOBS = jobs.map((job) => job.id);
 
@@ -64,6 +66,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       'index.mjs.map',
       ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
+      ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
     expect(readdirSync(bundle().assetPath).sort()).toEqual([...code, ...assets].sort());
     const codeBytes = code.reduce((sum, file) => sum + statSync(join(bundle().assetPath, file)).size, 0);
@@ -104,13 +107,17 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(code()).not.toMatch(parser);
     expect(code()).toContain('"./schedules.mjs"');
     expect(readFileSync(join(bundle().assetPath, 'schedules.mjs'), 'utf8')).toMatch(parser);
-    // It stands alone: the file the bundle imports reads a schedule.
+    // It stands alone: the file the bundle imports reads a schedule, and loads chrono-node beside it to word a rejection.
     const described = execFileSync(
       process.execPath,
       [
         '--input-type=module',
         '-e',
-        "const { describeSchedule } = await import(process.argv[1]); process.stdout.write(JSON.stringify(describeSchedule('every weekday at 9am', { timezone: 'Europe/Berlin', now: new Date('2026-11-23T10:00:00Z') })));",
+        `const { describeSchedule } = await import(process.argv[1]);
+         const now = new Date('2026-11-23T10:00:00Z');
+         let rejected;
+         try { describeSchedule('next month at 9', { now }); } catch (error) { rejected = error.detail; }
+         process.stdout.write(JSON.stringify({ ...describeSchedule('every weekday at 9am', { timezone: 'Europe/Berlin', now }), rejected }));`,
         join(bundle().assetPath, 'schedules.mjs'),
       ],
       { env: BUNDLE_ENV, encoding: 'utf8' },
@@ -118,7 +125,19 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(JSON.parse(described)).toMatchObject({
       schedule_info: { schedule_type: 'weekly', schedule_time: '09:00', days_of_week: [1, 2, 3, 4, 5] },
       next_run_at: '2026-11-24T08:00:00Z',
+      rejected: expect.stringContaining('one-off dates such as "next month at 9" are not supported'),
     });
+  });
+
+  test('chrono-node is beside the functions that parse schedules, in no bundle or parser file', () => {
+    // A word only chrono-node's English dates hold.
+    const chrono = /overmorrow/;
+    expect(code()).not.toMatch(chrono);
+    if (SCHEDULES_BESIDE.includes(id)) {
+      expect(readFileSync(join(bundle().assetPath, 'schedules.mjs'), 'utf8')).not.toMatch(chrono);
+    }
+    if (!PARSES.includes(id)) return;
+    expect(readFileSync(join(bundle().assetPath, 'chrono.cjs'), 'utf8')).toMatch(chrono);
   });
 
   test('the source maps cover our code only, named from the project root', () => {
@@ -182,39 +201,42 @@ describe('create-knap bundle, deployed', () => {
   });
   afterAll(() => table.close());
 
-  test('a scheduled Knap is created through the parser beside the bundle, a manual one without it', async () => {
+  /** Grants a token, then runs one request through a function's real bundle, in a fresh node process. */
+  const requestThrough = async (functionId: string, routeKey: string, body: unknown) => {
     const deps = table.deps();
-    const client = await createApiClient(deps, { orgName: 'bundled', name: 'cold-start' });
+    const client = await createApiClient(deps, { orgName: 'bundled', name: `cold-start ${functionId}` });
     const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
     const granted = await tokenHandler(deps)(formEvent('POST /api/oauth/token', form), context());
     const { access_token: token } = JSON.parse(granted.body ?? '{}') as { access_token: string };
-    const create = (body: unknown) => {
-      const event = httpEvent('POST /api/studio/knap-tools', {
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const printed = execFileSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `const m = await import(process.argv[1]); const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'a', getRemainingTimeInMillis: () => 10000 });
-           process.stdout.write('\\n' + JSON.stringify({ status: r.statusCode, body: JSON.parse(r.body) }));`,
-          join(bundles.get(functionLogicalId('create-knap'))!.assetPath, 'index.mjs'),
-        ],
-        {
-          env: {
-            ...BUNDLE_ENV,
-            DYNAMODB_ENDPOINT: table.endpoint,
-            TABLE_NAME: table.tableName,
-            TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
-          },
-          encoding: 'utf8',
+    const event = httpEvent(routeKey, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const printed = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(process.argv[1]); const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'a', getRemainingTimeInMillis: () => 10000 });
+         process.stdout.write('\\n' + JSON.stringify({ status: r.statusCode, body: JSON.parse(r.body) }));`,
+        join(bundles.get(functionLogicalId(functionId))!.assetPath, 'index.mjs'),
+      ],
+      {
+        env: {
+          ...BUNDLE_ENV,
+          DYNAMODB_ENDPOINT: table.endpoint,
+          TABLE_NAME: table.tableName,
+          TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
         },
-      );
-      return JSON.parse(printed.split('\n').at(-1) ?? '{}') as { status: number; body: Record<string, unknown> };
-    };
-    const scheduled = create({
+        encoding: 'utf8',
+      },
+    );
+    return JSON.parse(printed.split('\n').at(-1) ?? '{}') as { status: number; body: Record<string, unknown> };
+  };
+
+  test('a scheduled Knap is created through the parser beside the bundle, a manual one without it', async () => {
+    const create = (body: unknown) => requestThrough('create-knap', 'POST /api/studio/knap-tools', body);
+    const scheduled = await create({
       name: 'weekday mornings',
       schedule_type: 'scheduled',
       tool_metadata: { schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin' },
@@ -222,8 +244,16 @@ describe('create-knap bundle, deployed', () => {
     expect(scheduled.status).toBe(201);
     expect(scheduled.body.schedule_info).toMatchObject({ schedule_type: 'weekly', schedule_time: '09:00' });
     expect(scheduled.body.next_run_at).toEqual(expect.any(String));
-    const manual = create({ name: 'by hand', schedule_type: 'manual', tool_metadata: {} });
+    const manual = await create({ name: 'by hand', schedule_type: 'manual', tool_metadata: {} });
     expect(manual.status).toBe(201);
     expect(manual.body.schedule_info).toBeNull();
+  }, 60_000);
+
+  test('a preview rejecting a one-off date names it, with chrono-node loaded from beside the bundle', async () => {
+    const preview = await requestThrough('preview-schedule', 'POST /api/studio/schedules/preview', {
+      schedule_description: 'next month at 9',
+    });
+    expect(preview.status).toBe(400);
+    expect(preview.body.detail).toContain('one-off dates such as "next month at 9" are not supported');
   }, 60_000);
 });
