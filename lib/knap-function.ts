@@ -7,7 +7,7 @@ import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
+import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import { actionsOf, type ItemAction, type TableAccess } from './table-access.js';
@@ -17,21 +17,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replac
 
 /** Installs the stack formatter that maps frames through the bundle's map (injected into every bundle). */
 const MAPPED_STACKS = resolve(PROJECT_ROOT, 'shared/lambda/mapped-stacks.ts');
-
-/**
- * Modules the Lambda bundles replace with smaller stand-ins, enough for what the functions do:
- * each would otherwise be parsed or loaded at every cold start for nothing (each stand-in says
- * why). test/cdk/bundle-aliases.test.ts pins who imports them.
- */
-export const BUNDLE_ALIASES = {
-  // Credentials are always in a function's environment: no INI, SSO, process or IMDS providers.
-  '@aws-sdk/credential-provider-node': './shared/lambda/env-credentials.ts',
-  // No DynamoDB, SQS or Secrets Manager operation streams events.
-  '@smithy/core/event-streams': './shared/lambda/no-event-streams.ts',
-  // Only middy's response streaming uses these, and no function streams its response.
-  'node:stream/web': './shared/lambda/no-response-streams.ts',
-  'node:stream/promises': './shared/lambda/no-response-streams.ts',
-} as const;
 
 /** The alias name: `<function>:live` is what runs; unqualified `$LATEST` is never called by a trigger. */
 export const LIVE_ALIAS = 'live';
@@ -134,6 +119,7 @@ export class KnapFunction extends NodejsFunction {
         // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
         // which loads faster than the runtime's copy spread over hundreds of files.
         bundleAwsSDK: true,
+        // Smaller or lighter stand-ins for some modules (BUNDLE_ALIASES says why, for each).
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
         externalModules: [],
         forceDockerBundling: false,

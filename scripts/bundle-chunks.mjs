@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { BUNDLE_TARGET, CHUNK_DEFINES, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
+import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
 import { trimMapFile } from './trim-sourcemap.mjs';
 
 /** @param {string} root @param {string} outdir @returns {Promise<string[]>} the files built */
@@ -37,6 +37,7 @@ export const bundleChunks = async (root, outdir) => {
       sourcesContent: false,
       mainFields: ['module', 'main'],
       define: { ...CHUNK_DEFINES },
+      alias: { ...BUNDLE_ALIASES },
       // CommonJS has its own `require`.
       ...(chunk.format === 'esm' ? { banner: { js: ESM_REQUIRE_BANNER } } : {}),
       logLevel: 'warning',

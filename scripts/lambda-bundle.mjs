@@ -16,6 +16,23 @@ export const ESM_REQUIRE_BANNER =
 export const BUNDLE_TARGET = 'node22';
 
 /**
+ * Modules the Lambda bundles and the files beside them replace with stand-ins, enough for what
+ * the functions do: each would otherwise be parsed or loaded at every cold start for nothing
+ * (each stand-in says why). test/cdk/bundle-aliases.test.ts pins who imports them.
+ */
+export const BUNDLE_ALIASES = {
+  // Credentials are always in a function's environment: no INI, SSO, process or IMDS providers.
+  '@aws-sdk/credential-provider-node': './shared/lambda/env-credentials.ts',
+  // No DynamoDB, SQS or Secrets Manager operation streams events.
+  '@smithy/core/event-streams': './shared/lambda/no-event-streams.ts',
+  // Only middy's response streaming uses these, and no function streams its response.
+  'node:stream/web': './shared/lambda/no-response-streams.ts',
+  'node:stream/promises': './shared/lambda/no-response-streams.ts',
+  // The whole module, without the namespace that loads undici on Node 22 (webhooks, the tracer).
+  'node:http': './shared/lambda/node-http.ts',
+};
+
+/**
  * Code that only some invocations need, built as a file beside the bundles that import it, so
  * that a cold start does not parse it. The module that imports it names the file through the
  * constant `define` (set by esbuild; unset when run from source, which imports `entry`).

@@ -1,8 +1,9 @@
 /**
- * Lambda bundles only: stands in for `@aws-sdk/credential-provider-node` (esbuild alias in
- * lib/knap-function.ts). A function's credentials are always in its environment, so the
- * default chain's INI, SSO, process and IMDS providers (and the STS and SSO clients they
- * bring, ~130 KB and `child_process`) would be parsed at every cold start for nothing.
+ * Lambda bundles only: stands in for `@aws-sdk/credential-provider-node` (esbuild alias,
+ * BUNDLE_ALIASES in scripts/lambda-bundle.mjs). A function's credentials are always in its
+ * environment, so the default chain's INI, SSO, process and IMDS providers (and the STS and
+ * SSO clients they bring, ~130 KB and `child_process`) would be parsed at every cold start
+ * for nothing.
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 

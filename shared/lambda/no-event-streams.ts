@@ -1,6 +1,6 @@
 /**
  * Lambda bundles only: stands in for `@smithy/core/event-streams` (esbuild alias in
- * lib/knap-function.ts). The SDK's protocols import it dynamically, for operations that stream
+ * scripts/lambda-bundle.mjs). The SDK's protocols import it dynamically, for operations that stream
  * events; DynamoDB, SQS and Secrets Manager have none. Bundled, that one dynamic import made
  * esbuild wrap some 150 SDK modules for lazy init, and parse 15 KB never run: together ~5 ms
  * of every cold start (scripts/measure-bundles.ts). test/cdk/bundle-aliases.test.ts pins that

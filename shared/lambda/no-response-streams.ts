@@ -1,6 +1,6 @@
 /**
  * Lambda bundles only: stands in for `node:stream/web` and `node:stream/promises` (esbuild
- * aliases in lib/knap-function.ts). Only @middy/core imports them, for response streaming
+ * aliases in scripts/lambda-bundle.mjs). Only @middy/core imports them, for response streaming
  * (`streamifyResponse`), which no function here uses; loading them took ~5 ms of every cold
  * start (scripts/measure-bundles.ts). test/cdk/bundle-aliases.test.ts pins that nothing else
  * imports them.

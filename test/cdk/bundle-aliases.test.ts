@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
-import { BUNDLE_ALIASES, PROJECT_ROOT } from '../../lib/knap-function.js';
+import { PROJECT_ROOT } from '../../lib/knap-function.js';
+import { BUNDLE_ALIASES } from '../../scripts/lambda-bundle.mjs';
 
 /**
- * The Lambda bundles replace some modules with stand-ins (lib/knap-function.ts,
- * BUNDLE_ALIASES) on the word of who imports them and why. Checked here on every function's
+ * The Lambda bundles replace some modules with stand-ins (BUNDLE_ALIASES in
+ * scripts/lambda-bundle.mjs) on the word of who imports them and why. Checked here on every function's
  * import graph, built without the aliases: if a new importer appears (an SDK update, a new
  * dependency), the stand-in may no longer be enough and this fails; if the last importer
  * goes, the alias is stale and this fails too.
@@ -59,4 +60,16 @@ test("@aws-sdk/credential-provider-node: only the SDK clients' runtime config, f
   for (const importer of importers) {
     expect(importer).toMatch(/^node_modules\/@aws-sdk\/client-[\w-]+\/dist-es\/runtimeConfig\.js \(import-statement\)$/);
   }
+});
+
+test('node:http: the webhook sender, the tracer, and the SDK for plain-http endpoints (a local DynamoDB) or IMDS', () => {
+  // The stand-in is the whole module but the lazy getters: a new importer might want WebSocket.
+  // The tracer is built into tracing.mjs, with the same aliases; IMDS goes with the credential chain.
+  expect(importersOf('node:http')).toEqual([
+    'node_modules/@aws-lambda-powertools/tracer/lib/esm/provider/ProviderService.js (import-statement)',
+    'node_modules/@smithy/core/dist-es/submodules/config/config-resolver/regionConfig/getInstanceMetadataRegion.js (dynamic-import)',
+    'node_modules/@smithy/credential-provider-imds/dist-es/remoteProvider/node-http.js (import-statement)',
+    'node_modules/@smithy/node-http-handler/dist-es/node-http-handler.js (dynamic-import)',
+    'shared/webhooks/send.ts (import-statement)',
+  ]);
 });

@@ -153,6 +153,13 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     }
   });
 
+  test('node:http is never imported as ESM: on Node 22 its namespace loads undici (BUNDLE_ALIASES)', () => {
+    for (const file of readdirSync(bundle().assetPath).filter((name) => /\.[mc]?js$/.test(name))) {
+      const text = readFileSync(join(bundle().assetPath, file), 'utf8');
+      expect({ file, imports: text.match(/(?:\bfrom|\bimport\s*\()\s*["']node:http["']/g) }).toEqual({ file, imports: null });
+    }
+  });
+
   test('loads in a fresh node process and exports the handler', () => {
     const type = runWithBundle('process.stdout.write(typeof m.handler);');
     expect(type).toBe('function');
