@@ -113,7 +113,11 @@ export interface Repository {
   getRun(runId: string): Promise<StoredRun | null>;
   /** A Knap's runs, newest first. */
   listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }>;
-  /** Records one delivery attempt on the run: attempts + 1, when, the error, the new status. */
+  /**
+   * Records one delivery attempt on the run: attempts + 1, when, the error, the new status.
+   * Null when there is no such run, or when it no longer has `attempt.number - 1` attempts
+   * (another delivery of the same message recorded this attempt first): nothing is written then.
+   */
   recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null>;
 
   putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;

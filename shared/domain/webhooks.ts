@@ -17,6 +17,8 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
 
 /** The outcome of one delivery attempt to every endpoint that still needs the run. */
 export interface DeliveryAttempt {
+  /** 1 for the first attempt: recorded only on a run with `number - 1` attempts. */
+  number: number;
   at: string;
   /** Endpoints that answered 2xx this time. */
   deliveredTo: string[];

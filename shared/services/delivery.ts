@@ -4,7 +4,10 @@
  * after each failed attempt.
  *
  * The queue is at-least-once, so an attempt first reads the run and does nothing unless it
- * is still `pending`; endpoints that already took the run (2xx) are not sent it again. Every
+ * is still `pending`; endpoints that already took the run (2xx) are not sent it again. Two
+ * deliveries of one message at once may both send (receivers dedupe on `webhook-id`), but the
+ * attempt is recorded once, conditionally on the count read, and only that one queues the
+ * next: the other is refused and leaves no second chain of retries. Every
  * attempt is recorded on the run (attempts, last_attempt_at, last_error, status) whatever
  * happened, and the next attempt is queued from here, so an endpoint's 4xx, 5xx or timeout
  * is a recorded attempt, never an exception: only the store or the queue failing throws
@@ -88,13 +91,19 @@ export const deliverRun = async (
   if (stored.run.status !== 'pending') return stored;
   const { run, orgName } = stored;
   const startedAt = deps.clock.now();
-  const record = async (attempt: Omit<DeliveryAttempt, 'at'>, status: RunStatus): Promise<StoredRun | null> => {
-    const updated = await deps.repo.recordDeliveryAttempt(runId, { at: isoSeconds(startedAt), ...attempt }, status);
-    if (updated) countAttempt(deps, status);
+  const record = async (attempt: Omit<DeliveryAttempt, 'number' | 'at'>, status: RunStatus): Promise<StoredRun | null> => {
+    const number = run.attempts + 1;
+    const updated = await deps.repo.recordDeliveryAttempt(runId, { number, at: isoSeconds(startedAt), ...attempt }, status);
+    if (!updated) {
+      // The same message delivered twice at once (the queue is at-least-once): the other one recorded it.
+      deps.log.warn('Delivery attempt already recorded', { run_id: runId, attempts: number });
+      return null;
+    }
+    countAttempt(deps, status);
     deps.log.info('Delivery attempt', {
       run_id: runId,
       status,
-      attempts: updated?.run.attempts ?? run.attempts + 1,
+      attempts: updated.run.attempts,
       delivered_to: attempt.deliveredTo,
       error: attempt.error,
     });

@@ -534,10 +534,12 @@ export class DynamoRepository implements Repository {
           Key: key.run(runId),
           UpdateExpression:
             'SET attempts = attempts + :one, last_attempt_at = :at, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered)',
-          ConditionExpression: 'attribute_exists(pk)',
+          // Not attribute_exists alone: two deliveries of one message must not both count.
+          ConditionExpression: 'attribute_exists(pk) AND attempts = :before',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':one': 1,
+            ':before': attempt.number - 1,
             ':at': attempt.at,
             ':error': attempt.error,
             ':status': status,

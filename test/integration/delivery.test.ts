@@ -252,6 +252,27 @@ describe('run delivery', () => {
     expect(await deliverRun(deps, 'run_does_not_exist', queue.settings)).toBeNull();
   });
 
+  test('the same message twice at once records one attempt and queues one retry', async () => {
+    // Deployed waits: the one retry stays queued for us to count.
+    const { deps, queue, repo } = setup({ timeScale: 1 });
+    const org = newOrg();
+    // Neither request is answered until both have arrived, so both deliveries read the run first.
+    const target = await receiver(() => 'hang');
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+
+    const both = Promise.all([deliverRun(deps, run.run_id, queue.settings), deliverRun(deps, run.run_id, queue.settings)]);
+    await waitFor('both requests', () => (target.received.length === 2 ? true : undefined));
+    await target.close();
+    const results = await both;
+
+    expect(results.filter((result) => result !== null)).toHaveLength(1);
+    expect((await repo.getRun(run.run_id))?.run).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(queue.queued).toHaveLength(1);
+    expect(queue.queue.size).toEqual({ waiting: 1, running: 0 });
+  });
+
   test('deployed (localhost not allowed) a loopback or private endpoint is refused and never reached', async () => {
     const { deps, repo } = setup({ settings: { allowLocalhost: false, retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
     const org = newOrg();
