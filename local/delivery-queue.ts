@@ -5,7 +5,8 @@
  * first retry comes after about 1 s, and a run fails after minutes rather than hours).
  *
  * Timers die with the process: a run still waiting for a retry when npm start stops stays
- * `pending` (deployed, SQS keeps the message).
+ * `pending`, and the next start tries it again at once (local/stack.ts; deployed, SQS keeps
+ * the message and its delay).
  */
 import type { DeliveryQueue } from '../shared/domain/webhooks.js';
 

@@ -1,6 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { deliverRun } from '../shared/services/delivery.js';
+import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
@@ -40,8 +42,24 @@ export interface LocalStack {
   ttlSweeper?: TtlSweeper;
   /** Where runs wait for delivery: timers in this process, registered for the handlers. */
   deliveries: LocalDeliveryQueue;
+  /** Runs found pending at start (their timers died with an earlier process), tried again at once. */
+  resumedRuns: number;
   close(): Promise<void>;
 }
+
+/**
+ * The runs that waited for a retry when npm start last stopped: their timers died with it.
+ * Read with a client of its own, as the handlers would (the environment set above): their
+ * deps are made once per process, and a test may start more than one stack.
+ */
+const pendingRunIds = async (tableName: string): Promise<string[]> => {
+  const documents = createDocumentClient(dynamoSettingsFromEnv());
+  try {
+    return await new DynamoRepository(documents, tableName).pendingRunIds();
+  } finally {
+    documents.destroy();
+  }
+};
 
 /**
  * The whole API on localhost: an embedded DynamoDB (unless one is given), the table, and
@@ -106,6 +124,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       countRoundTrips: options.countRoundTrips,
     });
     ttlSweeper?.start();
+    const pending = await pendingRunIds(options.tableName);
+    for (const runId of pending) await deliveries.enqueue(runId, 0);
     if (options.dispatchIntervalMs !== false) {
       dispatcher = startDispatchTimer({ deps: defaultDeps, intervalMs: options.dispatchIntervalMs });
     }
@@ -115,6 +135,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       createdTable: table.createdTable,
       ttlSweeper,
       deliveries,
+      resumedRuns: pending.length,
       close: async () => {
         await api.close();
         // After the API (no new runs), before the table (attempts under way still record).

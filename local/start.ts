@@ -84,6 +84,7 @@ console.log(
     ? `DynamoDB: ${external} (table ${tableName})`
     : `Embedded DynamoDB (dynalite): ${stack.dynamodbEndpoint}, data in ${dataDir} (table ${tableName}${stack.createdTable ? ', created' : ''})`,
 );
+if (stack.resumedRuns > 0) console.log(`Delivering ${stack.resumedRuns} run(s) left pending when the server last stopped`);
 console.log(`
 Create a first API client (in another terminal):
   DYNAMODB_ENDPOINT=${stack.dynamodbEndpoint} npm run -s admin -- create-client --org acme --name "My integration"

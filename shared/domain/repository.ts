@@ -119,6 +119,11 @@ export interface Repository {
    * (another delivery of the same message recorded this attempt first): nothing is written then.
    */
   recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null>;
+  /**
+   * The ids of the runs still waiting for a delivery attempt. A Scan of the whole table: for
+   * `npm start`, whose queue is timers that die with the process (deployed, SQS keeps them).
+   */
+  pendingRunIds(): Promise<string[]>;
 
   putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;

@@ -552,6 +552,26 @@ export class DynamoRepository implements Repository {
     return result?.Attributes ? itemToStoredRun(result.Attributes) : null;
   }
 
+  async pendingRunIds(): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#type = :run AND #status = :pending',
+          ProjectionExpression: 'run_id',
+          ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
+          ExpressionAttributeValues: { ':run': 'run', ':pending': 'pending' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) ids.push(String(item.run_id));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
+  }
+
   async putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
     await this.db.send(
       new PutCommand({
