@@ -19,6 +19,8 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
 export interface DeliveryAttempt {
   /** 1 for the first attempt: recorded only on a run with `number - 1` attempts. */
   number: number;
+  /** Unique to this attempt: a write retried after its answer was lost knows itself by it. */
+  id: string;
   at: string;
   /** Endpoints that answered 2xx this time. */
   deliveredTo: string[];

@@ -7,16 +7,17 @@
  * is still `pending`; endpoints that already took the run (2xx) are not sent it again. Two
  * deliveries of one message at once may both send (receivers dedupe on `webhook-id`), but the
  * attempt is recorded once, conditionally on the count read, and only that one queues the
- * next: the other is refused and leaves no second chain of retries. Every
- * attempt is recorded on the run (attempts, last_attempt_at, last_error, status) whatever
- * happened, and the next attempt is queued from here, so an endpoint's 4xx, 5xx or timeout
- * is a recorded attempt, never an exception: only the store or the queue failing throws
- * (then the queue itself tries again).
+ * next: the other is refused and leaves no second chain of retries (docs/webhooks.md says
+ * what a copy that comes later does). Every attempt is recorded on the run (attempts,
+ * last_attempt_at, last_error, status) whatever happened, and the next attempt is queued
+ * from here, so an endpoint's 4xx, 5xx or timeout is a recorded attempt, never an exception:
+ * only the store or the queue failing throws (then the queue itself tries again).
  *
  * Outcomes that send nothing are recorded as one attempt too, so last_attempt_at says when
  * the decision was made: no endpoint in the organization is `no_endpoint`; a Knap deleted
  * since the run was made is `failed` with "Knap was deleted" (deleted Knaps never run).
  */
+import { randomUUID } from 'node:crypto';
 import { isoSeconds } from '../domain/clock.js';
 import type { RunStatus, StoredRun } from '../domain/runs.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
@@ -74,9 +75,10 @@ const countAttempt = (deps: Deps, status: RunStatus): void => {
 };
 
 /**
- * One delivery attempt of a run; returns the run as recorded (null when there is no such run,
- * e.g. past its retention). Sends to every endpoint that still needs the run at once, so a
- * slow endpoint costs the others nothing.
+ * One delivery attempt of a run. Returns the run as it stands: after this attempt, or
+ * untouched when it is no longer pending; null when there is no such run (e.g. past its
+ * retention) or when another copy of the message recorded this attempt first. Sends to every
+ * endpoint that still needs the run at once, so a slow endpoint costs the others nothing.
  */
 export const deliverRun = async (
   deps: Deps,
@@ -90,13 +92,14 @@ export const deliverRun = async (
   }
   if (stored.run.status !== 'pending') return stored;
   const { run, orgName } = stored;
+  const number = run.attempts + 1;
   const startedAt = deps.clock.now();
-  const record = async (attempt: Omit<DeliveryAttempt, 'number' | 'at'>, status: RunStatus): Promise<StoredRun | null> => {
-    const number = run.attempts + 1;
-    const updated = await deps.repo.recordDeliveryAttempt(runId, { number, at: isoSeconds(startedAt), ...attempt }, status);
+  const record = async (outcome: Omit<DeliveryAttempt, 'number' | 'id' | 'at'>, status: RunStatus): Promise<StoredRun | null> => {
+    const recorded = { number, id: randomUUID(), at: isoSeconds(startedAt), ...outcome };
+    const updated = await deps.repo.recordDeliveryAttempt(runId, recorded, status);
     if (!updated) {
-      // The same message delivered twice at once (the queue is at-least-once): the other one recorded it.
-      deps.log.warn('Delivery attempt already recorded', { run_id: runId, attempts: number });
+      // Another copy of the message, handled at the same moment, recorded this attempt (or the run expired).
+      deps.log.warn('Delivery attempt not recorded: already made, or the run is gone', { run_id: runId, attempts: number });
       return null;
     }
     countAttempt(deps, status);
@@ -104,8 +107,8 @@ export const deliverRun = async (
       run_id: runId,
       status,
       attempts: updated.run.attempts,
-      delivered_to: attempt.deliveredTo,
-      error: attempt.error,
+      delivered_to: outcome.deliveredTo,
+      error: outcome.error,
     });
     return updated;
   };
@@ -127,7 +130,7 @@ export const deliverRun = async (
   const errors = results.flatMap((result) => (result.ok ? [] : [result.error]));
   if (errors.length === 0) return record({ deliveredTo, error: null }, 'delivered');
 
-  const delay = retryDelaySeconds(run.attempts + 1, settings.random, settings.retry);
+  const delay = retryDelaySeconds(number, settings.random, settings.retry);
   const updated = await record({ deliveredTo, error: summarize(errors) }, delay === null ? 'failed' : 'pending');
   // Re-queued after the attempt is recorded: an attempt that fails to record is retried by
   // the queue instead, and never leaves two chains of retries behind.

@@ -527,13 +527,13 @@ export class DynamoRepository implements Repository {
   }
 
   async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
-    const result = await unlessConditionFails(
+    const written = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.run(runId),
           UpdateExpression:
-            'SET attempts = attempts + :one, last_attempt_at = :at, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered)',
+            'SET attempts = attempts + :one, last_attempt_at = :at, last_attempt_id = :id, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered)',
           // Not attribute_exists alone: two deliveries of one message must not both count.
           ConditionExpression: 'attribute_exists(pk) AND attempts = :before',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -541,6 +541,7 @@ export class DynamoRepository implements Repository {
             ':one': 1,
             ':before': attempt.number - 1,
             ':at': attempt.at,
+            ':id': attempt.id,
             ':error': attempt.error,
             ':status': status,
             ':delivered': attempt.deliveredTo,
@@ -549,7 +550,11 @@ export class DynamoRepository implements Repository {
         }),
       ),
     );
-    return result?.Attributes ? itemToStoredRun(result.Attributes) : null;
+    if (written?.Attributes) return itemToStoredRun(written.Attributes);
+    // Refused: by another copy of the attempt, or by our own write, applied on a try of the
+    // SDK whose answer was lost and refused on its retry. A second round trip, only then.
+    const item = await this.getItem(key.run(runId));
+    return item?.last_attempt_id === attempt.id ? itemToStoredRun(item) : null;
   }
 
   async pendingRunIds(): Promise<string[]> {

@@ -1,7 +1,10 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { systemClock } from '../../shared/domain/clock.js';
 import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
+import { createDynamoClient } from '../../shared/store/dynamo-client.js';
+import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { nominalDelaySeconds, RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import {
   type Answer,
@@ -271,6 +274,36 @@ describe('run delivery', () => {
     expect((await repo.getRun(run.run_id))?.run).toMatchObject({ status: 'pending', attempts: 1 });
     expect(queue.queued).toHaveLength(1);
     expect(queue.queue.size).toEqual({ waiting: 1, running: 0 });
+  });
+
+  test('an attempt whose write landed but whose answer was lost is recorded once, and the next is queued', async () => {
+    const { deps, queue, repo } = setup({ timeScale: 1 });
+    const org = newOrg();
+    const target = await receiver(() => ({ status: 503 }));
+    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    // The first UpdateItem reaches the table, then its answer is lost: the SDK tries it again.
+    const client = createDynamoClient({ endpoint: table.endpoint });
+    let lost = 0;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName !== 'UpdateItemCommand' || lost > 0) return result;
+        lost += 1;
+        throw Object.assign(new Error('The answer was lost'), { name: 'TimeoutError' });
+      },
+      // Inside the SDK's retry middleware, after the request was answered.
+      { step: 'deserialize', name: 'loseFirstAnswer' },
+    );
+    cleanups.push(async () => client.destroy());
+    const lossy = { ...deps, repo: new DynamoRepository(DynamoDBDocumentClient.from(client), table.tableName) };
+
+    const stored = await deliverRun(lossy, run.run_id, queue.settings);
+    expect(lost).toBe(1);
+    expect(stored?.run).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await repo.getRun(run.run_id))?.run).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(queue.queued).toHaveLength(1);
   });
 
   test('deployed (localhost not allowed) a loopback or private endpoint is refused and never reached', async () => {

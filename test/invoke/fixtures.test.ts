@@ -127,7 +127,13 @@ describe('fixture credentials', () => {
     await seedFixtures(repo, table.endpoint);
     for (const fixture of RUNS) expect(await repo.getRun(fixture.run.run_id)).toEqual(fixture);
     const { awaitingDelivery } = FIXTURE_RUNS;
-    const attempt = { number: 1, at: '2026-11-23T10:00:00Z', deliveredTo: [], error: 'No webhook endpoint in the organization' };
+    const attempt = {
+      number: 1,
+      id: 'attempt-1',
+      at: '2026-11-23T10:00:00Z',
+      deliveredTo: [],
+      error: 'No webhook endpoint in the organization',
+    };
     expect(await repo.recordDeliveryAttempt(awaitingDelivery.run.run_id, attempt, 'no_endpoint')).not.toBeNull();
     // Without a writer (the repository only creates runs), a changed run stays as it is.
     await seedFixtures(repo, table.endpoint);
@@ -148,7 +154,7 @@ describe('fixture credentials', () => {
     expect(await resetFixtureRun(repo, awaitingDeliveryToo.run.run_id, counting)).toBe(true);
     expect(written).toEqual([]);
     expect(await resetFixtureRun(repo, 'run_00000000000000000000000000000000', counting)).toBe(false);
-    const attempt = { number: 1, at: '2026-11-23T10:00:00Z', deliveredTo: [], error: null };
+    const attempt = { number: 1, id: 'attempt-1', at: '2026-11-23T10:00:00Z', deliveredTo: [], error: null };
     await repo.recordDeliveryAttempt(awaitingDeliveryToo.run.run_id, attempt, 'delivered');
     expect(await resetFixtureRun(repo, awaitingDeliveryToo.run.run_id, counting)).toBe(true);
     expect(written).toEqual([awaitingDeliveryToo.run.run_id]);

@@ -32,7 +32,7 @@ describe('npm start after a stop that left runs pending', () => {
     const delivered = await putPendingRun(repo, knap.uuid, org);
     await repo.recordDeliveryAttempt(
       delivered.run_id,
-      { number: 1, at: delivered.created_at, deliveredTo: [], error: null },
+      { number: 1, id: 'attempt-1', at: delivered.created_at, deliveredTo: [], error: null },
       'delivered',
     );
     expect((await repo.pendingRunIds()).sort()).toEqual(pending.map((run) => run.run_id).sort());
