@@ -95,9 +95,12 @@ function offsetZone(token: Token): string {
   const m = /([+\-−])\s?(\d{1,2})(?::?(\d{2}))?$/u.exec(token.text);
   const hours = Number(m?.[2] ?? NaN);
   const minutes = Number(m?.[3] ?? 0);
-  if (!m || hours > 14 || minutes !== 0) {
-    // IANA's fixed-offset zones (Etc/GMT-2) are whole hours only: a +05:30 zone would not be exact.
-    const why = 'IANA has fixed-offset zones for whole hours only';
+  // IANA's fixed-offset zones (Etc/GMT-2) are whole hours from UTC-12 to UTC+14: a +05:30 zone would not be exact.
+  const beyond = hours > (m?.[1] === '+' ? 14 : 12);
+  if (!m || beyond || minutes !== 0) {
+    const why = beyond
+      ? "IANA's fixed-offset zones go from UTC-12 to UTC+14"
+      : 'IANA has fixed-offset zones for whole hours only';
     throw new ScheduleError(
       `Unsupported time zone ${quote(token.text)}: ${why}; use a whole-hour offset such as UTC+2, or an IANA name such as Asia/Kolkata`,
     );

@@ -10,7 +10,7 @@ import { type CivilDate, DAY_MS } from './calendar.js';
 
 const MINUTE_MS = 60_000;
 
-/** An IANA zone (already validated by resolveZone) as the one thing the calendar needs of it. */
+/** An IANA zone that Intl knows (resolveZone's, or offsetZone's Etc/GMT) as the one thing the calendar needs of it. */
 export interface Zone {
   readonly name: string;
   /** Minutes ahead of UTC at `instant` (ms since the epoch): 60 for Berlin in winter. */
@@ -19,6 +19,8 @@ export interface Zone {
 
 // @date-fns/tz reads the offset from Intl (cached per zone): ~1 KB, where luxon was ~70 KB
 // for the same Intl call in every function that parses schedules (docs/performance.md).
+// Known: 1.5.0 gives offsets of -00:MM the wrong sign; only local mean times before 1972
+// (Dublin before 1916, Monrovia) had one, which only a start date that far back meets.
 export function zoneOf(name: string): Zone {
   return { name, offset: (instant) => tzOffset(name, new Date(instant)) };
 }

@@ -1002,6 +1002,8 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day at 9am IST', detail: ['Ambiguous time zone "IST"'] },
       { phrase: 'every day at 9am PST Europe/Berlin', detail: ['"PST"', '"Europe/Berlin"'] },
       { phrase: 'every day at 9am UTC+5:30', detail: ['"UTC+5:30"'] },
+      { phrase: 'every day at 9am UTC-13', detail: ['Unsupported time zone "UTC-13"', 'from UTC-12 to UTC+14'] },
+      { phrase: 'every day at 9am GMT-14', detail: ['Unsupported time zone "GMT-14"', 'from UTC-12 to UTC+14'] },
       { phrase: 'tomorrow at 9', detail: ['"tomorrow"', 'one-off'] },
       { phrase: 'next tuesday at 9', detail: ['"next"', 'one-off'] },
       { phrase: 'at 9am', detail: ['"at 9am"', 'how often'] },
