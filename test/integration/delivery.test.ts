@@ -50,6 +50,15 @@ const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
 let orgs = 0;
 const newOrg = () => `delivery-org-${++orgs}`;
 
+/** A pending run of a new organization whose one webhook endpoint answers with `answer`. */
+const pendingRunFor = async (deps: ReturnType<typeof setup>['deps'], answer: (n: number) => Answer) => {
+  const org = newOrg();
+  const target = await receiver(answer);
+  await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+  const knap = await putTestKnap(deps.repo, { ...OWNER, orgName: org });
+  return { target, run: await putPendingRun(deps.repo, knap.uuid, org) };
+};
+
 describe('run delivery', () => {
   test('each run is POSTed as a Standard Webhooks message that Webhook.verify accepts', async () => {
     const { deps, queue, repo } = setup();
@@ -122,11 +131,7 @@ describe('run delivery', () => {
   test('the attempt between failures is recorded: pending, attempts and last_error', async () => {
     // A queue whose waits are long (deployed speed): the first failure stays recorded for us to read.
     const { deps, queue, repo } = setup({ timeScale: 1 });
-    const org = newOrg();
-    const target = await receiver(() => ({ status: 503 }));
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, run } = await pendingRunFor(deps, () => ({ status: 503 }));
 
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitFor('the first attempt', async () => {
@@ -258,12 +263,8 @@ describe('run delivery', () => {
   test('the same message twice at once records one attempt and queues one retry', async () => {
     // Deployed waits: the one retry stays queued for us to count.
     const { deps, queue, repo } = setup({ timeScale: 1 });
-    const org = newOrg();
     // Neither request is answered until both have arrived, so both deliveries read the run first.
-    const target = await receiver(() => 'hang');
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, run } = await pendingRunFor(deps, () => 'hang');
 
     const both = Promise.all([deliverRun(deps, run.run_id, queue.settings), deliverRun(deps, run.run_id, queue.settings)]);
     await waitFor('both requests', () => (target.received.length === 2 ? true : undefined));
@@ -278,11 +279,7 @@ describe('run delivery', () => {
 
   test('an attempt whose write landed but whose answer was lost is recorded once, and the next is queued', async () => {
     const { deps, queue, repo } = setup({ timeScale: 1 });
-    const org = newOrg();
-    const target = await receiver(() => ({ status: 503 }));
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { run } = await pendingRunFor(deps, () => ({ status: 503 }));
     // The first UpdateItem reaches the table, then its answer is lost: the SDK tries it again.
     const client = createDynamoClient({ endpoint: table.endpoint });
     let lost = 0;
