@@ -50,23 +50,19 @@ const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
 let orgs = 0;
 const newOrg = () => `delivery-org-${++orgs}`;
 
-/** A pending run of a new organization whose one webhook endpoint answers with `answer`. */
-const pendingRunFor = async (deps: ReturnType<typeof setup>['deps'], answer: (n: number) => Answer) => {
+/** A pending run of a new organization whose one webhook endpoint answers with `answer` (204 by default). */
+const pendingRunFor = async (deps: ReturnType<typeof setup>['deps'], answer?: (n: number) => Answer) => {
   const org = newOrg();
   const target = await receiver(answer);
-  await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+  const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
   const knap = await putTestKnap(deps.repo, { ...OWNER, orgName: org });
-  return { target, run: await putPendingRun(deps.repo, knap.uuid, org) };
+  return { org, target, endpoint, knap, run: await putPendingRun(deps.repo, knap.uuid, org) };
 };
 
 describe('run delivery', () => {
   test('each run is POSTed as a Standard Webhooks message that Webhook.verify accepts', async () => {
     const { deps, queue, repo } = setup();
-    const org = newOrg();
-    const target = await receiver();
-    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, endpoint, knap, run } = await pendingRunFor(deps);
 
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitForRunStatus(repo, run.run_id, 'delivered');
@@ -97,11 +93,7 @@ describe('run delivery', () => {
 
   test('a receiver that fails twice gets the run three times, with the same webhook-id, then it is delivered', async () => {
     const { deps, queue, repo } = setup();
-    const org = newOrg();
-    const target = await receiver((n) => (n <= 2 ? { status: 500 } : { status: 200 }));
-    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, endpoint, run } = await pendingRunFor(deps, (n) => (n <= 2 ? { status: 500 } : { status: 200 }));
 
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitForRunStatus(repo, run.run_id, 'delivered');
@@ -146,11 +138,7 @@ describe('run delivery', () => {
   test('after the last attempt the run is failed; last_error never holds the answer body', async () => {
     const leak = 'Traceback: secret=whsec_FAKEbody0123456789 token=knap_at_fake';
     const { deps, queue, repo } = setup({ timeScale: 1 / 100_000 });
-    const org = newOrg();
-    const target = await receiver(() => ({ status: 500, body: leak }));
-    const endpoint = await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, endpoint, knap, run } = await pendingRunFor(deps, () => ({ status: 500, body: leak }));
 
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitForRunStatus(repo, run.run_id, 'failed');
@@ -208,11 +196,7 @@ describe('run delivery', () => {
 
   test('a timed-out attempt is recorded as such', async () => {
     const { deps, repo } = setup({ settings: { timeoutMs: 200, retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
-    const org = newOrg();
-    const target = await receiver(() => 'hang');
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, run } = await pendingRunFor(deps, () => 'hang');
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitForRunStatus(repo, run.run_id, 'failed');
     expect(stored.run.last_error).toBe(`timed out after 0.2 s (${target.url})`);
@@ -231,11 +215,7 @@ describe('run delivery', () => {
 
   test('a Knap deleted before delivery never runs: failed, and nothing is sent', async () => {
     const { deps, queue, repo } = setup();
-    const org = newOrg();
-    const target = await receiver();
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { org, target, knap, run } = await pendingRunFor(deps);
     const stored = await repo.getKnap(org, knap.uuid);
     expect(await repo.deleteKnap(org, knap.uuid, stored?.version as number)).toBe(true);
 
@@ -248,11 +228,7 @@ describe('run delivery', () => {
 
   test('the same message twice (at-least-once) delivers once', async () => {
     const { deps, queue, repo } = setup();
-    const org = newOrg();
-    const target = await receiver();
-    await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
-    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
-    const run = await putPendingRun(repo, knap.uuid, org);
+    const { target, run } = await pendingRunFor(deps);
     await deliverRun(deps, run.run_id, queue.settings);
     await deliverRun(deps, run.run_id, queue.settings);
     expect(target.received).toHaveLength(1);
