@@ -18,11 +18,12 @@ import { trimMapFile } from './trim-sourcemap.mjs';
 /** @param {string} root @param {string} outdir @returns {Promise<string[]>} the files built */
 export const bundleChunks = async (root, outdir) => {
   // What the bundle and the files built so far name: CHUNKS lists a file after any that names it.
-  const built = [readFileSync(join(outdir, 'index.mjs'), 'utf8')];
+  const bundle = readFileSync(join(outdir, 'index.mjs'), 'utf8');
+  const built = [bundle];
   const wanted = [];
   for (const chunk of CHUNKS) {
     const named = built.some((code) => code.includes(`"./${chunk.file}"`));
-    if (!named || (chunk.onlyWith !== undefined && !built[0]?.includes(chunk.onlyWith))) continue;
+    if (!named || (chunk.onlyWith !== undefined && !bundle.includes(chunk.onlyWith))) continue;
     const outfile = join(outdir, chunk.file);
     await build({
       entryPoints: [join(root, chunk.entry)],
