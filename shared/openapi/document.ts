@@ -24,7 +24,7 @@ const clientAuthMethods = v.pipe(v.array(v.string()), v.description("'client_sec
 const TokenOperationFormSchema = v.looseObject({
   token: v.pipe(v.string(), v.maxLength(1000), v.description('The access or refresh token')),
   token_type_hint: v.pipe(formField, v.description("'access_token' or 'refresh_token'; a hint only")),
-  client_id: v.pipe(formField, v.description('client_secret_post; or use HTTP Basic')),
+  client_id: v.pipe(v.optional(v.string()), v.description('client_secret_post; or use HTTP Basic')),
   client_secret: v.pipe(formField, v.description('client_secret_post; or use HTTP Basic')),
 });
 

@@ -3,6 +3,7 @@
  * client id and secret in the form (client_secret_post) or in HTTP Basic
  * (client_secret_basic, RFC 6749 section 2.3.1), one method per request.
  */
+import * as v from 'valibot';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
 
 /** The form fields of client authentication, as the form schemas read them. */
@@ -39,6 +40,14 @@ const basicCredentials = (authorization: string | undefined): BasicCredentials |
   }
 };
 
+/**
+ * What a client id can be: ours are visible ASCII (newClientId), and a sealed token holds at
+ * most 255 bytes of one. Anything else is refused as an unknown client, before any lookup:
+ * DynamoDB answers a key over 2,048 bytes with an error, not a miss. Client ids are public,
+ * so answering sooner than a lookup would gives nothing away.
+ */
+export const ClientIdSchema = v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,255}$/));
+
 /** One client authentication method per request (RFC 6749 section 2.3). */
 export const clientCredentials = (form: ClientAuthForm, authorization: string | undefined): ClientCredentials => {
   const basic = basicCredentials(authorization);
@@ -52,5 +61,6 @@ export const clientCredentials = (form: ClientAuthForm, authorization: string | 
   const clientSecret = basic?.clientSecret ?? form.client_secret;
   if (!clientId) throw badRequest('Missing required parameter: client_id');
   if (!clientSecret) throw badRequest('Missing required parameter: client_secret');
+  if (!v.is(ClientIdSchema, clientId)) throw new ApiError(401, MESSAGES.invalidClient);
   return { clientId, clientSecret };
 };

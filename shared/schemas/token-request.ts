@@ -6,10 +6,13 @@ import { clientCredentials } from './client-auth.js';
 const field = (name: string) =>
   v.optional(v.pipe(v.string(`Parameter ${name} must be given once`), v.maxLength(1000, `Parameter ${name} is too long`)));
 
+/** No length limit here: an over-long client id is an unknown client, a 401 (ClientIdSchema). */
+const clientIdField = v.optional(v.string('Parameter client_id must be given once'));
+
 /** The token endpoint's form (RFC 6749 section 4.4 and 6). Unknown fields are ignored, as OAuth requires. */
 export const TokenFormSchema = v.looseObject({
   grant_type: v.pipe(field('grant_type'), v.description("'client_credentials' or 'refresh_token'")),
-  client_id: field('client_id'),
+  client_id: clientIdField,
   client_secret: field('client_secret'),
   refresh_token: field('refresh_token'),
   scope: field('scope'),
@@ -41,7 +44,7 @@ export const parseTokenRequest = (body: unknown, authorization: string | undefin
 export const TokenOperationFormSchema = v.looseObject({
   token: v.pipe(field('token'), v.description('The access or refresh token')),
   token_type_hint: v.pipe(field('token_type_hint'), v.description("'access_token' or 'refresh_token'; a hint only")),
-  client_id: field('client_id'),
+  client_id: clientIdField,
   client_secret: field('client_secret'),
 });
 

@@ -50,8 +50,29 @@ describe('token request parsing', () => {
 
   test('a parameter given twice or too long is a 400 naming it', () => {
     expect(failure({ grant_type: ['a', 'b'] }).detail).toBe('Parameter grant_type must be given once');
-    expect(failure({ grant_type: 'client_credentials', client_id: 'x'.repeat(1001), client_secret: 's' }).detail).toBe(
-      'Parameter client_id is too long',
+    expect(failure({ grant_type: 'client_credentials', client_id: 'a', client_secret: 's'.repeat(1001) }).detail).toBe(
+      'Parameter client_secret is too long',
     );
+  });
+
+  test.each([
+    ['over 255 bytes', 'x'.repeat(256)],
+    ['over the 1,000 characters of other parameters', 'x'.repeat(1001)],
+    ['NUL', 'knap_ci_\u0000'],
+    ['a lone surrogate', 'knap_ci_\ud800'],
+    ['an emoji', 'knap_ci_🔑'],
+    ['a space', 'knap ci'],
+  ])('a client id no client has (%s) is 401 Invalid client credentials, in the form or in Basic', (_, clientId) => {
+    const inForm = failure({ grant_type: 'client_credentials', client_id: clientId, client_secret: 's' });
+    expect([inForm.status, inForm.detail]).toEqual([401, 'Invalid client credentials']);
+    const inBasic = failure({ grant_type: 'client_credentials' }, basic(`${clientId}:s`));
+    expect([inBasic.status, inBasic.detail]).toEqual([401, 'Invalid client credentials']);
+  });
+
+  test('a client id of 255 visible ASCII characters is one to look up', () => {
+    const clientId = `knap_ci_${'~'.repeat(247)}`;
+    expect(
+      parseTokenRequest({ grant_type: 'client_credentials', client_id: clientId, client_secret: 's' }, undefined).clientId,
+    ).toBe(clientId);
   });
 });
