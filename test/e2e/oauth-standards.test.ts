@@ -48,6 +48,27 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414)', () => {
       service_documentation: `${api.url}/api/docs`,
     });
   });
+
+  test.each([
+    ['https', 'https'],
+    ['HTTPS', 'https'],
+    ['Http', 'http'],
+    ['https,http', 'https'],
+    [' https , http', 'https'],
+    ['javascript', 'http'],
+    ['javascript,https', 'http'],
+    ['https:', 'http'],
+    ['ftp', 'http'],
+    ['', 'http'],
+  ])('X-Forwarded-Proto %j: the issuer scheme is %s, never anything but http or https', async (proto, scheme) => {
+    const response = await fetch(`${api.url}/.well-known/oauth-authorization-server`, {
+      headers: { 'x-forwarded-proto': proto },
+    });
+    const { host } = new URL(api.url);
+    const metadata = await json(response);
+    expect(metadata.issuer).toBe(`${scheme}://${host}`);
+    expect(metadata.token_endpoint).toBe(`${scheme}://${host}/api/oauth/token`);
+  });
 });
 
 describe('POST /api/oauth/revoke (RFC 7009)', () => {
