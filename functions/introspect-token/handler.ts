@@ -10,7 +10,7 @@ import { introspectToken } from '../../shared/services/token-lifecycle.js';
 export const createHandler = (deps: Deps) =>
   apiHandler(
     deps,
-    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ event, body, state }) =>
       json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
   );

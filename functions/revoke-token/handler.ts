@@ -9,7 +9,7 @@ import { revokeToken } from '../../shared/services/token-lifecycle.js';
 export const createHandler = (deps: Deps) =>
   apiHandler(
     deps,
-    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ event, body, state }) => {
       await revokeToken(deps, parseTokenOperation(body, event.headers?.authorization), state);
       // Typed as JSON although empty: client libraries (simple-oauth2) refuse an untyped answer.

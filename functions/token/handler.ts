@@ -10,7 +10,7 @@ import { grantTokens } from '../../shared/services/token-service.js';
 export const createHandler = (deps: Deps) =>
   apiHandler(
     deps,
-    { body: 'form', auth: 'none', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
+    { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ event, body, state }) => {
       const request = parseTokenRequest(body, event.headers?.authorization);
       return json(200, await grantTokens(deps, request, state));

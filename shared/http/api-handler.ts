@@ -6,6 +6,7 @@ import { startInvocation } from '../lambda/invocation.js';
 import { requestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
+import { basicChallenge } from './basic-challenge.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
 import { errorHandler } from './error-handler.js';
@@ -20,7 +21,8 @@ import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult } from './types.j
 export interface ApiHandlerOptions {
   /** How to parse the body; `none` leaves it as sent. */
   body: 'json' | 'form' | 'none';
-  auth: 'bearer' | 'none';
+  /** `client`: the handler authenticates an OAuth client (form or HTTP Basic) itself. */
+  auth: 'bearer' | 'client' | 'none';
   maxBodyBytes: number;
   /** Responses that carry or judge credentials must never be cached, errors included. */
   noStore?: boolean;
@@ -55,6 +57,7 @@ export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (requ
     .use(requestState())
     .use(rateLimitHeaders())
     .use(options.noStore ? [noStore()] : [])
+    .use(options.auth === 'client' ? [basicChallenge()] : [])
     .use(errorHandler(deps))
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
     .use(options.auth === 'bearer' ? [bearerAuth(deps)] : [])

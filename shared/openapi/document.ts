@@ -116,7 +116,7 @@ const ignoredBodyTooLarge = problem('A body over 64 KB (this endpoint reads none
 const clientAuthDescription = 'Client authentication by client_id and client_secret in the form, or by HTTP Basic.';
 const tokenOperationErrors = {
   '400': problem('Missing token or client credentials, credentials sent both ways, or an unparseable body'),
-  '401': problem('Invalid client credentials or a revoked client'),
+  '401': problem('Invalid client credentials or a revoked client (WWW-Authenticate: Basic to an HTTP Basic client)'),
   '413': problem('Body over 16 KB'),
   '415': problem('A charset other than UTF-8'),
   '429': tooMany,
@@ -176,7 +176,9 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
             content: json('TokenResponse'),
           },
           '400': problem('Unsupported or missing grant_type, missing fields, invalid scope, unparseable body'),
-          '401': problem('Invalid client credentials, revoked client, or an invalid refresh token'),
+          '401': problem(
+            'Invalid client credentials, revoked client, or an invalid refresh token (WWW-Authenticate: Basic to an HTTP Basic client)',
+          ),
           '413': problem('Body over 16 KB'),
           '415': problem('A charset other than UTF-8'),
           '429': tooMany,

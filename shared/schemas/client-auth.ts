@@ -26,7 +26,7 @@ interface BasicCredentials {
 const basicCredentials = (authorization: string | undefined): BasicCredentials | null => {
   if (!authorization) return null;
   const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
-  if (!match?.[1]) throw new ApiError(401, MESSAGES.invalidClient, { 'WWW-Authenticate': 'Basic realm="knap"' });
+  if (!match?.[1]) throw new ApiError(401, MESSAGES.invalidClient);
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   try {
@@ -36,7 +36,7 @@ const basicCredentials = (authorization: string | undefined): BasicCredentials |
       clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
     };
   } catch {
-    throw new ApiError(401, MESSAGES.invalidClient, { 'WWW-Authenticate': 'Basic realm="knap"' });
+    throw new ApiError(401, MESSAGES.invalidClient);
   }
 };
 

@@ -1,6 +1,6 @@
 /** The contract's "OAuth standards a client library expects": metadata, revocation, introspection. */
 
-import { regenerateSecret } from '../../shared/services/admin-service.js';
+import { regenerateSecret, revokeClient } from '../../shared/services/admin-service.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { basic, bearer, form, getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 import { body as json } from '../support/json.js';
@@ -128,6 +128,27 @@ describe('POST /api/oauth/revoke (RFC 7009)', () => {
     expect(missing.status).toBe(400);
     expect(await json(missing)).toEqual({ detail: 'Missing required parameter: token' });
   });
+
+  test.each(['/api/oauth/revoke', '/api/oauth/introspect'])(
+    '%s: a 401 to a client that sent HTTP Basic carries the Basic challenge; client_secret_post gets none',
+    async (path) => {
+      const revoked = await api.newClient({ orgName: 'oauth' });
+      await revokeClient(api.deps, revoked.clientId);
+      for (const [id, secret, detail] of [
+        [me.clientId, 'knap_cs_wrong', 'Invalid client credentials'],
+        ['knap_ci_unknown', 'knap_cs_wrong', 'Invalid client credentials'],
+        [revoked.clientId, revoked.clientSecret, 'API client has been revoked'],
+      ] as const) {
+        const byBasic = await post(path, { token: 'knap_at_x' }, { authorization: basic(id, secret) });
+        expect(byBasic.status).toBe(401);
+        expect(byBasic.headers.get('www-authenticate')).toBe('Basic realm="knap"');
+        expect(await json(byBasic)).toEqual({ detail });
+        const inForm = await post(path, { token: 'knap_at_x', client_id: id, client_secret: secret });
+        expect(inForm.status).toBe(401);
+        expect(inForm.headers.get('www-authenticate')).toBeNull();
+      }
+    },
+  );
 });
 
 describe('POST /api/oauth/introspect (RFC 7662)', () => {

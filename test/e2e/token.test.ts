@@ -106,6 +106,42 @@ describe('POST /api/oauth/token, client_credentials', () => {
     const guess = await postToken(api.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: 'x' });
     expect(await json(guess)).toEqual({ detail: 'Invalid client credentials' });
   });
+
+  test('every 401 to a client that sent HTTP Basic carries the Basic challenge (RFC 6749 2.3.1); client_secret_post gets none', async () => {
+    const client = await api.newClient();
+    const revoked = await api.newClient();
+    await revokeClient(api.deps, revoked.clientId);
+    const viaBasic = (id: string, secret: string, fields: Record<string, string> = { grant_type: 'client_credentials' }) =>
+      postToken(api.url, fields, { authorization: basic(id, secret) });
+    for (const [response, detail] of [
+      [await viaBasic(client.clientId, 'knap_cs_wrong'), 'Invalid client credentials'],
+      [await viaBasic('knap_ci_unknown', 'knap_cs_wrong'), 'Invalid client credentials'],
+      [await viaBasic('x'.repeat(300), 'knap_cs_wrong'), 'Invalid client credentials'],
+      [await viaBasic(revoked.clientId, revoked.clientSecret), 'API client has been revoked'],
+      [
+        await viaBasic(client.clientId, client.clientSecret, { grant_type: 'refresh_token', refresh_token: 'knap_rt_x' }),
+        'Invalid refresh token',
+      ],
+      [
+        await postToken(api.url, { grant_type: 'client_credentials' }, { authorization: 'Basic ***' }),
+        'Invalid client credentials',
+      ],
+    ] as const) {
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Basic realm="knap"');
+      expect(await json(response)).toEqual({ detail });
+    }
+
+    for (const fields of [
+      { client_id: client.clientId, client_secret: 'knap_cs_wrong' },
+      { client_id: 'knap_ci_unknown', client_secret: 'knap_cs_wrong' },
+      { client_id: revoked.clientId, client_secret: revoked.clientSecret },
+    ]) {
+      const response = await postToken(api.url, { grant_type: 'client_credentials', ...fields });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBeNull();
+    }
+  });
 });
 
 describe('POST /api/oauth/token, bad requests', () => {
