@@ -49,6 +49,13 @@ export interface KnapSettings {
   readonly tableName: string | null;
   /** Declare empty DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS for `sam local ... --env-vars`; dev stages only, never deployed. */
   readonly samLocal: boolean;
+  /**
+   * Until when (ISO 8601) the token functions still look up tokens of the stored format,
+   * issued before sealing (STORED_TOKENS_UNTIL). Null (the default, and right for every stack
+   * made since): such tokens are refused with no read; a stack that upgraded from a version
+   * before sealing sets the upgrade time plus 30 days, the longest those tokens live.
+   */
+  readonly storedTokensUntil: string | null;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -111,6 +118,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   reservedConcurrency: {},
   tableName: null,
   samLocal: false,
+  storedTokensUntil: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -135,6 +143,7 @@ export const CONTEXT_KEYS = {
   reservedConcurrency: 'reservedConcurrency',
   tableName: 'tableName',
   samLocal: 'samLocal',
+  storedTokensUntil: 'storedTokensUntil',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -216,6 +225,14 @@ const zoneId = matching(
   'a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ',
 );
 const dynamoTableName = matching(CONTEXT_KEYS.tableName, /^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name');
+
+const isoTime = (value: unknown): string => {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) || Number.isNaN(Date.parse(text))) {
+    throw problem(CONTEXT_KEYS.storedTokensUntil, value, 'an ISO 8601 time such as 2026-12-24T00:00:00Z');
+  }
+  return new Date(Date.parse(text)).toISOString();
+};
 
 const deploymentPreference = (value: unknown): DeploymentPreference => {
   const name = typeof value === 'string' ? value.trim().toUpperCase() : value;
@@ -325,6 +342,7 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
     samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),
+    storedTokensUntil: pick(CONTEXT_KEYS.storedTokensUntil, isoTime, DEFAULT_SETTINGS.storedTokensUntil),
   };
   checkConsistent(settings);
   return settings;

@@ -7,7 +7,7 @@ import type { KnapData } from './data.js';
 import { KnapFunction } from './knap-function.js';
 import { actionsOf, BEARER_AUTH, CLIENT_AUTH, combine, KEY_PREFIX, type TableAccess } from './table-access.js';
 
-const { token: TOKEN, revokedGrant: REVOKED, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
+const { token: TOKEN, grant: GRANT, revoked: REVOKED, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
 
 /**
  * What each route's function does with the table, and nothing more (see the repository,
@@ -15,13 +15,14 @@ const { token: TOKEN, revokedGrant: REVOKED, knap: KNAP, idempotency: IDEMPOTENC
  * shared/store/keys.ts). Item actions are limited to the key prefixes named (IAM
  * `dynamodb:LeadingKeys`): the token function cannot touch a Knap, a Knap route cannot
  * write a token.
- * - token: tokens are sealed (shared/domain/sealed-tokens.ts), not stored. The client check
+ * - token: tokens are sealed (shared/domain/sealed-tokens.ts), never stored. The client check
  *   and rate count is one conditional UpdateItem on the client (its GetItem when the failure
- *   did not return it); the refresh grant reads its grant's revocation mark (GetItem
+ *   did not return it); client_credentials then stores the refresh token's grant (PutItem
+ *   GRANT#); the refresh grant reads the grant and its revocation (BatchGetItem GRANT#,
  *   REVOKED#), or a stored-format token of an earlier version (GetItem TOKEN#).
- * - revoke-token: the client check, and the revocation written on the client (UpdateItem);
- *   a refresh token's grant marked revoked (PutItem REVOKED#); stored-format tokens read
- *   (GetItem) and deleted (BatchWriteItem). introspect-token: the check and the reads.
+ * - revoke-token: the client check and the same reads; the revocation (UpdateItem REVOKED#),
+ *   then the grant deleted (DeleteItem GRANT#); stored-format tokens deleted (BatchWriteItem).
+ *   introspect-token: the check and the reads.
  * - oauth-metadata, openapi, docs, docs-asset: public, no table at all.
  * - every /api/studio route: bearer auth (BEARER_AUTH), then:
  * - create-knap: the Knap (conditional PutItem); its Idempotency-Key claimed (PutItem, GetItem
@@ -37,13 +38,19 @@ const { token: TOKEN, revokedGrant: REVOKED, knap: KNAP, idempotency: IDEMPOTENC
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
-  token: combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN, REVOKED] }),
+  token: combine(CLIENT_AUTH, {
+    'dynamodb:GetItem': [TOKEN],
+    'dynamodb:BatchGetItem': [GRANT, REVOKED],
+    'dynamodb:PutItem': [GRANT],
+  }),
   'revoke-token': combine(CLIENT_AUTH, {
-    'dynamodb:GetItem': [TOKEN, REVOKED],
-    'dynamodb:PutItem': [REVOKED],
+    'dynamodb:GetItem': [TOKEN],
+    'dynamodb:BatchGetItem': [GRANT, REVOKED],
+    'dynamodb:UpdateItem': [REVOKED],
+    'dynamodb:DeleteItem': [GRANT],
     'dynamodb:BatchWriteItem': [TOKEN],
   }),
-  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN, REVOKED] }),
+  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchGetItem': [GRANT, REVOKED] }),
   'oauth-metadata': {},
   'create-knap': combine(BEARER_AUTH, {
     'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
@@ -140,6 +147,8 @@ export class KnapFunctions extends Construct {
       if (readsTokenKeys.includes(route.id)) {
         props.tokenKeys.grantRead(fn);
         fn.addEnvironment('TOKEN_KEYS_SECRET_ARN', props.tokenKeys.secretArn);
+        // Unset, tokens shaped like those issued before sealing cost no read (shared/domain/tokens.ts).
+        if (props.settings.storedTokensUntil) fn.addEnvironment('STORED_TOKENS_UNTIL', props.settings.storedTokensUntil);
       }
       nameLogicalIds(fn, route.id);
       byRoute.set(route, fn);

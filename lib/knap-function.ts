@@ -42,8 +42,9 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
   readonly assets?: readonly string[];
   /**
-   * Declare DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS (empty) so that `sam local invoke
-   * --env-vars` can point the function at a local DynamoDB and key (SAM only overrides
+   * Declare DYNAMODB_ENDPOINT, TOKEN_SIGNING_KEYS and STORED_TOKENS_UNTIL (empty) so that
+   * `sam local invoke --env-vars` can point the function at a local DynamoDB, key and the
+   * fixtures' stored-format tokens (SAM only overrides
    * variables the template has). Never on a deployed function: there the SDK's own endpoint
    * and the Secrets Manager secret are the only ones.
    */
@@ -95,7 +96,7 @@ export class KnapFunction extends NodejsFunction {
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
         // Under SAM: a local DynamoDB, and a local key instead of the Secrets Manager secret.
-        ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '', TOKEN_SIGNING_KEYS: '' } : {}),
+        ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '', TOKEN_SIGNING_KEYS: '', STORED_TOKENS_UNTIL: '' } : {}),
         ...environment,
       },
       // Each deploy publishes a version (kept: an earlier one is a rollback target) behind the `live` alias.

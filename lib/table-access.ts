@@ -11,7 +11,8 @@ const prefixOf = (pk: string): string => pk.slice(0, pk.indexOf('#') + 1);
 export const KEY_PREFIX = {
   client: prefixOf(key.client('id').pk),
   token: prefixOf(key.token('hash').pk),
-  revokedGrant: prefixOf(key.revokedGrant('id').pk),
+  grant: prefixOf(key.grant('id').pk),
+  revoked: prefixOf(key.revoked('id').pk),
   knap: prefixOf(key.knap('org', 'uuid').pk),
   idempotency: prefixOf(key.idempotency('id', 'key').pk),
   run: prefixOf(key.run('id').pk),
@@ -54,13 +55,15 @@ export const combine = (...accesses: TableAccess[]): TableAccess => {
 export const actionsOf = (access: TableAccess): DynamoAction[] => (Object.keys(access) as DynamoAction[]).sort();
 
 /**
- * Bearer authentication on every /api/studio route: the token (GetItem), then one
- * conditional UpdateItem on the client that checks and meters it (a GetItem of the client
- * when the failed condition did not return it).
+ * Bearer authentication on every /api/studio route: one conditional UpdateItem on the client
+ * that checks and meters it (a GetItem of the client when the failed condition did not return
+ * it; another UpdateItem hands a revoked token's count back), beside the token's revocations
+ * (BatchGetItem REVOKED#); a stored-format token of an earlier version is read first (GetItem).
  */
 export const BEARER_AUTH: TableAccess = {
   'dynamodb:GetItem': [KEY_PREFIX.token, KEY_PREFIX.client],
   'dynamodb:UpdateItem': [KEY_PREFIX.client],
+  'dynamodb:BatchGetItem': [KEY_PREFIX.revoked],
 };
 
 /** Client authentication (token, revoke, introspect): the conditional UpdateItem on the client, and its GetItem. */

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
+import { epochSeconds } from '../shared/domain/clock.js';
 import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import {
@@ -33,6 +34,7 @@ Commands:
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
   backfill-due-index [--json]
+  migrate-revocations [--json]
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
@@ -42,6 +44,10 @@ endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; wit
 
 backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
 the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
+
+migrate-revocations moves the token revocations that versions before revocation items kept on client
+items (rv_ attributes) out of them: those still in force become revocation items, then every mark is
+removed. Run it once the version with revocation items is deployed everywhere (idempotent).
 
 Environment: DYNAMODB_ENDPOINT (a local DynamoDB; unset = the deployed table, through the AWS
 credentials chain), TABLE_NAME (default knap), AWS_REGION (unset: your AWS profile's region; a local
@@ -278,6 +284,14 @@ export const runAdmin = async (
       case 'backfill-due-index': {
         const added = await (await getDeps()).repo.backfillDueIndex();
         print({ added }, [`Due index: ${added} scheduled Knap(s) added; they run from their next occurrence.`]);
+        return 0;
+      }
+      case 'migrate-revocations': {
+        const deps = await getDeps();
+        const done = await deps.repo.migrateClientRevocations(epochSeconds(deps.clock.now()));
+        print({ ...done }, [
+          `Revocation marks: ${done.removed} removed from ${done.clients} client(s); ${done.moved} still in force now kept as revocation items.`,
+        ]);
         return 0;
       }
       default:

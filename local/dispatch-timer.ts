@@ -2,6 +2,7 @@
  * Under `npm start`, the schedule dispatcher runs in-process every second (deployed, a
  * Lambda runs it every minute), so a run is created within a few seconds of next_run_at.
  */
+import { epochSeconds } from '../shared/domain/clock.js';
 import type { Deps } from '../shared/runtime.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
 
@@ -18,7 +19,8 @@ export interface DispatchTimerOptions {
 }
 
 /**
- * Starts with the due-index backfill (Knaps made before the index existed), then a pass
+ * Starts with the upkeep a deployment runs once after an upgrade (the due-index backfill for
+ * Knaps made before the index existed; revocation marks moved off client items), then a pass
  * every interval; never two passes at once, and close() waits for the one under way.
  */
 export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer => {
@@ -34,6 +36,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
     if (!backfilled) {
       const added = await deps.repo.backfillDueIndex();
       if (added > 0) console.log(`Due index: added ${added} scheduled Knap(s) written before it existed`);
+      const moved = await deps.repo.migrateClientRevocations(epochSeconds(deps.clock.now()));
+      if (moved.removed > 0) console.log(`Revocations: moved ${moved.removed} mark(s) off ${moved.clients} client item(s)`);
       backfilled = true;
     }
     await dispatchDueRuns(deps);

@@ -26,7 +26,9 @@ export const OTHER_ORG = 'globex';
 
 /** Issued long ago, valid until 2100: fixtures never expire under a test. */
 const ISSUED_AT = epochSeconds(new Date('2026-01-01T00:00:00Z'));
-const FAR_FUTURE = epochSeconds(new Date('2100-01-01T00:00:00Z'));
+/** The fixture tokens are of the stored format, which local invocation accepts as long as they live (STORED_TOKENS_UNTIL). */
+export const FIXTURE_TOKENS_UNTIL = '2100-01-01T00:00:00Z';
+const FAR_FUTURE = epochSeconds(new Date(FIXTURE_TOKENS_UNTIL));
 const LONG_AGO = epochSeconds(new Date('2026-01-01T01:00:00Z'));
 const CREATED_AT = '2026-01-01T00:00:00Z';
 

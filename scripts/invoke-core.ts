@@ -29,6 +29,7 @@ import { runToItem } from '../shared/store/items.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import {
   assertLocalEndpoint,
+  FIXTURE_TOKENS_UNTIL,
   INVOKE_TOKEN_KEY,
   primeRateLimits,
   type RunWriter,
@@ -126,6 +127,8 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
   process.env.DYNAMODB_TIMEOUT_MS ??= String(LAMBDA_SETTINGS.dynamodbTimeoutMs);
   // Tokens granted by the token events are sealed with a key known only to local invocation.
   process.env.TOKEN_SIGNING_KEYS ??= INVOKE_TOKEN_KEY;
+  // The fixtures' bearer events carry fixed tokens of the stored format (scripts/fixtures.ts).
+  process.env.STORED_TOKENS_UNTIL ??= FIXTURE_TOKENS_UNTIL;
   process.env.POWERTOOLS_SERVICE_NAME ??= LAMBDA_SETTINGS.serviceName;
   process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ??= String(LAMBDA_SETTINGS.memoryMb);
   process.env.AWS_LAMBDA_FUNCTION_VERSION ??= '$LATEST';

@@ -38,6 +38,11 @@ export interface Deps {
   deliveries: DeliveryQueue;
   /** The keys tokens are sealed with. */
   tokenKeys: TokenKeyring;
+  /**
+   * Until when (epoch seconds) tokens of the stored format, issued before sealing, are looked
+   * up; unset, they are refused with no I/O (STORED_TOKENS_UNTIL, see storedTokensUntilFromEnv).
+   */
+  storedTokensUntil?: number;
 }
 
 /**
@@ -70,6 +75,15 @@ export const defaultRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): n
   return Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT ? limit : DEFAULT_RATE_LIMIT;
 };
 
+/**
+ * STORED_TOKENS_UNTIL (an ISO 8601 time): until when tokens issued before sealing are still
+ * looked up in the table. Unset or unreadable, the stored-token path is retired.
+ */
+export const storedTokensUntilFromEnv = (env: NodeJS.ProcessEnv = process.env): number | undefined => {
+  const until = Date.parse(env.STORED_TOKENS_UNTIL ?? '');
+  return Number.isNaN(until) ? undefined : Math.floor(until / 1000);
+};
+
 export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
 
 let defaults: Deps | undefined;
@@ -95,6 +109,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     defaultRateLimit: defaultRateLimitFromEnv(),
     deliveries: deliveryQueueFromEnv(),
     tokenKeys: NO_TOKEN_KEYS,
+    storedTokensUntil: storedTokensUntilFromEnv(),
   };
   if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();
   openRemoteQueue ??= parts.remoteDeliveries;

@@ -25,8 +25,9 @@ export interface ApiClient {
   updatedAt: string;
   lastUsedAt: string | null;
   /**
-   * Sealed access tokens revoked (RFC 7009) while they could still be used: a token id or a
-   * grant id to the epoch second after which no such token lives, so the entry can go.
+   * Revocation marks earlier versions set on the client item: a token id or grant id to the
+   * epoch second after which no such token lives. Read only for tokens those versions sealed;
+   * revocations are separate items now, and the migration moves these out.
    */
   revocations: Readonly<Record<string, number>>;
 }
@@ -84,9 +85,3 @@ export const summarizeClient = ({
 /** Whether any of `ids` (a token's id, its grant's id) was revoked, by a revocation still in force. */
 export const isRevoked = (client: Pick<ApiClient, 'revocations'>, ids: readonly string[], nowSeconds: number): boolean =>
   ids.some((id) => (client.revocations[id] ?? 0) > nowSeconds);
-
-/** Revocations whose tokens have all expired, so the client item can drop them. */
-export const lapsedRevocations = (client: Pick<ApiClient, 'revocations'>, nowSeconds: number): string[] =>
-  Object.entries(client.revocations)
-    .filter(([, until]) => until <= nowSeconds)
-    .map(([id]) => id);

@@ -12,10 +12,13 @@ export interface RateState {
   remaining: number;
   /** Seconds until the window resets (>= 1). */
   resetSeconds: number;
+  /** The window's start (epoch seconds) the request was counted in. */
+  window: number;
 }
 
 export const rateState = (limit: number, used: number, window: number, now: Date): RateState => ({
   limit,
   remaining: Math.max(0, limit - used),
   resetSeconds: Math.max(1, window + RATE_WINDOW_SECONDS - Math.floor(now.getTime() / 1000)),
+  window,
 });

@@ -6,7 +6,7 @@ import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { Run, RunStatus, StoredRun } from './runs.js';
-import type { TokenRecord } from './tokens.js';
+import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
@@ -18,7 +18,8 @@ export interface MeteredClient {
 
 /**
  * What a metered request must match, besides the client being active: the client's secret,
- * or a token's generation and none of its ids (token, grant) revoked on the client.
+ * or a token's generation (and, for tokens sealed by versions that marked revocations on the
+ * client item, none of its ids marked there).
  */
 export type RequestGuard = { secretHash: string } | { generation: number; notRevoked?: readonly string[] };
 
@@ -50,6 +51,15 @@ export interface ClientChanges {
   bumpGeneration?: boolean;
 }
 
+export interface RevocationMigration {
+  /** Client items that held marks. */
+  clients: number;
+  /** Marks still in force, now revocation items. */
+  moved: number;
+  /** Marks removed from client items. */
+  removed: number;
+}
+
 export interface PageRequest {
   limit: number;
   cursor?: string;
@@ -66,14 +76,29 @@ export interface Repository {
   getToken(tokenHash: string): Promise<TokenRecord | null>;
   /** Deletes tokens (revocation): gone, they are unknown on their next use. */
   deleteTokens(tokenHashes: string[]): Promise<void>;
+  /** Stores a refresh token's grant; the token itself is never stored. */
+  putGrant(grant: GrantRecord): Promise<void>;
+  /** Deletes a grant (its refresh token is unknown from then on); nothing when it is gone already. */
+  deleteGrant(grantId: string): Promise<void>;
   /**
-   * Records on the client revocations of sealed tokens (id to the epoch second they last
-   * matter), which its metering write then refuses, and drops lapsed ones, in one write.
+   * In one round trip: the grant `grantId` names (null when absent or not asked for), and
+   * whether any of `revocationIds` (token ids, grant ids) has been revoked.
    */
-  revokeOnClient(clientId: string, revocations: Record<string, number>, lapsed: readonly string[]): Promise<void>;
-  /** Marks a refresh token's grant revoked until `expiresAt` (the refresh token's own expiry). */
-  putRevokedGrant(grantId: string, expiresAt: number): Promise<void>;
-  isGrantRevoked(grantId: string): Promise<boolean>;
+  tokenStanding(query: { grantId?: string; revocationIds: readonly string[] }): Promise<TokenStanding>;
+  /**
+   * Revokes token ids or grant ids, each until the epoch second after which nothing it names
+   * can be used (a revocation is never shortened by a later, shorter one). One small item each:
+   * nothing that every request reads or writes grows.
+   */
+  putRevocations(revocations: Readonly<Record<string, number>>): Promise<void>;
+  /** Takes back one request counted in `window` (a request its token's revocation refused); nothing when the window has moved on. */
+  refundRequest(clientId: string, window: number): Promise<void>;
+  /**
+   * Moves the revocation marks earlier versions kept on client items (`rv_...`) out: those still
+   * in force become revocation items, then every mark is removed, in writes small enough for
+   * DynamoDB's limits. Idempotent; returns what it did.
+   */
+  migrateClientRevocations(nowSeconds: number): Promise<RevocationMigration>;
   /** Stores a new Knap; false when one with its uuid exists already (nothing is written then). */
   putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean>;
   getKnap(orgName: string, uuid: string): Promise<StoredKnap | null>;

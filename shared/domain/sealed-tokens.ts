@@ -8,7 +8,7 @@
  *
  * | bytes | field                                                               |
  * |-------|---------------------------------------------------------------------|
- * | 1     | format version (1)                                                  |
+ * | 1     | format version: 2 (1: sealed before grants were stored, still read)  |
  * | 1     | kind: 0 access, 1 refresh (also under the MAC)                      |
  * | 4     | key id: the first 4 bytes of sha256(key), to pick the key on verify  |
  * | 4 + 4 | issued at, expires at (epoch seconds, uint32)                       |
@@ -21,8 +21,18 @@
  *
  * Tokens issued before sealing (32 random bytes, stored as sha256 items) are 43 characters
  * after the prefix; sealed ones are always longer, so the two never overlap.
+ *
+ * A token is accepted only in the exact spelling it was issued in: base64url's last character
+ * has spare bits that decode to nothing, so the body is decoded, encoded again and compared.
+ * Every id (token id, grant id) comes from the MAC-checked bytes, never from the spelling.
+ *
+ * Version 2 refresh tokens have a grant item in the table (created with them, deleted when
+ * they are revoked); version 1 tokens, sealed by earlier versions, have none and may have
+ * revocation marks on their client's item. Both live at most 30 days from their issue.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+import { PREFIX } from './credentials.js';
 
 export type SealedKind = 'access' | 'refresh';
 
@@ -36,8 +46,13 @@ export interface TokenClaims {
   expiresAt: number;
   /** base64url of the nonce: names this token in a revocation. */
   tokenId: string;
-  /** Access tokens: the grant (refresh token) they were issued under, so revoking it ends them. */
+  /**
+   * The grant: for an access token, the refresh token it was issued under (so revoking that
+   * ends it; null only for tokens sealed without one); for a refresh token, its own grant id.
+   */
   grantId: string | null;
+  /** 2, or 1 for tokens sealed before grants were stored (see the header). */
+  version: number;
 }
 
 export interface TokenKey {
@@ -54,7 +69,9 @@ export interface TokenKeyring {
   verifyingKey(id: string): Promise<TokenKey | null>;
 }
 
-const VERSION = 1;
+/** The version new tokens are sealed with. */
+export const SEALED_VERSION = 2;
+const VERSIONS_READ: ReadonlySet<number> = new Set([1, 2]);
 const MAC_BYTES = 16;
 const NONCE_BYTES = 16;
 const GRANT_BYTES = 12;
@@ -89,7 +106,11 @@ export const unavailableKeyring = (reason: string): TokenKeyring => {
   return { signingKey: refuse, verifyingKey: refuse };
 };
 
-/** The id a refresh token's access tokens name as their grant: the same for sealed and older refresh tokens. */
+/**
+ * The id a refresh token's access tokens name as their grant: a hash of the token, the same
+ * for every version. Taken of the token in its one exact spelling (see unseal), so one grant
+ * has one id; earlier versions hashed the string as given, which for that spelling is the same.
+ */
 export const grantIdOf = (refreshToken: string): string =>
   createHash('sha256').update(refreshToken, 'utf8').digest().subarray(0, GRANT_BYTES).toString('base64url');
 
@@ -109,15 +130,24 @@ const uint32 = (value: number, field: string): Buffer => {
   return buffer;
 };
 
-export type ClaimsToSeal = Omit<TokenClaims, 'tokenId'>;
+export type ClaimsToSeal = Omit<TokenClaims, 'tokenId' | 'version'>;
 
-/** Seals claims into a token (a fresh nonce each time); the caller adds the prefix. */
-export const seal = (claims: ClaimsToSeal, key: TokenKey): { body: string; tokenId: string } => {
+/**
+ * Seals claims into a token (a fresh nonce each time); the caller adds the prefix. `version`
+ * is for tests that need a token as earlier versions sealed it.
+ */
+export const seal = (
+  claims: ClaimsToSeal,
+  key: TokenKey,
+  version = SEALED_VERSION,
+): { body: string; tokenId: string; grantId: string | null } => {
   const nonce = randomBytes(NONCE_BYTES);
-  const grant = claims.grantId === null ? Buffer.alloc(GRANT_BYTES) : Buffer.from(claims.grantId, 'base64url');
+  // A refresh token's grant id is its own hash, known only once it is sealed: zeros here.
+  const grant =
+    claims.grantId === null || claims.kind === 'refresh' ? Buffer.alloc(GRANT_BYTES) : Buffer.from(claims.grantId, 'base64url');
   if (grant.length !== GRANT_BYTES) throw new Error('A grant id is 12 bytes');
   const body = Buffer.concat([
-    Buffer.of(VERSION, claims.kind === 'access' ? 0 : 1),
+    Buffer.of(version, claims.kind === 'access' ? 0 : 1),
     Buffer.from(key.id, 'hex'),
     uint32(claims.issuedAt, 'issue time'),
     uint32(claims.expiresAt, 'expiry'),
@@ -127,8 +157,13 @@ export const seal = (claims: ClaimsToSeal, key: TokenKey): { body: string; token
     shortString(claims.clientId, 'client id'),
     shortString(claims.scope, 'scope'),
   ]);
-  return { body: Buffer.concat([body, mac(key, body)]).toString('base64url'), tokenId: nonce.toString('base64url') };
+  const sealed = Buffer.concat([body, mac(key, body)]).toString('base64url');
+  return { body: sealed, tokenId: nonce.toString('base64url'), grantId: ownGrant(claims.kind, sealed) ?? claims.grantId };
 };
+
+/** A refresh token's own grant id, from its exact body; null for an access token. */
+const ownGrant = (kind: SealedKind, body: string): string | null =>
+  kind === 'refresh' ? grantIdOf(PREFIX.refreshToken + body) : null;
 
 /** Reads a length-prefixed string at `offset`; null when it runs past the end. */
 const readShort = (bytes: Buffer, offset: number): { value: string; next: number } | null => {
@@ -139,26 +174,33 @@ const readShort = (bytes: Buffer, offset: number): { value: string; next: number
 
 /** The parts of a sealed token, before its MAC is checked; null when it is not shaped like one. */
 const parse = (body: string) => {
-  if (!/^[A-Za-z0-9_-]+$/.test(body)) return null;
+  if (body.length > MAX_SEALED_LENGTH || !/^[A-Za-z0-9_-]+$/.test(body)) return null;
   const bytes = Buffer.from(body, 'base64url');
-  if (bytes.length < FIXED_BYTES + 2 + MAC_BYTES || bytes[0] !== VERSION || (bytes[1] !== 0 && bytes[1] !== 1)) return null;
+  // One spelling only: spare bits in the last character, or a character that decodes to no
+  // whole byte, would otherwise give one token many spellings (and revocation one of them).
+  if (bytes.toString('base64url') !== body) return null;
+  const version = bytes[0] as number;
+  if (bytes.length < FIXED_BYTES + 2 + MAC_BYTES || !VERSIONS_READ.has(version) || (bytes[1] !== 0 && bytes[1] !== 1))
+    return null;
   const client = readShort(bytes, FIXED_BYTES);
   const scope = client && readShort(bytes, client.next);
   if (!client || !scope || scope.next + MAC_BYTES !== bytes.length) return null;
   const grant = bytes.subarray(FIXED_BYTES - GRANT_BYTES, FIXED_BYTES);
+  const kind: SealedKind = bytes[1] === 0 ? 'access' : 'refresh';
   return {
     keyId: bytes.subarray(2, 6).toString('hex'),
     signed: bytes.subarray(0, scope.next),
     tag: bytes.subarray(scope.next),
     claims: {
-      kind: bytes[1] === 0 ? 'access' : 'refresh',
+      kind,
       issuedAt: bytes.readUInt32BE(6),
       expiresAt: bytes.readUInt32BE(10),
       generation: bytes.readUInt32BE(14),
       tokenId: bytes.subarray(18, 18 + NONCE_BYTES).toString('base64url'),
-      grantId: grant.every((byte) => byte === 0) ? null : grant.toString('base64url'),
+      grantId: ownGrant(kind, body) ?? (grant.every((byte) => byte === 0) ? null : grant.toString('base64url')),
       clientId: client.value,
       scope: scope.value,
+      version,
     } satisfies TokenClaims,
   };
 };

@@ -5,6 +5,7 @@ import {
   type ClaimsToSeal,
   LEGACY_TOKEN_LENGTH,
   MAX_SEALED_LENGTH,
+  SEALED_VERSION,
   seal,
   type TokenClaims,
   type TokenKeyring,
@@ -47,6 +48,28 @@ export interface TokenRecord {
    * refresh token (RFC 7009) ends them too. Tokens issued before revocation existed have none.
    */
   accessHashes?: string[];
+}
+
+/**
+ * A refresh token's grant as the table keeps it (the seed's "hashed tokens"): named by the
+ * token's hash (grantIdOf), never holding the token. Made by the client_credentials grant,
+ * read by the refresh grant, deleted by revocation; a secret change or a revoked client ends
+ * it through `generation`, and the table's TTL removes it once it has expired.
+ */
+export interface GrantRecord {
+  grantId: string;
+  clientId: string;
+  generation: number;
+  scope: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** What the table says of a presented token, in one read: its grant (when asked for) and whether it is revoked. */
+export interface TokenStanding {
+  grant: GrantRecord | null;
+  /** Any of the ids asked about (the token's, its grant's) is revoked. */
+  revoked: boolean;
 }
 
 /** A validated revocation (RFC 7009) or introspection (RFC 7662) request. */
@@ -117,16 +140,29 @@ export type PresentedToken =
 const INVALID: PresentedToken = { format: 'invalid' };
 
 /**
- * Tells what a presented token is, with no I/O unless it has the exact shape of a token of
- * the stored format (43 characters of base64url after the prefix): a sealed token is
- * checked by its MAC here, and anything else is refused without a lookup.
+ * Whether tokens of the stored format (issued before sealing) are still looked up: until
+ * `storedTokensUntil` (epoch seconds), a deployment's setting. Unset, they are refused with
+ * no I/O, so a token merely shaped like one costs nobody a read.
  */
-export const readToken = async (token: string, kind: TokenKind, keyring: TokenKeyring): Promise<PresentedToken> => {
+export const acceptsStoredTokens = (storedTokensUntil: number | undefined, clock: Clock): boolean =>
+  storedTokensUntil !== undefined && epochSeconds(clock.now()) < storedTokensUntil;
+
+/**
+ * Tells what a presented token is, with no I/O: a sealed token is checked by its MAC here;
+ * one of the exact shape of the stored format (43 characters of base64url after the prefix)
+ * is for the caller to look up, when `stored` allows; anything else is refused.
+ */
+export const readToken = async (
+  token: string,
+  kind: TokenKind,
+  keyring: TokenKeyring,
+  stored = false,
+): Promise<PresentedToken> => {
   const prefix = TOKEN_PREFIX[kind];
   if (!token.startsWith(prefix) || token.length > MAX_TOKEN_LENGTH) return INVALID;
   const body = token.slice(prefix.length);
   if (body.length === LEGACY_TOKEN_LENGTH) {
-    return /^[A-Za-z0-9_-]+$/.test(body) ? { format: 'stored', tokenHash: hashCredential(token) } : INVALID;
+    return stored && /^[A-Za-z0-9_-]+$/.test(body) ? { format: 'stored', tokenHash: hashCredential(token) } : INVALID;
   }
   const claims = await unseal(body, keyring);
   return claims?.kind === kind ? { format: 'sealed', claims } : INVALID;
@@ -142,6 +178,9 @@ export const issueSealedToken = async (
   keyring: TokenKeyring,
 ): Promise<{ token: string; claims: TokenClaims }> => {
   const claims: ClaimsToSeal = { ...issuedNow(kind, owner, scope, clock), grantId };
-  const { body, tokenId } = seal(claims, await keyring.signingKey());
-  return { token: TOKEN_PREFIX[kind] + body, claims: { ...claims, tokenId } };
+  const sealed = seal(claims, await keyring.signingKey());
+  return {
+    token: TOKEN_PREFIX[kind] + sealed.body,
+    claims: { ...claims, tokenId: sealed.tokenId, grantId: sealed.grantId, version: SEALED_VERSION },
+  };
 };

@@ -4,6 +4,7 @@ import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
 import type { Caller, RequestState } from './request-state.js';
+import { standsInTable, storedTokensAccepted } from './token-standing.js';
 
 const unauthorized = (detail: string, withError = true): ApiError =>
   new ApiError(401, detail, bearerChallenge(detail, withError ? 'invalid_token' : undefined));
@@ -21,21 +22,26 @@ interface TokenFacts {
   clientId: string;
   guard: RequestGuard;
   scope: string;
+  /** A sealed token's standing in the table, to read beside the metering write. */
+  standing?: () => Promise<boolean>;
 }
 
 /**
  * A sealed token is checked here with no I/O (a forged one never reaches the table); a
- * token of the stored format (issued before sealing, at most an hour before the upgrade) is
- * read from the table first.
+ * token of the stored format (issued before sealing, while the deployment still accepts
+ * them) is read from the table first.
  */
 const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
-  const presented = await readToken(token, 'access', deps.tokenKeys);
+  const presented = await readToken(token, 'access', deps.tokenKeys, storedTokensAccepted(deps));
   if (presented.format === 'invalid') throw unauthorized(MESSAGES.invalidAccessToken);
   if (presented.format === 'sealed') {
     const { claims } = presented;
     if (isExpired(claims, deps.clock)) throw unauthorized(MESSAGES.expiredAccessToken);
     const ids = claims.grantId ? [claims.tokenId, claims.grantId] : [claims.tokenId];
-    return { clientId: claims.clientId, guard: { generation: claims.generation, notRevoked: ids }, scope: claims.scope };
+    // Tokens sealed by earlier versions may be revoked by a mark on the client item, which the metering write checks.
+    const guard: RequestGuard =
+      claims.version < 2 ? { generation: claims.generation, notRevoked: ids } : { generation: claims.generation };
+    return { clientId: claims.clientId, guard, scope: claims.scope, standing: () => standsInTable(deps.repo, claims) };
   }
   const record = await deps.repo.getToken(presented.tokenHash);
   if (record?.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
@@ -44,17 +50,26 @@ const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
 };
 
 /**
- * One round trip for a sealed token: one conditional write on the client that checks it is
- * active, still on the token's generation and has not revoked the token, and counts the
- * request. (Tokens of the stored format take one read before it.)
+ * One round trip for a sealed token: the client's conditional metering write (active, on the
+ * token's generation, within its limit) and the token's standing (not revoked), side by side.
+ * A revoked token's count is handed back, so it never spends its client's quota. (Tokens of
+ * the stored format take one read before the write.)
  */
 export const authenticateBearer = async (deps: Deps, authorization: string | undefined, state: RequestState): Promise<Caller> => {
   const facts = await tokenFacts(deps, bearerToken(authorization));
+  const standing = facts.standing?.();
+  standing?.catch(() => {}); // awaited below; the metering write may refuse first
   const client = await meterOrRefuse(deps, facts.clientId, facts.guard, state, {
     mismatch: MESSAGES.invalidatedAccessToken,
     unknown: MESSAGES.invalidAccessToken,
     challenge: true,
   });
+  if (standing && !(await standing)) {
+    // As unknown as a forged token: no count, and nothing said of the client's quota.
+    if (state.rate) await deps.repo.refundRequest(client.clientId, state.rate.window);
+    state.rate = undefined;
+    throw unauthorized(MESSAGES.invalidAccessToken);
+  }
   const caller: Caller = { client, scopes: tokenScopes(facts) };
   state.caller = caller;
   return caller;

@@ -15,6 +15,7 @@ import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { authenticateClient } from './client-auth.js';
 import type { RequestState } from './request-state.js';
+import { standsInTable, storedTokensAccepted } from './token-standing.js';
 
 const invalidRefresh = (detail: string): ApiError => new ApiError(401, detail);
 
@@ -30,41 +31,52 @@ interface RefreshFacts {
   generation: number;
   scope: string;
   expiresAt: number;
-  revoked: boolean;
+  /** The grant its access tokens name. */
+  grantId: string;
+  /** Revoked, or its grant item gone. */
+  ended: boolean;
 }
 
 /**
- * The refresh token's facts, read beside the client check: a sealed one needs only its
- * grant's revocation mark; one of the stored format (earlier versions) needs its item.
+ * The refresh token's facts, read beside the client check: a sealed one from itself and its
+ * grant's standing in the table; one of the stored format (earlier versions) from its item.
  */
 const refreshFacts = async (deps: Deps, refreshToken: string): Promise<RefreshFacts | null> => {
-  const presented = await readToken(refreshToken, 'refresh', deps.tokenKeys);
+  const presented = await readToken(refreshToken, 'refresh', deps.tokenKeys, storedTokensAccepted(deps));
   if (presented.format === 'invalid') return null;
   if (presented.format === 'sealed') {
     const { claims } = presented;
-    return { ...claims, revoked: await deps.repo.isGrantRevoked(grantIdOf(refreshToken)) };
+    if (!claims.grantId) return null;
+    return { ...claims, grantId: claims.grantId, ended: !(await standsInTable(deps.repo, claims)) };
   }
   const record = await deps.repo.getToken(presented.tokenHash);
-  return record?.kind === 'refresh' ? { ...record, revoked: false } : null;
+  return record?.kind === 'refresh' ? { ...record, grantId: grantIdOf(refreshToken), ended: false } : null;
 };
 
 const checkRefresh = (deps: Deps, facts: RefreshFacts | null, client: ApiClient): RefreshFacts => {
-  if (!facts || facts.revoked || facts.clientId !== client.clientId) throw invalidRefresh(MESSAGES.invalidRefreshToken);
+  if (!facts || facts.clientId !== client.clientId) throw invalidRefresh(MESSAGES.invalidRefreshToken);
+  // Expiry first: a grant item may be gone because it expired, which the caller should hear.
   if (isExpired(facts, deps.clock)) throw invalidRefresh(MESSAGES.expiredRefreshToken);
+  if (facts.ended) throw invalidRefresh(MESSAGES.invalidRefreshToken);
   if (facts.generation !== client.generation) throw invalidRefresh(MESSAGES.invalidatedRefreshToken);
   return facts;
 };
 
 /**
- * client_credentials: the client check and count (one conditional write), then a sealed
- * access and refresh token: nothing else is stored, so one round trip in all.
+ * client_credentials: the client check and count (one conditional write), then the grant item
+ * of the new refresh token. In that order, since there are no transactions: a failure between
+ * the two leaves a counted request and no grant, never an uncounted request nor a grant the
+ * client was never given. Two items written, two round trips.
  */
 const clientCredentials = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
   const client = await authenticateClient(deps, request, state);
   const scope = scopeOrFail(client.scopes, request.scope);
   const refresh = await issueSealedToken('refresh', client, scope, null, deps.clock, deps.tokenKeys);
+  const grantId = refresh.claims.grantId as string;
+  const { clientId, generation, issuedAt, expiresAt } = refresh.claims;
+  await deps.repo.putGrant({ grantId, clientId, generation, scope, issuedAt, expiresAt });
   // The access token names its grant, so revoking the refresh token (RFC 7009) ends it too.
-  const access = await issueSealedToken('access', client, scope, grantIdOf(refresh.token), deps.clock, deps.tokenKeys);
+  const access = await issueSealedToken('access', client, scope, grantId, deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refresh.token, scope);
 };
 
@@ -72,10 +84,12 @@ const clientCredentials = async (deps: Deps, request: TokenRequest, state: Reque
 const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: RequestState): Promise<TokenResponse> => {
   const refreshToken = request.refreshToken ?? '';
   // The client check and the token's facts are independent: one round trip side by side.
-  const [client, facts] = await Promise.all([authenticateClient(deps, request, state), refreshFacts(deps, refreshToken)]);
-  const refresh = checkRefresh(deps, facts, client);
+  const facts = refreshFacts(deps, refreshToken);
+  facts.catch(() => {}); // awaited below; the client check may refuse first
+  const client = await authenticateClient(deps, request, state);
+  const refresh = checkRefresh(deps, await facts, client);
   const scope = scopeOrFail(tokenScopes(refresh), request.scope);
-  const access = await issueSealedToken('access', client, scope, grantIdOf(refreshToken), deps.clock, deps.tokenKeys);
+  const access = await issueSealedToken('access', client, scope, refresh.grantId, deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refreshToken, scope);
 };
 

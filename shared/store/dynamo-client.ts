@@ -4,13 +4,22 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { requestDeadline } from '../deadline.js';
 import { traceWhenSampled } from '../lambda/sampled-tracing.js';
 
-/** Every DynamoDB call this process makes, by operation; read by tests and the benchmark. */
+/**
+ * Every DynamoDB call this process makes, by operation; read by tests and the benchmark.
+ * `depth`: the longest chain of calls each made after the one before it had answered, so
+ * calls side by side count once (tests assert how deep a request goes).
+ */
 export const roundTrips = {
   total: 0,
   byCommand: {} as Record<string, number>,
+  depth: 0,
+  /** The depth of the deepest call that has answered since the reset. */
+  answeredDepth: 0,
   reset(): void {
     this.total = 0;
     this.byCommand = {};
+    this.depth = 0;
+    this.answeredDepth = 0;
   },
 };
 
@@ -92,7 +101,13 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
       roundTrips.byCommand[name] = (roundTrips.byCommand[name] ?? 0) + 1;
       const scope = requestRoundTrips.getStore();
       if (scope) scope.count += 1;
-      return next(args);
+      const depth = roundTrips.answeredDepth + 1;
+      roundTrips.depth = Math.max(roundTrips.depth, depth);
+      try {
+        return await next(args);
+      } finally {
+        roundTrips.answeredDepth = Math.max(roundTrips.answeredDepth, depth);
+      }
     },
     // Inside the retry middleware, so every attempt that goes over the wire counts.
     { step: 'finalizeRequest', priority: 'low', name: 'countRoundTrips' },

@@ -6,21 +6,13 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
-  type QueryCommandInput,
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-
-/** One put or delete of a BatchWriteItem, as the document client takes it. */
-type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
-
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
@@ -31,258 +23,94 @@ import type {
   CountRequestResult,
   PageRequest,
   Repository,
-  RequestGuard,
+  RevocationMigration,
 } from '../domain/repository.js';
 import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
-import type { TokenRecord } from '../domain/tokens.js';
+import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import { ClientStore } from './client-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
-  clientToItem,
   dueIndexEntry,
-  type Item,
-  itemToClient,
   itemToIdempotency,
   itemToKnap,
-  itemToMetered,
   itemToRun,
   itemToStoredKnap,
   itemToStoredRun,
-  itemToToken,
   itemToWebhook,
   knapToItem,
   runToItem,
-  tokenToItem,
   webhookToItem,
 } from './items.js';
 import { key, knapIndexCursor, runsCursor } from './keys.js';
-
-/**
- * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
- * BatchWriteItem hand back what they left, which is retried with backoff, five tries in all.
- */
-const untilProcessed = async <T>(batch: T[], operation: string, send: (pending: T[]) => Promise<T[]>): Promise<void> => {
-  let pending = batch;
-  for (let attempt = 0; pending.length > 0; attempt += 1) {
-    if (attempt >= 5) throw new Error(`${operation} left ${pending.length} item(s) unprocessed`);
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    pending = await send(pending);
-  }
-};
-
-/**
- * A conditional write: its result, or null when its condition did not hold (nothing was
- * written). Any other error is thrown.
- */
-const unlessConditionFails = async <T>(write: Promise<T>): Promise<T | null> => {
-  try {
-    return await write;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
-};
-
-const guardCondition = (guard: RequestGuard): { expression: string; values: Item; names: Record<string, string> } => {
-  if ('secretHash' in guard) return { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash }, names: {} };
-  const revocations = (guard.notRevoked ?? []).map((id, index) => [`#rv${index}`, key.revocation(id)] as const);
-  return {
-    expression: ['generation = :guard', ...revocations.map(([name]) => `attribute_not_exists(${name})`)].join(' AND '),
-    values: { ':guard': guard.generation },
-    names: Object.fromEntries(revocations),
-  };
-};
+import { type Item, TableOps, unlessConditionFails } from './table-ops.js';
 
 export class DynamoRepository implements Repository {
+  private readonly table: TableOps;
+  private readonly clients: ClientStore;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
-
-  async putNewClient(client: ApiClient): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: clientToItem(client),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  ) {
+    this.table = new TableOps(db, tableName);
+    this.clients = new ClientStore(this.table);
   }
 
-  async getClient(clientId: string): Promise<ApiClient | null> {
-    const item = await this.getItem(key.client(clientId));
-    return item ? itemToClient(item) : null;
+  putNewClient(client: ApiClient): Promise<void> {
+    return this.clients.putNewClient(client);
   }
 
-  /** Keys from the keys-only index, then the items themselves, oldest client first. */
-  async listClientsByOrg(orgName: string): Promise<ApiClient[]> {
-    const keys = await this.queryAll({
-      TableName: this.tableName,
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': key.orgClients(orgName) },
-    });
-    const items = await this.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
-    const byPk = new Map(items.map((item) => [item.pk, item]));
-    return keys.flatMap(({ pk }) => {
-      const item = byPk.get(pk);
-      return item ? [itemToClient(item)] : [];
-    });
+  getClient(clientId: string): Promise<ApiClient | null> {
+    return this.clients.getClient(clientId);
   }
 
-  async updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
-    const sets = ['updated_at = :now'];
-    const removes: string[] = [];
-    const values: Item = { ':now': now };
-    if (changes.secretHash !== undefined) {
-      sets.push('secret_hash = :secret');
-      values[':secret'] = changes.secretHash;
-    }
-    if (changes.status !== undefined) {
-      sets.push('#status = :status');
-      values[':status'] = changes.status;
-    }
-    if (changes.rateLimit === null) removes.push('rate_limit');
-    if (typeof changes.rateLimit === 'number') {
-      sets.push('rate_limit = :limit');
-      values[':limit'] = changes.rateLimit;
-    }
-    if (changes.bumpGeneration) {
-      sets.push('generation = generation + :one');
-      values[':one'] = 1;
-    }
-    const result = await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key.client(clientId),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: changes.status !== undefined ? { '#status': 'status' } : undefined,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    return result?.Attributes ? itemToClient(result.Attributes) : null;
+  listClientsByOrg(orgName: string): Promise<ApiClient[]> {
+    return this.clients.listClientsByOrg(orgName);
   }
 
-  /**
-   * One conditional UpdateItem that checks the client (active, secret or token generation),
-   * counts the request against its rate limit and stamps `last_used_at`. When the condition
-   * fails, the current item is returned (from the failure itself where DynamoDB sends it,
-   * else by one GetItem) so the caller can tell why.
-   */
-  async countRequest(input: CountRequestInput): Promise<CountRequestResult> {
-    const guard = guardCondition(input.guard);
-    const open = input.mode === 'open';
-    // No OR on the path every request takes: parsing one costs dynalite (and the bench) ~2 ms.
-    const ownLimit = input.limit === 'own';
-    const windowCondition = open
-      ? '(attribute_not_exists(rl_window) OR rl_window < :window)'
-      : ownLimit
-        ? 'rl_window = :window AND rl_count < rate_limit'
-        : 'rl_window = :window AND rl_count < :defaultLimit AND attribute_not_exists(rate_limit)';
-    try {
-      const result = await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key.client(input.clientId),
-          UpdateExpression: open
-            ? 'SET rl_window = :window, rl_count = :one, last_used_at = :now'
-            : 'SET last_used_at = :now ADD rl_count :one',
-          // `#status = :active` holds only for an item that exists: no attribute_exists(pk) needed.
-          ConditionExpression: `#status = :active AND ${guard.expression} AND ${windowCondition}`,
-          ExpressionAttributeNames: { '#status': 'status', ...guard.names },
-          ExpressionAttributeValues: {
-            ':active': 'active',
-            ':window': input.window,
-            ':one': 1,
-            ':now': input.now,
-            ...(open || ownLimit ? {} : { ':defaultLimit': input.defaultLimit }),
-            ...guard.values,
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { applied: true, state: itemToMetered(result.Attributes ?? {}) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const old = error.Item ? unmarshall(error.Item) : await this.getItem(key.client(input.clientId));
-      return { applied: false, state: old ? itemToMetered(old) : null };
-    }
+  updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
+    return this.clients.updateClient(clientId, changes, now);
   }
 
-  async putTokens(records: TokenRecord[]): Promise<void> {
-    await this.batchWrite(records.map((record) => ({ PutRequest: { Item: tokenToItem(record) } })));
+  countRequest(input: CountRequestInput): Promise<CountRequestResult> {
+    return this.clients.countRequest(input);
   }
 
-  async deleteTokens(tokenHashes: string[]): Promise<void> {
-    await this.batchWrite(tokenHashes.map((tokenHash) => ({ DeleteRequest: { Key: key.token(tokenHash) } })));
+  refundRequest(clientId: string, window: number): Promise<void> {
+    return this.clients.refundRequest(clientId, window);
   }
 
-  async revokeOnClient(clientId: string, revocations: Record<string, number>, lapsed: readonly string[]): Promise<void> {
-    const ids = Object.keys(revocations);
-    const drop = lapsed.filter((id) => !ids.includes(id));
-    if (ids.length === 0 && drop.length === 0) return;
-    const names: Record<string, string> = {};
-    const values: Item = {};
-    const sets = ids.map((id, index) => {
-      names[`#set${index}`] = key.revocation(id);
-      values[`:until${index}`] = revocations[id];
-      return `#set${index} = :until${index}`;
-    });
-    const removes = drop.map((id, index) => {
-      names[`#drop${index}`] = key.revocation(id);
-      return `#drop${index}`;
-    });
-    // A client deleted meanwhile stays deleted: nothing is written for it.
-    await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key.client(clientId),
-          UpdateExpression: [
-            sets.length > 0 ? `SET ${sets.join(', ')}` : '',
-            removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '',
-          ]
-            .filter(Boolean)
-            .join(' '),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: sets.length > 0 ? values : undefined,
-        }),
-      ),
-    );
+  putGrant(grant: GrantRecord): Promise<void> {
+    return this.clients.putGrant(grant);
   }
 
-  async putRevokedGrant(grantId: string, expiresAt: number): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...key.revokedGrant(grantId), type: 'revoked-grant', expires_at: expiresAt },
-      }),
-    );
+  deleteGrant(grantId: string): Promise<void> {
+    return this.clients.deleteGrant(grantId);
   }
 
-  async isGrantRevoked(grantId: string): Promise<boolean> {
-    return (await this.getItem(key.revokedGrant(grantId))) !== null;
+  tokenStanding(query: { grantId?: string; revocationIds: readonly string[] }): Promise<TokenStanding> {
+    return this.clients.tokenStanding(query);
   }
 
-  /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */
-  private async batchWrite(requests: WriteRequest[]): Promise<void> {
-    for (let start = 0; start < requests.length; start += 25) {
-      await untilProcessed(requests.slice(start, start + 25), 'BatchWriteItem', async (pending) => {
-        const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-        return (result.UnprocessedItems?.[this.tableName] ?? []) as WriteRequest[];
-      });
-    }
+  putRevocations(revocations: Readonly<Record<string, number>>): Promise<void> {
+    return this.clients.putRevocations(revocations);
   }
 
-  async getToken(tokenHash: string): Promise<TokenRecord | null> {
-    const item = await this.getItem(key.token(tokenHash));
-    return item ? itemToToken(tokenHash, item) : null;
+  migrateClientRevocations(nowSeconds: number): Promise<RevocationMigration> {
+    return this.clients.migrateClientRevocations(nowSeconds);
+  }
+
+  putTokens(records: TokenRecord[]): Promise<void> {
+    return this.clients.putTokens(records);
+  }
+
+  getToken(tokenHash: string): Promise<TokenRecord | null> {
+    return this.clients.getToken(tokenHash);
+  }
+
+  deleteTokens(tokenHashes: string[]): Promise<void> {
+    return this.clients.deleteTokens(tokenHashes);
   }
 
   async putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean> {
@@ -297,7 +125,7 @@ export class DynamoRepository implements Repository {
   }
 
   async getKnap(orgName: string, uuid: string): Promise<StoredKnap | null> {
-    const item = await this.getItem(key.knap(orgName, uuid));
+    const item = await this.table.getItem(key.knap(orgName, uuid));
     return item ? itemToStoredKnap(item) : null;
   }
 
@@ -383,7 +211,7 @@ export class DynamoRepository implements Repository {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // DynamoDB hands back the record that holds the key; an emulator that does not costs one read.
-      const existing = error.Item ? unmarshall(error.Item) : await this.getItem(itemKey);
+      const existing = error.Item ? unmarshall(error.Item) : await this.table.getItem(itemKey);
       // Gone between the two calls (expired and swept): claim again.
       if (!existing) return this.claimIdempotencyKey(record, now);
       return { claimed: false, existing: itemToIdempotency(existing) };
@@ -438,7 +266,7 @@ export class DynamoRepository implements Repository {
     );
     const keys = (result.Items ?? []).map(({ pk, sk }) => ({ pk, sk }));
     // The index is eventually consistent: the items themselves say what is due now.
-    return (await this.batchGet(keys))
+    return (await this.table.batchGet(keys))
       .map(itemToStoredKnap)
       .sort((a, b) => (a.knap.next_run_at ?? '').localeCompare(b.knap.next_run_at ?? ''));
   }
@@ -507,7 +335,7 @@ export class DynamoRepository implements Repository {
   }
 
   async getRun(runId: string): Promise<StoredRun | null> {
-    const item = await this.getItem(key.run(runId));
+    const item = await this.table.getItem(key.run(runId));
     return item ? itemToStoredRun(item) : null;
   }
 
@@ -553,7 +381,7 @@ export class DynamoRepository implements Repository {
     if (written?.Attributes) return itemToStoredRun(written.Attributes);
     // Refused: by another copy of the attempt, or by our own write, applied on a try of the
     // SDK whose answer was lost and refused on its retry. A second round trip, only then.
-    const item = await this.getItem(key.run(runId));
+    const item = await this.table.getItem(key.run(runId));
     return item?.last_attempt_id === attempt.id ? itemToStoredRun(item) : null;
   }
 
@@ -588,13 +416,12 @@ export class DynamoRepository implements Repository {
   }
 
   async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
-    const keys = await this.queryAll({
-      TableName: this.tableName,
+    const keys = await this.table.queryAll({
       IndexName: 'gsi3',
       KeyConditionExpression: 'gsi3pk = :pk',
       ExpressionAttributeValues: { ':pk': key.orgWebhooks(orgName) },
     });
-    const items = await this.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
+    const items = await this.table.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
     return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -619,36 +446,5 @@ export class DynamoRepository implements Repository {
       }),
     );
     return { knaps: (result.Items ?? []).map(itemToKnap), next: encodeCursor(result.LastEvaluatedKey) };
-  }
-
-  private async getItem(itemKey: Item): Promise<Item | null> {
-    const result = await this.db.send(new GetCommand({ TableName: this.tableName, Key: itemKey, ConsistentRead: true }));
-    return result.Item ?? null;
-  }
-
-  /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
-  private async batchGet(keys: Item[]): Promise<Item[]> {
-    const items: Item[] = [];
-    for (let start = 0; start < keys.length; start += 100) {
-      await untilProcessed(keys.slice(start, start + 100), 'BatchGetItem', async (pending) => {
-        const result = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        items.push(...(result.Responses?.[this.tableName] ?? []));
-        return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      });
-    }
-    return items;
-  }
-
-  private async queryAll(input: QueryCommandInput): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Item | undefined;
-    do {
-      const result = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
   }
 }

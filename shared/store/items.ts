@@ -5,11 +5,13 @@ import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type Store
 import type { MeteredClient } from '../domain/repository.js';
 import { RUN_RETENTION_SECONDS, type Run, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
-import type { TokenKind, TokenRecord } from '../domain/tokens.js';
+import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
 import type { WebhookEndpoint } from '../domain/webhooks.js';
 import { dueShard, key } from './keys.js';
 
-export type Item = Record<string, unknown>;
+export type { Item } from './table-ops.js';
+
+import type { Item } from './table-ops.js';
 
 export const clientToItem = (client: ApiClient): Item => ({
   ...key.client(client.clientId),
@@ -29,12 +31,13 @@ export const clientToItem = (client: ApiClient): Item => ({
   created_at: client.createdAt,
   updated_at: client.updatedAt,
   last_used_at: client.lastUsedAt,
-  ...Object.fromEntries(Object.entries(client.revocations).map(([id, until]) => [key.revocation(id), until])),
+  ...Object.fromEntries(Object.entries(client.revocations).map(([id, until]) => [key.revocationMark(id), until])),
 });
 
-const REVOCATION = key.revocation('');
+const REVOCATION = key.revocationMark('');
 
-const revocationsOf = (item: Item): Record<string, number> =>
+/** The `rv_` marks earlier versions set on a client item: id to the epoch second they last matter. */
+export const clientRevocationMarks = (item: Item): Record<string, number> =>
   Object.fromEntries(
     Object.entries(item)
       .filter(([name, until]) => name.startsWith(REVOCATION) && typeof until === 'number')
@@ -55,7 +58,7 @@ export const itemToClient = (item: Item): ApiClient => ({
   createdAt: String(item.created_at),
   updatedAt: String(item.updated_at ?? item.created_at),
   lastUsedAt: typeof item.last_used_at === 'string' ? item.last_used_at : null,
-  revocations: revocationsOf(item),
+  revocations: clientRevocationMarks(item),
 });
 
 export const itemToMetered = (item: Item): MeteredClient => ({
@@ -86,6 +89,25 @@ export const itemToToken = (tokenHash: string, item: Item): TokenRecord => ({
   issuedAt: Number(item.issued_at),
   expiresAt: Number(item.expires_at),
   ...(item.access_hashes instanceof Set ? { accessHashes: [...item.access_hashes].map(String) } : {}),
+});
+
+export const grantToItem = (grant: GrantRecord): Item => ({
+  ...key.grant(grant.grantId),
+  type: 'grant',
+  client_id: grant.clientId,
+  generation: grant.generation,
+  scope: grant.scope,
+  issued_at: grant.issuedAt,
+  expires_at: grant.expiresAt,
+});
+
+export const itemToGrant = (item: Item): GrantRecord => ({
+  grantId: String(item.pk).slice(key.grant('').pk.length),
+  clientId: String(item.client_id),
+  generation: Number(item.generation),
+  scope: String(item.scope ?? ''),
+  issuedAt: Number(item.issued_at),
+  expiresAt: Number(item.expires_at),
 });
 
 const KNAP_FIELDS = [

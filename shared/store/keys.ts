@@ -7,7 +7,8 @@
  * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
  * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
  * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | - (stored-format tokens of earlier versions only)                  |
- * | revoked grant | `REVOKED#<grant_id>`  | `REVOKED`     | - (expires_at: TTL, the refresh token's expiry)                    |
+ * | grant       | `GRANT#<grant_id>`      | `GRANT`       | - (a refresh token's, by its hash; expires_at: TTL, its expiry)    |
+ * | revocation  | `REVOKED#<id>`          | `REVOKED`     | - (a token id or grant id; expires_at: TTL, when it no longer matters) |
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
  * |             |                         |               | gsi3 (active scheduled only): `DUE#<shard>` / `<next_run_at>#<uuid>`|
@@ -16,7 +17,7 @@
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
- * admin only), token by hash (GetItem), Knaps a client created (gsi1), Knaps its organization
+ * admin only), token by hash (GetItem), a grant and revocations (BatchGetItem), Knaps a client created (gsi1), Knaps its organization
  * shares (gsi2), both newest first; due Knaps (gsi3, per shard, by next run: the dispatcher
  * never scans), a Knap's runs (gsi1, newest first), an organization's webhook endpoints (gsi3).
  *
@@ -25,11 +26,15 @@
  *
  * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
  *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
- * - Tokens are sealed (shared/domain/sealed-tokens.ts) and not stored. Revoking a sealed
- *   access token sets `rv_<token id>` (or `rv_<grant id>`) on the client item until the token
- *   would have expired, so the one metering write also refuses revoked tokens; revoking a
- *   refresh token also writes a `REVOKED#` item that its refresh grants read.
- * - Token items (stored format, from earlier versions) and revoked-grant items carry
+ * - Tokens are sealed (shared/domain/sealed-tokens.ts) and never stored. A refresh token's
+ *   grant is a `GRANT#` item named by the token's hash (grantIdOf), written by the
+ *   client_credentials grant and deleted by revocation. Revoking a token writes one small
+ *   `REVOKED#` item per token id or grant id (token ids are 22 characters, grant ids 16, so
+ *   the two never meet), read beside the metering write: revocation state never grows an item
+ *   that every request reads or writes. Earlier versions set `rv_<id>` marks on the client
+ *   item instead; tokens they sealed (version 1) are still checked against them, and
+ *   `migrateClientRevocations` moves them out.
+ * - Token items (stored format, from earlier versions), grants and revocations carry
  *   `expires_at` (epoch seconds), the table's TTL attribute. TTL only tidies: expiry and the
  *   client's `generation` are checked in code on every use.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
@@ -41,9 +46,11 @@ import type { CursorShape } from './cursor.js';
 export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
-  revokedGrant: (grantId: string) => ({ pk: `REVOKED#${grantId}`, sk: 'REVOKED' }),
-  /** The client item's attribute that revokes a sealed token id or grant id. */
-  revocation: (id: string) => `rv_${id}`,
+  grant: (grantId: string) => ({ pk: `GRANT#${grantId}`, sk: 'GRANT' }),
+  /** A revoked token id or grant id (earlier versions wrote only grant ids here). */
+  revoked: (id: string) => ({ pk: `REVOKED#${id}`, sk: 'REVOKED' }),
+  /** The client item's attribute by which earlier versions revoked a token id or grant id. */
+  revocationMark: (id: string) => `rv_${id}`,
   knap: (orgName: string, uuid: string) => ({ pk: `ORG#${orgName}`, sk: `KNAP#${uuid}` }),
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),

@@ -43,8 +43,14 @@ describe('settings from context (cdk.json or -c)', () => {
       reservedConcurrency: {},
       tableName: null,
       samLocal: false,
+      storedTokensUntil: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
+  });
+
+  test('storedTokensUntil: an ISO 8601 time, kept in UTC', () => {
+    expect(settings({ storedTokensUntil: '2026-12-25T01:00:00+01:00' }).storedTokensUntil).toBe('2026-12-25T00:00:00.000Z');
+    expect(settings({ storedTokensUntil: '2026-12-25' }).storedTokensUntil).toBe('2026-12-25T00:00:00.000Z');
   });
 
   test('a stage that is not dev: pinned, canary deploys unless told otherwise', () => {
@@ -146,6 +152,8 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ reservedConcurrency: 'nobody=1' }, /reservedConcurrency/],
     [{ tableName: 'a' }, /tableName/],
     [{ samLocal: 'true', dev: 'false', account: '123456789012', region: 'eu-west-1' }, /samLocal/],
+    [{ storedTokensUntil: 'next month' }, /storedTokensUntil/],
+    [{ storedTokensUntil: '2026-13-40' }, /storedTokensUntil/],
   ])('refuses %j with a message naming the key', (context, message) => {
     expect(() => settings(context)).toThrow(message);
   });
@@ -171,6 +179,15 @@ describe('a stack built with context', () => {
       expect(fn.Properties?.Environment.Variables).toEqual(
         expect.objectContaining({ POWERTOOLS_LOG_LEVEL: 'DEBUG', DEFAULT_RATE_LIMIT: '250' }),
       );
+    }
+  });
+
+  test('storedTokensUntil reaches the functions that read tokens, and only those', () => {
+    for (const route of routes) {
+      const variables = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!.Properties?.Environment
+        .Variables as Record<string, unknown>;
+      const readsTokens = 'TOKEN_KEYS_SECRET_ARN' in variables;
+      expect(variables.STORED_TOKENS_UNTIL).toBe(readsTokens ? '2026-12-24T00:00:00.000Z' : undefined);
     }
   });
 

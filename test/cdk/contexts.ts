@@ -18,4 +18,5 @@ export const PRODUCTION_CONTEXT: Record<string, unknown> = {
   hostedZoneName: 'example.com',
   reservedConcurrency: 'token=5,*=2',
   routeThrottles: 'list-knaps=50/100',
+  storedTokensUntil: '2026-12-24T00:00:00Z',
 };

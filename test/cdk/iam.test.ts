@@ -60,28 +60,46 @@ const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId
 const C = 'CLIENT#';
 const T = 'TOKEN#';
 const V = 'REVOKED#';
+const G = 'GRANT#';
 const K = 'ORG#';
 const I = 'IDEM#';
 const R = 'RUN#';
 const W = 'WEBHOOK#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
-// Bearer routes read their token and the client, and meter the client; Query only ever on named indexes.
+// Bearer routes read their token and the client, meter the client beside reading the token's
+// revocations; Query only ever on named indexes.
 const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
-  const bearer = { 'dynamodb:GetItem': [items(C, T)], 'dynamodb:UpdateItem': [items(C)] };
+  const bearer = {
+    'dynamodb:GetItem': [items(C, T)],
+    'dynamodb:UpdateItem': [items(C)],
+    'dynamodb:BatchGetItem': [items(V)],
+  };
   return {
-    // Tokens are sealed: the token function reads revocation marks and stored-format tokens,
-    // meters its client, and writes nothing else: never a Knap, a run or a webhook.
-    token: { 'dynamodb:GetItem': [items(C, V, T)], 'dynamodb:UpdateItem': [items(C)] },
-    'revoke-token': {
-      'dynamodb:BatchWriteItem': [items(T)],
-      'dynamodb:GetItem': [items(C, V, T)],
-      'dynamodb:PutItem': [items(V)],
+    // Tokens are sealed: the token function stores refresh grants (hashed), reads grants,
+    // revocations and stored-format tokens, meters its client, and writes nothing else:
+    // never a Knap, a run or a webhook.
+    token: {
+      'dynamodb:BatchGetItem': [items(G, V)],
+      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:PutItem': [items(G)],
       'dynamodb:UpdateItem': [items(C)],
     },
-    'introspect-token': { 'dynamodb:GetItem': [items(C, V, T)], 'dynamodb:UpdateItem': [items(C)] },
+    'revoke-token': {
+      'dynamodb:BatchGetItem': [items(G, V)],
+      'dynamodb:BatchWriteItem': [items(T)],
+      'dynamodb:DeleteItem': [items(G)],
+      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:UpdateItem': [items(C, V)],
+    },
+    'introspect-token': {
+      'dynamodb:BatchGetItem': [items(G, V)],
+      'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:UpdateItem': [items(C)],
+    },
     'oauth-metadata': {},
     'create-knap': {
+      'dynamodb:BatchGetItem': [items(V)],
       'dynamodb:GetItem': [items(C, I, T)],
       'dynamodb:PutItem': [items(I, K)],
       'dynamodb:UpdateItem': [items(C, I)],

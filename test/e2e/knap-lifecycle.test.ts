@@ -108,11 +108,13 @@ describe('GET /api/studio/knap-tools/{uuid}', () => {
     expect((await getKnap(tokens.writeOnly, knap.uuid)).status).toBe(403);
   });
 
-  test('round trips: 2 including authentication', async () => {
+  test('round trips: 2 deep including authentication', async () => {
     const { knap } = await newKnap({ name: 'Counted' });
     roundTrips.reset();
     expect((await getKnap(tokens.me, knap.uuid)).status).toBe(200);
-    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1 });
+    // The metering write beside the token's revocations, then the Knap.
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1, BatchGetItemCommand: 1 });
+    expect(roundTrips.depth).toBe(2);
   });
 });
 
@@ -288,7 +290,8 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
     const { knap } = await newKnap({ name: 'Counted' });
     roundTrips.reset();
     expect((await patchKnap(tokens.me, knap.uuid, { name: 'Counted again' })).status).toBe(200);
-    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1, PutItemCommand: 1 });
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1, BatchGetItemCommand: 1, PutItemCommand: 1 });
+    expect(roundTrips.depth).toBe(3);
   });
 });
 

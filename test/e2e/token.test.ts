@@ -326,17 +326,18 @@ describe('regenerate and revoke end every token at once', () => {
 });
 
 describe('DynamoDB round trips', () => {
-  test('a client_credentials grant: 1 (nothing stored but the count); an authenticated request: 1 before the handler works', async () => {
+  test('a client_credentials grant: the count, then the grant; an authenticated request: 1 deep before the handler works', async () => {
     const client = await api.newClient();
     await getToken(api.url, client); // opens the rate window for this client
 
     roundTrips.reset();
     const tokens = await getToken(api.url, client);
-    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1 });
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, PutItemCommand: 1 });
 
     roundTrips.reset();
     expect((await listKnaps(api.url, tokens.access_token)).status).toBe(200);
-    // UpdateItem (client check, revocation check, metering) + one Query per listing.
-    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, QueryCommand: 2 });
+    // UpdateItem (client check, metering) beside BatchGetItem (revocations), then one Query per listing.
+    expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, BatchGetItemCommand: 1, QueryCommand: 2 });
+    expect(roundTrips.depth).toBe(2);
   });
 });

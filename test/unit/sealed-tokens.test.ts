@@ -7,6 +7,7 @@ import {
   keysFromSecret,
   UNKNOWN_KEY_RETRY_MS,
 } from '../../shared/keys/token-keyring.js';
+import { oneCharacterAway, TOKEN_ALPHABET } from '../support/token-variants.js';
 
 const KEY = Buffer.from('unit-test-token-key-0123456789abcdef-0123', 'utf8');
 const keyring = staticKeyring([KEY]);
@@ -25,9 +26,17 @@ describe('seal and unseal', () => {
     const first = seal(claims, tokenKey(KEY));
     const second = seal(claims, tokenKey(KEY));
     expect(first.body).not.toBe(second.body);
-    expect(await unseal(first.body, keyring)).toEqual({ ...claims, tokenId: first.tokenId });
+    expect(await unseal(first.body, keyring)).toEqual({ ...claims, tokenId: first.tokenId, version: 2 });
+    // A refresh token's grant is its own: the hash of the token, known once sealed.
     const refresh = seal({ ...claims, kind: 'refresh', grantId: null }, tokenKey(KEY));
-    expect(await unseal(refresh.body, keyring)).toEqual({ ...claims, kind: 'refresh', grantId: null, tokenId: refresh.tokenId });
+    expect(refresh.grantId).toBe(grantIdOf(`knap_rt_${refresh.body}`));
+    expect(await unseal(refresh.body, keyring)).toEqual({
+      ...claims,
+      kind: 'refresh',
+      grantId: refresh.grantId,
+      tokenId: refresh.tokenId,
+      version: 2,
+    });
   });
 
   test('any changed byte, a truncation or an extension is refused', async () => {
@@ -52,7 +61,10 @@ describe('seal and unseal', () => {
     const longest = { ...claims, clientId: 'c'.repeat(255), scope: 's'.repeat(255) };
     const { body, tokenId } = seal(longest, tokenKey(KEY));
     expect(`knap_at_${body}`.length).toBe(MAX_TOKEN_LENGTH);
-    expect(await readToken(`knap_at_${body}`, 'access', keyring)).toEqual({ format: 'sealed', claims: { ...longest, tokenId } });
+    expect(await readToken(`knap_at_${body}`, 'access', keyring)).toEqual({
+      format: 'sealed',
+      claims: { ...longest, tokenId, version: 2 },
+    });
     expect((await readToken(`knap_at_${body}A`, 'access', keyring)).format).toBe('invalid');
   });
 
@@ -112,5 +124,51 @@ describe('keyrings', () => {
     expect((await ring.signingKey()).secret.toString()).toBe(NEXT);
     expect(await ring.verifyingKey(tokenKey(Buffer.from(PREVIOUS)).id)).not.toBeNull();
     await expect(keyringFromEnv({}).signingKey()).rejects.toThrow(/TOKEN_SIGNING_KEYS .* TOKEN_KEYS_SECRET_ARN/);
+  });
+});
+
+describe('one exact spelling', () => {
+  test.each(['access', 'refresh'] as const)(
+    'no %s token one character away from a genuine one is read, as either kind',
+    async (kind) => {
+      const sealed = seal({ ...claims, kind, grantId: kind === 'access' ? claims.grantId : null }, tokenKey(KEY));
+      const genuine = (kind === 'access' ? 'knap_at_' : 'knap_rt_') + sealed.body;
+      expect((await readToken(genuine, kind, keyring)).format).toBe('sealed');
+      let variants = 0;
+      const accepted: string[] = [];
+      for (const variant of oneCharacterAway(genuine)) {
+        variants += 1;
+        for (const asKind of ['access', 'refresh'] as const) {
+          if ((await readToken(variant, asKind, keyring, true)).format === 'sealed') accepted.push(variant);
+        }
+      }
+      expect(accepted).toEqual([]);
+      // insertions + deletions + substitutions: (n + 1) * 69 + n + n * 68
+      expect(variants).toBe((genuine.length + 1) * TOKEN_ALPHABET.length + genuine.length * TOKEN_ALPHABET.length);
+    },
+  );
+
+  test('spare bits in the last character do not make a second spelling', async () => {
+    // 127 bytes: the last of 170 characters carries 2 bits of data and 4 spare ones.
+    const { body } = seal({ ...claims, clientId: `${claims.clientId}x` }, tokenKey(KEY));
+    expect(Buffer.from(body, 'base64url').length % 3).toBe(1);
+    const last = body.at(-1) as string;
+    const others = TOKEN_ALPHABET.slice(0, 64)
+      .split('')
+      .filter((character) => character !== last)
+      .map((character) => body.slice(0, -1) + character)
+      .filter((variant) => Buffer.from(variant, 'base64url').equals(Buffer.from(body, 'base64url')));
+    expect(others.length).toBeGreaterThan(0); // such spellings exist, and decode to the same bytes
+    for (const variant of others) expect(await unseal(variant, keyring)).toBeNull();
+    for (const extended of ['A', '_', 'AA']) expect(await unseal(body + extended, keyring)).toBeNull();
+  });
+
+  test('tokens sealed by earlier versions (version 1) are still read, with the same ids', async () => {
+    const refresh = seal({ ...claims, kind: 'refresh', grantId: null }, tokenKey(KEY), 1);
+    const read = await unseal(refresh.body, keyring);
+    expect(read).toEqual(expect.objectContaining({ version: 1, grantId: grantIdOf(`knap_rt_${refresh.body}`) }));
+    const access = seal({ ...claims, grantId: refresh.grantId }, tokenKey(KEY), 1);
+    expect(await unseal(access.body, keyring)).toEqual(expect.objectContaining({ version: 1, grantId: refresh.grantId }));
+    expect(await unseal(seal(claims, tokenKey(KEY), 3).body, keyring)).toBeNull();
   });
 });

@@ -1,7 +1,15 @@
 import { hashCredential } from '../../shared/domain/credentials.js';
 import { rateState, windowStart } from '../../shared/domain/rate-limit.js';
 import { unavailableKeyring } from '../../shared/domain/sealed-tokens.js';
-import { grantScope, isExpired, issueStoredToken, MAX_TOKEN_LENGTH, readToken } from '../../shared/domain/tokens.js';
+import {
+  acceptsStoredTokens,
+  grantScope,
+  isExpired,
+  issueStoredToken,
+  MAX_TOKEN_LENGTH,
+  readToken,
+} from '../../shared/domain/tokens.js';
+import { storedTokensUntilFromEnv } from '../../shared/runtime.js';
 import { FakeClock } from '../support/clock.js';
 
 describe('tokens', () => {
@@ -51,8 +59,13 @@ describe('rate-limit windows', () => {
     const now = new Date('2026-11-23T10:00:59.900Z');
     const window = windowStart(now);
     expect(new Date(window * 1000).toISOString()).toBe('2026-11-23T10:00:00.000Z');
-    expect(rateState(100, 100, window, now)).toEqual({ limit: 100, remaining: 0, resetSeconds: 1 });
-    expect(rateState(100, 30, window, new Date('2026-11-23T10:00:00Z'))).toEqual({ limit: 100, remaining: 70, resetSeconds: 60 });
+    expect(rateState(100, 100, window, now)).toEqual({ limit: 100, remaining: 0, resetSeconds: 1, window });
+    expect(rateState(100, 30, window, new Date('2026-11-23T10:00:00Z'))).toEqual({
+      limit: 100,
+      remaining: 70,
+      resetSeconds: 60,
+      window,
+    });
   });
 });
 
@@ -66,8 +79,21 @@ describe('readToken', () => {
     }
   });
 
-  test('a 43-character body is the stored format, looked up by its hash', async () => {
+  test('a 43-character body is the stored format, looked up by its hash only while the deployment accepts them', async () => {
     const { token, record } = issueStoredToken('access', { clientId: 'knap_ci_1', generation: 1 }, 'knaps:read', new FakeClock());
-    expect(await readToken(token, 'access', noKeys)).toEqual({ format: 'stored', tokenHash: record.tokenHash });
+    expect(await readToken(token, 'access', noKeys, true)).toEqual({ format: 'stored', tokenHash: record.tokenHash });
+    expect(await readToken(token, 'access', noKeys)).toEqual({ format: 'invalid' });
+  });
+
+  test('the stored-token path is open only before STORED_TOKENS_UNTIL, and closed when it is unset', () => {
+    const clock = new FakeClock(new Date('2026-11-25T12:00:00Z'));
+    const until = Date.parse('2026-12-01T00:00:00Z') / 1000;
+    expect(acceptsStoredTokens(until, clock)).toBe(true);
+    expect(acceptsStoredTokens(undefined, clock)).toBe(false);
+    clock.advance(6 * 24 * 3600);
+    expect(acceptsStoredTokens(until, clock)).toBe(false);
+    expect(storedTokensUntilFromEnv({ STORED_TOKENS_UNTIL: '2026-12-01T00:00:00Z' })).toBe(until);
+    expect(storedTokensUntilFromEnv({})).toBeUndefined();
+    expect(storedTokensUntilFromEnv({ STORED_TOKENS_UNTIL: 'soon' })).toBeUndefined();
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * What every store module of the one table does the same way: reads by key, batches that
+ * retry what DynamoDB leaves unprocessed, and conditional writes whose refusal is an answer.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+
+export type Item = Record<string, unknown>;
+
+/** One put or delete of a BatchWriteItem, as the document client takes it. */
+export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
+/**
+ * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
+ * BatchWriteItem hand back what they left, which is retried with backoff, five tries in all.
+ */
+const untilProcessed = async <T>(batch: T[], operation: string, send: (pending: T[]) => Promise<T[]>): Promise<void> => {
+  let pending = batch;
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    if (attempt >= 5) throw new Error(`${operation} left ${pending.length} item(s) unprocessed`);
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    pending = await send(pending);
+  }
+};
+
+/**
+ * A conditional write: its result, or null when its condition did not hold (nothing was
+ * written). Any other error is thrown.
+ */
+export const unlessConditionFails = async <T>(write: Promise<T>): Promise<T | null> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+};
+
+/** The table and the client that reaches it, with the reads and batches every module uses. */
+export class TableOps {
+  constructor(
+    readonly db: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async getItem(itemKey: Item): Promise<Item | null> {
+    const result = await this.db.send(new GetCommand({ TableName: this.tableName, Key: itemKey, ConsistentRead: true }));
+    return result.Item ?? null;
+  }
+
+  /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
+  async batchGet(keys: Item[]): Promise<Item[]> {
+    const items: Item[] = [];
+    for (let start = 0; start < keys.length; start += 100) {
+      await untilProcessed(keys.slice(start, start + 100), 'BatchGetItem', async (pending) => {
+        const result = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        items.push(...(result.Responses?.[this.tableName] ?? []));
+        return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      });
+    }
+    return items;
+  }
+
+  /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */
+  async batchWrite(requests: WriteRequest[]): Promise<void> {
+    for (let start = 0; start < requests.length; start += 25) {
+      await untilProcessed(requests.slice(start, start + 25), 'BatchWriteItem', async (pending) => {
+        const result = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        return (result.UnprocessedItems?.[this.tableName] ?? []) as WriteRequest[];
+      });
+    }
+  }
+
+  async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const result = await this.db.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: startKey }));
+      items.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+}
