@@ -1,0 +1,186 @@
+/**
+ * Revocation that never grows a hot item (contract, "Tokens you can trust"), grants as hashed
+ * items written in a safe order, and tokens sealed by earlier versions (version 1) across the
+ * upgrade: those working keep working, those revoked stay revoked, before and after the
+ * migration moves the marks those versions kept on client items.
+ */
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { startApiServer } from '../../local/server.js';
+import { epochSeconds } from '../../shared/domain/clock.js';
+import { seal } from '../../shared/domain/sealed-tokens.js';
+import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import { key } from '../../shared/store/keys.js';
+import { form, getToken, listKnaps, postToken, startTestApi, type TestApi, type TokenSet } from '../support/api.js';
+import { failingRepo } from '../support/failing-repo.js';
+
+let api: TestApi;
+let documents: ReturnType<typeof createDocumentClient>;
+beforeAll(async () => {
+  api = await startTestApi();
+  documents = createDocumentClient({ endpoint: api.table.endpoint });
+});
+afterAll(async () => {
+  documents.destroy();
+  await api.close();
+});
+
+type Client = { clientId: string; clientSecret: string };
+
+const item = async (itemKey: Record<string, string>) =>
+  (await documents.send(new GetCommand({ TableName: api.table.tableName, Key: itemKey, ConsistentRead: true }))).Item;
+
+const oauth = (path: 'revoke' | 'introspect', client: Client, token: string) =>
+  fetch(`${api.url}/api/oauth/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ token, client_id: client.clientId, client_secret: client.clientSecret }),
+  });
+
+const refreshWith = (url: string, client: Client, refreshToken: string) =>
+  postToken(url, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+
+const grantsOf = async (clientId: string) =>
+  (
+    await documents.send(
+      new ScanCommand({
+        TableName: api.table.tableName,
+        FilterExpression: '#type = :grant AND client_id = :client',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':grant': 'grant', ':client': clientId },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items ?? [];
+
+test('many revocations: the client item keeps its size, revoking keeps biting, requests stay one round trip deep', async () => {
+  const client = await api.newClient({ rateLimit: 100_000 });
+  const live = await getToken(api.url, client);
+  const before = JSON.stringify(await item(key.client(client.clientId))).length;
+  for (let round = 0; round < 150; round += 1) {
+    const tokens = await getToken(api.url, client);
+    const revoked = round % 2 === 0 ? tokens.access_token : tokens.refresh_token;
+    expect((await oauth('revoke', client, revoked)).status).toBe(200);
+    if (round % 10 === 0) expect((await listKnaps(api.url, tokens.access_token)).status).toBe(401);
+  }
+  const after = JSON.stringify(await item(key.client(client.clientId))).length;
+  expect(Math.abs(after - before)).toBeLessThan(100);
+  roundTrips.reset();
+  expect((await listKnaps(api.url, live.access_token, '?limit=0')).status).toBe(400);
+  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, BatchGetItemCommand: 1 });
+  expect(roundTrips.depth).toBe(1);
+});
+
+test('a client_credentials grant stores its grant hashed, never the token, and revocation deletes it', async () => {
+  const client = await api.newClient();
+  const tokens = await getToken(api.url, client);
+  const [grant, ...others] = await grantsOf(client.clientId);
+  expect(others).toEqual([]);
+  expect(grant).toEqual(
+    expect.objectContaining({ type: 'grant', client_id: client.clientId, generation: 1, scope: tokens.scope }),
+  );
+  expect(JSON.stringify(grant)).not.toContain(tokens.refresh_token.slice('knap_rt_'.length, 40));
+  expect((await oauth('revoke', client, tokens.refresh_token)).status).toBe(200);
+  expect(await grantsOf(client.clientId)).toEqual([]);
+});
+
+test('a failure between the count and the grant: the count stays, and no grant nobody was given', async () => {
+  const deps = { ...api.table.deps(api.clock), repo: failingRepo(api.deps.repo, 'putGrant') };
+  const broken = await startApiServer({ deps });
+  try {
+    const client = await api.newClient({ rateLimit: 10 });
+    const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
+    const failed = await postToken(broken.url, form);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(await failed.text()).not.toContain('knap_rt_');
+    expect(await grantsOf(client.clientId)).toEqual([]);
+    // The failed request was counted: 10 - 1 (it) - 1 (this one) remain.
+    const next = await postToken(api.url, form);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('ratelimit-remaining')).toBe('8');
+  } finally {
+    await broken.close();
+  }
+});
+
+describe('tokens sealed by earlier versions (version 1), across the upgrade', () => {
+  /** A grant as the earlier version issued it: a version 1 refresh token with no grant item, and an access token of it. */
+  const versionOneGrant = async (client: Client) => {
+    const signing = await api.deps.tokenKeys.signingKey();
+    const issuedAt = epochSeconds(api.clock.now());
+    const base = { clientId: client.clientId, generation: 1, scope: 'knaps:read knaps:write', issuedAt };
+    const refresh = seal({ ...base, kind: 'refresh', expiresAt: issuedAt + 30 * 24 * 3600, grantId: null }, signing, 1);
+    const access = seal({ ...base, kind: 'access', expiresAt: issuedAt + 3600, grantId: refresh.grantId }, signing, 1);
+    return {
+      refresh: `knap_rt_${refresh.body}`,
+      access: `knap_at_${access.body}`,
+      tokenId: access.tokenId,
+      grantId: refresh.grantId as string,
+      refreshExpiresAt: issuedAt + 30 * 24 * 3600,
+    };
+  };
+
+  /** What the earlier version wrote to revoke: marks on the client item, and a REVOKED# item for a grant. */
+  const revokedTheOldWay = async (client: Client, marks: Record<string, number>, grant?: { id: string; until: number }) => {
+    const current = await item(key.client(client.clientId));
+    const names = Object.fromEntries(Object.entries(marks).map(([id, until]) => [key.revocationMark(id), until]));
+    await documents.send(new PutCommand({ TableName: api.table.tableName, Item: { ...current, ...names } }));
+    if (grant) {
+      await documents.send(
+        new PutCommand({
+          TableName: api.table.tableName,
+          Item: { ...key.revoked(grant.id), type: 'revoked-grant', expires_at: grant.until },
+        }),
+      );
+    }
+  };
+
+  const migrate = () => api.deps.repo.migrateClientRevocations(epochSeconds(api.clock.now()));
+
+  test('those working keep working: a refresh token with no grant item still grants', async () => {
+    const client = await api.newClient();
+    const old = await versionOneGrant(client);
+    expect((await listKnaps(api.url, old.access)).status).toBe(200);
+    const refreshed = await refreshWith(api.url, client, old.refresh);
+    expect(refreshed.status).toBe(200);
+    const fresh = (await refreshed.json()) as TokenSet;
+    expect((await listKnaps(api.url, fresh.access_token)).status).toBe(200);
+    expect(await (await oauth('introspect', client, old.refresh)).json()).toEqual(expect.objectContaining({ active: true }));
+    // Revoked now, by this version: it and every access token of its grant end.
+    expect((await oauth('revoke', client, old.refresh)).status).toBe(200);
+    for (const access of [old.access, fresh.access_token]) expect((await listKnaps(api.url, access)).status).toBe(401);
+    expect((await refreshWith(api.url, client, old.refresh)).status).toBe(401);
+  });
+
+  test('those revoked stay revoked, before the marks move and after', async () => {
+    const client = await api.newClient();
+    const accessRevoked = await versionOneGrant(client);
+    const grantRevoked = await versionOneGrant(client);
+    const now = epochSeconds(api.clock.now());
+    await revokedTheOldWay(
+      client,
+      { [accessRevoked.tokenId]: now + 3600, [grantRevoked.grantId]: now + 3600, 'long-lapsed-token-id': now - 60 },
+      { id: grantRevoked.grantId, until: grantRevoked.refreshExpiresAt },
+    );
+    const expectEnded = async () => {
+      expect((await listKnaps(api.url, accessRevoked.access)).status).toBe(401);
+      expect((await listKnaps(api.url, grantRevoked.access)).status).toBe(401);
+      expect((await refreshWith(api.url, client, grantRevoked.refresh)).status).toBe(401);
+      for (const token of [accessRevoked.access, grantRevoked.access, grantRevoked.refresh]) {
+        expect(await (await oauth('introspect', client, token)).json()).toEqual({ active: false });
+      }
+      // The one not revoked lives on.
+      expect((await refreshWith(api.url, client, accessRevoked.refresh)).status).toBe(200);
+    };
+    await expectEnded();
+    expect(await migrate()).toEqual(expect.objectContaining({ moved: 2, removed: 3 }));
+    expect(Object.keys((await item(key.client(client.clientId))) ?? {}).filter((name) => name.startsWith('rv_'))).toEqual([]);
+    await expectEnded();
+    // Idempotent.
+    expect(await migrate()).toEqual({ clients: 0, moved: 0, removed: 0 });
+  });
+});
