@@ -1,3 +1,4 @@
+import type { ApiClient } from '../domain/clients.js';
 import type { RequestGuard } from '../domain/repository.js';
 import { isExpired, readToken, tokenScopes } from '../domain/tokens.js';
 import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
@@ -59,16 +60,25 @@ export const authenticateBearer = async (deps: Deps, authorization: string | und
   const facts = await tokenFacts(deps, bearerToken(authorization));
   const standing = facts.standing?.();
   standing?.catch(() => {}); // awaited below; the metering write may refuse first
-  const client = await meterOrRefuse(deps, facts.clientId, facts.guard, state, {
-    mismatch: MESSAGES.invalidatedAccessToken,
-    unknown: MESSAGES.invalidAccessToken,
-    challenge: true,
-  });
-  if (standing && !(await standing)) {
-    // As unknown as a forged token: no count, and nothing said of the client's quota.
-    if (state.rate) await deps.repo.refundRequest(client.clientId, state.rate.window);
+  // A revoked token is as unknown as a forged one: no count, and nothing said of the client's quota.
+  const refuseRevoked = (): never => {
     state.rate = undefined;
     throw unauthorized(MESSAGES.invalidAccessToken);
+  };
+  let client: ApiClient;
+  try {
+    client = await meterOrRefuse(deps, facts.clientId, facts.guard, state, {
+      mismatch: MESSAGES.invalidatedAccessToken,
+      unknown: MESSAGES.invalidAccessToken,
+      challenge: true,
+    });
+  } catch (error) {
+    if (standing && error instanceof ApiError && error.status === 429 && !(await standing)) refuseRevoked();
+    throw error;
+  }
+  if (standing && !(await standing)) {
+    if (state.rate) await deps.repo.refundRequest(client.clientId, state.rate.window);
+    refuseRevoked();
   }
   const caller: Caller = { client, scopes: tokenScopes(facts) };
   state.caller = caller;

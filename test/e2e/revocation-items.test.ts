@@ -184,3 +184,19 @@ describe('tokens sealed by earlier versions (version 1), across the upgrade', ()
     expect(await migrate()).toEqual({ clients: 0, moved: 0, removed: 0 });
   });
 });
+
+test('a revoked token learns nothing of its client: 401, never 429, no RateLimit headers, and it counts for nothing', async () => {
+  const client = await api.newClient({ rateLimit: 3 });
+  const tokens = await getToken(api.url, client); // 1
+  expect((await oauth('revoke', client, tokens.access_token)).status).toBe(200); // 2
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const refused = await listKnaps(api.url, tokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('ratelimit-remaining')).toBeNull();
+  }
+  const live = await getToken(api.url, client); // 3: the revoked token's requests were handed back
+  const limited = await listKnaps(api.url, live.access_token);
+  expect(limited.status).toBe(429);
+  const revokedWhileLimited = await listKnaps(api.url, tokens.access_token);
+  expect([revokedWhileLimited.status, revokedWhileLimited.headers.get('ratelimit-limit')]).toEqual([401, null]);
+});
