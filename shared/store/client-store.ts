@@ -74,19 +74,9 @@ export class ClientStore {
     return item ? itemToClient(item) : null;
   }
 
-  /** Keys from the keys-only index, then the items themselves, oldest client first. */
+  /** Oldest client first (the index sorts by creation). */
   async listClientsByOrg(orgName: string): Promise<ApiClient[]> {
-    const keys = await this.table.queryAll({
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': key.orgClients(orgName) },
-    });
-    const items = await this.table.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
-    const byPk = new Map(items.map((item) => [item.pk, item]));
-    return keys.flatMap(({ pk }) => {
-      const item = byPk.get(pk);
-      return item ? [itemToClient(item)] : [];
-    });
+    return (await this.table.itemsOfKeysIndex('gsi3', key.orgClients(orgName))).map(itemToClient);
   }
 
   async updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {

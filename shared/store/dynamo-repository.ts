@@ -416,12 +416,7 @@ export class DynamoRepository implements Repository {
   }
 
   async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
-    const keys = await this.table.queryAll({
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': key.orgWebhooks(orgName) },
-    });
-    const items = await this.table.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })));
+    const items = await this.table.itemsOfKeysIndex('gsi3', key.orgWebhooks(orgName));
     return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 

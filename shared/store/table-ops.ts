@@ -80,6 +80,23 @@ export class TableOps {
     }
   }
 
+  /**
+   * The items of one partition of a keys-only index, in the index's order: its keys by Query,
+   * then the items themselves by BatchGetItem (one missing meanwhile is left out).
+   */
+  async itemsOfKeysIndex(index: string, partition: string): Promise<Item[]> {
+    const keys = await this.queryAll({
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+    });
+    const byPk = new Map((await this.batchGet(keys.map(({ pk, sk }) => ({ pk, sk })))).map((item) => [item.pk, item]));
+    return keys.flatMap(({ pk }) => {
+      const item = byPk.get(pk);
+      return item ? [item] : [];
+    });
+  }
+
   async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Item | undefined;

@@ -4,7 +4,16 @@
  * genuine ones are revoked: refused at the bearer check and the refresh grant, inactive at
  * introspection, and revoking them leaves the genuine token as it was.
  */
-import { bearer, form, getToken, listKnaps, postToken, startTestApi, type TestApi, type TokenSet } from '../support/api.js';
+import {
+  bearer,
+  getToken,
+  listKnaps,
+  refreshGrant,
+  startTestApi,
+  type TestApi,
+  type TokenSet,
+  tokenOperation,
+} from '../support/api.js';
 import { sampleOneCharacterAway } from '../support/token-variants.js';
 
 let api: TestApi;
@@ -17,19 +26,11 @@ afterAll(async () => {
   await api.close();
 });
 
-const credentials = () => ({ client_id: client.clientId, client_secret: client.clientSecret });
-
-const oauth = (path: 'revoke' | 'introspect', token: string) =>
-  fetch(`${api.url}/api/oauth/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form({ token, ...credentials() }),
-  });
+const oauth = (path: 'revoke' | 'introspect', token: string) => tokenOperation(api.url, path, client, token);
 
 const introspection = async (token: string) => (await oauth('introspect', token)).json();
 
-const refreshWith = (refreshToken: string) =>
-  postToken(api.url, { grant_type: 'refresh_token', refresh_token: refreshToken, ...credentials() });
+const refreshWith = (refreshToken: string) => refreshGrant(api.url, client, refreshToken);
 
 /** What the API answers each variant with, collected so a failure names the variants at fault. */
 const answers = async (variants: string[], ask: (variant: string) => Promise<unknown>) => {

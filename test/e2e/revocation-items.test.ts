@@ -4,49 +4,38 @@
  * upgrade: those working keep working, those revoked stay revoked, before and after the
  * migration moves the marks those versions kept on client items.
  */
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startApiServer } from '../../local/server.js';
 import { epochSeconds } from '../../shared/domain/clock.js';
 import { seal } from '../../shared/domain/sealed-tokens.js';
-import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { key } from '../../shared/store/keys.js';
-import { form, getToken, listKnaps, postToken, startTestApi, type TestApi, type TokenSet } from '../support/api.js';
+import {
+  type ClientCredentials as Client,
+  getToken,
+  listKnaps,
+  postToken,
+  refreshGrant as refreshWith,
+  startTestApi,
+  type TestApi,
+  type TokenSet,
+  tokenOperation,
+} from '../support/api.js';
 import { failingRepo } from '../support/failing-repo.js';
 
 let api: TestApi;
-let documents: ReturnType<typeof createDocumentClient>;
 beforeAll(async () => {
   api = await startTestApi();
-  documents = createDocumentClient({ endpoint: api.table.endpoint });
 });
-afterAll(async () => {
-  documents.destroy();
-  await api.close();
-});
+afterAll(() => api.close());
 
-type Client = { clientId: string; clientSecret: string };
+const item = (itemKey: Record<string, string>) => api.table.item(itemKey);
 
-const item = async (itemKey: Record<string, string>) =>
-  (await documents.send(new GetCommand({ TableName: api.table.tableName, Key: itemKey, ConsistentRead: true }))).Item;
-
-const oauth = (path: 'revoke' | 'introspect', client: Client, token: string) =>
-  fetch(`${api.url}/api/oauth/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form({ token, client_id: client.clientId, client_secret: client.clientSecret }),
-  });
-
-const refreshWith = (url: string, client: Client, refreshToken: string) =>
-  postToken(url, {
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-  });
+const oauth = (path: 'revoke' | 'introspect', client: Client, token: string) => tokenOperation(api.url, path, client, token);
 
 const grantsOf = async (clientId: string) =>
   (
-    await documents.send(
+    await api.table.documents.send(
       new ScanCommand({
         TableName: api.table.tableName,
         FilterExpression: '#type = :grant AND client_id = :client',
@@ -128,9 +117,9 @@ describe('tokens sealed by earlier versions (version 1), across the upgrade', ()
   const revokedTheOldWay = async (client: Client, marks: Record<string, number>, grant?: { id: string; until: number }) => {
     const current = await item(key.client(client.clientId));
     const names = Object.fromEntries(Object.entries(marks).map(([id, until]) => [key.revocationMark(id), until]));
-    await documents.send(new PutCommand({ TableName: api.table.tableName, Item: { ...current, ...names } }));
+    await api.table.documents.send(new PutCommand({ TableName: api.table.tableName, Item: { ...current, ...names } }));
     if (grant) {
-      await documents.send(
+      await api.table.documents.send(
         new PutCommand({
           TableName: api.table.tableName,
           Item: { ...key.revoked(grant.id), type: 'revoked-grant', expires_at: grant.until },

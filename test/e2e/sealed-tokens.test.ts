@@ -3,43 +3,36 @@
  * forged one costs nothing and nobody, that revocation still bites on the next request, and
  * that tokens of the stored format issued by earlier versions keep working until they expire.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { routes as ROUTES } from '../../functions/routes.js';
 import { staticKeyring } from '../../shared/domain/sealed-tokens.js';
 import { issueStoredToken, readToken } from '../../shared/domain/tokens.js';
-import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { key } from '../../shared/store/keys.js';
-import { bearer, form, getToken, listKnaps, postToken, startTestApi, type TestApi, type TokenSet } from '../support/api.js';
+import {
+  bearer,
+  type ClientCredentials,
+  getToken,
+  listKnaps,
+  refreshGrant as refreshWith,
+  startTestApi,
+  type TestApi,
+  type TokenSet,
+  tokenOperation,
+} from '../support/api.js';
 import { TEST_TOKEN_KEY } from '../support/token-keys.js';
 
 let api: TestApi;
-let documents: ReturnType<typeof createDocumentClient>;
 beforeAll(async () => {
   api = await startTestApi();
-  documents = createDocumentClient({ endpoint: api.table.endpoint });
 });
-afterAll(async () => {
-  documents.destroy();
-  await api.close();
-});
+afterAll(() => api.close());
 
-const clientItem = async (clientId: string) =>
-  (await documents.send(new GetCommand({ TableName: api.table.tableName, Key: key.client(clientId) }))).Item ?? {};
+const clientItem = async (clientId: string) => (await api.table.item(key.client(clientId))) ?? {};
 
-const oauth = (path: 'revoke' | 'introspect', client: { clientId: string; clientSecret: string }, token: string) =>
-  fetch(`${api.url}/api/oauth/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form({ token, client_id: client.clientId, client_secret: client.clientSecret }),
-  });
+const oauth = (path: 'revoke' | 'introspect', client: ClientCredentials, token: string) =>
+  tokenOperation(api.url, path, client, token);
 
-const refreshGrant = (client: { clientId: string; clientSecret: string }, refreshToken: string) =>
-  postToken(api.url, {
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-  });
+const refreshGrant = (client: ClientCredentials, refreshToken: string) => refreshWith(api.url, client, refreshToken);
 
 /** Flips one character of the sealed part, keeping the token URL-safe. */
 const tamper = (token: string, at: number): string => {
@@ -221,9 +214,9 @@ describe('revocation bites on the next request', () => {
       const presented = await readToken(token, token.startsWith('knap_at_') ? 'access' : 'refresh', api.deps.tokenKeys);
       if (presented.format !== 'sealed') throw new Error('expected a sealed token');
       const id = presented.claims.kind === 'access' ? presented.claims.tokenId : (presented.claims.grantId as string);
-      const item = await documents.send(new GetCommand({ TableName: api.table.tableName, Key: key.revoked(id) }));
+      const item = await api.table.item(key.revoked(id));
       // Kept until nothing it names can be used: the access token's expiry; a grant's last access token's.
-      expect(item.Item?.expires_at).toBe(presented.claims.expiresAt + (presented.claims.kind === 'refresh' ? 3600 : 0));
+      expect(item?.expires_at).toBe(presented.claims.expiresAt + (presented.claims.kind === 'refresh' ? 3600 : 0));
     }
   });
 });

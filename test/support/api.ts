@@ -73,6 +73,28 @@ export const getToken = async (url: string, client: { clientId: string; clientSe
   return (await response.json()) as TokenSet;
 };
 
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A token posted to revocation (RFC 7009) or introspection (RFC 7662), the client authenticated in the form. */
+export const tokenOperation = (url: string, path: 'revoke' | 'introspect', client: ClientCredentials, token: string) =>
+  fetch(`${url}/api/oauth/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form({ token, client_id: client.clientId, client_secret: client.clientSecret }),
+  });
+
+/** A refresh_token grant (RFC 6749 section 6), the client authenticated in the form. */
+export const refreshGrant = (url: string, client: ClientCredentials, refreshToken: string) =>
+  postToken(url, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+
 export const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
@@ -38,6 +39,10 @@ export class RecordingQueue implements DeliveryQueue {
 export interface TestTable {
   endpoint: string;
   tableName: string;
+  /** A document client of the table's, for tests that look at (or plant) items directly. */
+  documents: ReturnType<typeof createDocumentClient>;
+  /** The item under `itemKey`, read consistently; undefined when there is none. */
+  item(itemKey: Record<string, string>): Promise<Record<string, unknown> | undefined>;
   /** Dependencies over this table, with the given clock and a capturing log. */
   deps(clock?: Clock): Deps & { log: MemoryLog; metrics: MemoryMetrics; deliveries: RecordingQueue };
   close(): Promise<void>;
@@ -55,6 +60,9 @@ export const startTestTable = async (): Promise<TestTable> => {
   return {
     endpoint,
     tableName,
+    documents,
+    item: async (itemKey) =>
+      (await documents.send(new GetCommand({ TableName: tableName, Key: itemKey, ConsistentRead: true }))).Item,
     deps: (clock = systemClock) => ({
       repo: new DynamoRepository(documents, tableName),
       clock,
