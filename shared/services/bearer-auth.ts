@@ -1,11 +1,12 @@
 import type { ApiClient } from '../domain/clients.js';
+import { epochSeconds } from '../domain/clock.js';
 import type { RequestGuard } from '../domain/repository.js';
 import { isExpired, readToken, tokenScopes } from '../domain/tokens.js';
 import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
 import type { Caller, RequestState } from './request-state.js';
-import { standsInTable, storedTokensAccepted } from './token-standing.js';
+import { knownToHaveEnded, standsInTable, storedTokensAccepted } from './token-standing.js';
 
 const unauthorized = (detail: string, withError = true): ApiError =>
   new ApiError(401, detail, bearerChallenge(detail, withError ? 'invalid_token' : undefined));
@@ -38,6 +39,7 @@ const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
   if (presented.format === 'sealed') {
     const { claims } = presented;
     if (isExpired(claims, deps.clock)) throw unauthorized(MESSAGES.expiredAccessToken);
+    if (knownToHaveEnded(claims, epochSeconds(deps.clock.now()))) throw unauthorized(MESSAGES.invalidAccessToken);
     const ids = claims.grantId ? [claims.tokenId, claims.grantId] : [claims.tokenId];
     // Tokens sealed by earlier versions may be revoked by a mark on the client item, which the metering write checks.
     const guard: RequestGuard =
@@ -73,7 +75,8 @@ export const authenticateBearer = async (deps: Deps, authorization: string | und
       challenge: true,
     });
   } catch (error) {
-    if (standing && error instanceof ApiError && error.status === 429 && !(await standing)) refuseRevoked();
+    // A failed read leaves the 429 as it is.
+    if (standing && error instanceof ApiError && error.status === 429 && !(await standing.catch(() => true))) refuseRevoked();
     throw error;
   }
   if (standing && !(await standing)) {

@@ -65,6 +65,7 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
   const seen = lastSeen.get(clientId);
   let mode: 'continue' | 'open' = seen?.window === window ? 'continue' : 'open';
   let limit = seen?.limit ?? 'default';
+  let last: MeteredClient | null = null;
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const result = await deps.repo.countRequest({
       clientId,
@@ -82,10 +83,17 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
     }
     const outcome = diagnose(result.state, guard, window, now, deps.defaultRateLimit);
     if (outcome) return outcome;
+    last = result.state;
     if (result.state) limit = limitKind(result.state.client);
     const stored = result.state?.window ?? null;
     if (stored !== null && stored > window) window = stored; // another container's clock is ahead: join its window
     mode = stored !== null && stored >= window ? 'continue' : 'open';
+  }
+  // The counter moved under us every time (requests and the refunds of revoked tokens' counts
+  // racing at the limit): the client is at its limit, which is what a 429 says; retry soon.
+  if (last) {
+    const full = effectiveRateLimit(last.client, deps.defaultRateLimit);
+    return { kind: 'limited', client: last.client, rate: rateState(full, full, window, now) };
   }
   throw new Error(`Rate-limit counter for ${clientId} kept changing under contention`);
 };

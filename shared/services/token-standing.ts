@@ -8,6 +8,24 @@ import type { TokenClaims } from '../domain/sealed-tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS, acceptsStoredTokens } from '../domain/tokens.js';
 import type { Deps } from '../runtime.js';
 
+/**
+ * Tokens this container has seen ended, to the epoch second they would have expired anyway:
+ * an ending is for good, so a token seen once is refused from then on with no I/O (a flood of
+ * requests with a revoked token costs the table, and its client's quota, nothing). Bounded:
+ * when full it starts again, which costs only reads.
+ */
+const knownEnded = new Map<string, number>();
+const MAX_KNOWN_ENDED = 10_000;
+
+/** Whether this container already knows the token has ended (see knownEnded). */
+export const knownToHaveEnded = (claims: TokenClaims, nowSeconds: number): boolean =>
+  (knownEnded.get(claims.tokenId) ?? 0) > nowSeconds;
+
+const rememberEnded = (claims: TokenClaims): void => {
+  if (knownEnded.size >= MAX_KNOWN_ENDED) knownEnded.clear();
+  knownEnded.set(claims.tokenId, claims.expiresAt);
+};
+
 /** Refresh tokens of version 2 on have a grant item; older ones were never stored. */
 const hasGrantItem = (claims: TokenClaims): boolean => claims.kind === 'refresh' && claims.version >= 2;
 
@@ -22,8 +40,9 @@ export const standsInTable = async (repo: Repository, claims: TokenClaims): Prom
     grantId: needsGrant ? (claims.grantId ?? undefined) : undefined,
     revocationIds: ids,
   });
-  if (standing.revoked) return false;
-  return !needsGrant || standing.grant?.clientId === claims.clientId;
+  const stands = !standing.revoked && (!needsGrant || standing.grant?.clientId === claims.clientId);
+  if (!stands) rememberEnded(claims);
+  return stands;
 };
 
 /**

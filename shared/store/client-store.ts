@@ -49,6 +49,13 @@ const inWaves = async <T>(items: readonly T[], width: number, work: (item: T) =>
 };
 
 export class ClientStore {
+  /**
+   * Whether this DynamoDB hands back the item a failed condition saw (AWS and DynamoDB Local
+   * do; dynalite does not). Once seen, a failure without an item means there is none, so an
+   * unknown client costs what a wrong secret costs: no GetItem after the write.
+   */
+  private returnsOldItems = false;
+
   constructor(private readonly table: TableOps) {}
 
   private get db() {
@@ -158,7 +165,12 @@ export class ClientStore {
       return { applied: true, state: itemToMetered(result.Attributes ?? {}) };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const old = error.Item ? unmarshall(error.Item) : await this.table.getItem(key.client(input.clientId));
+      if (error.Item) this.returnsOldItems = true;
+      const old = error.Item
+        ? unmarshall(error.Item)
+        : this.returnsOldItems
+          ? null
+          : await this.table.getItem(key.client(input.clientId));
       return { applied: false, state: old ? itemToMetered(old) : null };
     }
   }

@@ -189,3 +189,19 @@ test('a revoked token learns nothing of its client: 401, never 429, no RateLimit
   const revokedWhileLimited = await listKnaps(api.url, tokens.access_token);
   expect([revokedWhileLimited.status, revokedWhileLimited.headers.get('ratelimit-limit')]).toEqual([401, null]);
 });
+
+test("a flood of requests with a revoked token takes nothing from its client's quota once the server has seen it", async () => {
+  const client = await api.newClient({ rateLimit: 30 });
+  const revoked = await getToken(api.url, client); // 1 used
+  expect((await oauth('revoke', client, revoked.access_token)).status).toBe(200); // 2
+  expect((await listKnaps(api.url, revoked.access_token)).status).toBe(401); // seen, handed back
+  const live = await getToken(api.url, client); // 3
+  roundTrips.reset();
+  const flood = Array.from({ length: 100 }, () => listKnaps(api.url, revoked.access_token));
+  const wanted = Array.from({ length: 27 }, () => listKnaps(api.url, live.access_token));
+  const [refused, served] = await Promise.all([Promise.all(flood), Promise.all(wanted)]);
+  expect(refused.map((response) => response.status)).toEqual(Array(100).fill(401));
+  expect(served.map((response) => response.status)).toEqual(Array(27).fill(200));
+  // The revoked token's requests cost nothing: the live ones' writes, reads and queries only.
+  expect(roundTrips.byCommand.UpdateItemCommand).toBe(27);
+});

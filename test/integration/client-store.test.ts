@@ -110,3 +110,26 @@ describe('moving the revocation marks of earlier versions off client items', () 
     expect((await itemOf(key.revoked(grantId)))?.expires_at).toBe(NOW + 30 * 24 * 3600);
   });
 });
+
+describe('client checks', () => {
+  test('an unknown client costs what a wrong secret costs, where DynamoDB hands back what a failed condition saw', async () => {
+    const { repo } = deps();
+    const client = await createApiClient({ ...deps(), repo }, { orgName: 'acme', name: 'timing' });
+    const count = (clientId: string) =>
+      repo.countRequest({
+        clientId,
+        guard: { secretHash: 'not-the-secret-hash' },
+        window: NOW - (NOW % 60),
+        now: clock.now().toISOString(),
+        defaultLimit: 100,
+        mode: 'open',
+      });
+    expect((await count(client.clientId)).state?.client.clientId).toBe(client.clientId);
+    roundTrips.reset();
+    expect(await count('knap_ci_nobody')).toEqual({ applied: false, state: null });
+    // DynamoDB and DynamoDB Local send the old item with the failure (none: no client); dynalite
+    // sends none ever, so there the store must look.
+    const handsBackItems = Boolean(process.env.TEST_DYNAMODB_ENDPOINT);
+    expect(roundTrips.byCommand).toEqual(handsBackItems ? { UpdateItemCommand: 1 } : { UpdateItemCommand: 1, GetItemCommand: 1 });
+  });
+});
