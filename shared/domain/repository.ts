@@ -78,13 +78,13 @@ export interface Repository {
   deleteTokens(tokenHashes: string[]): Promise<void>;
   /** Stores a refresh token's grant; the token itself is never stored. */
   putGrant(grant: GrantRecord): Promise<void>;
-  /** Deletes a grant (its refresh token is unknown from then on); nothing when it is gone already. */
-  deleteGrant(grantId: string): Promise<void>;
+  /** Deletes a grant by its key (its refresh token is unknown from then on); nothing when it is gone already. */
+  deleteGrant(grantKey: string): Promise<void>;
   /**
-   * In one round trip: the grant `grantId` names (null when absent or not asked for), and
+   * In one round trip: the grant `grantKey` names (null when absent or not asked for), and
    * whether any of `revocationIds` (token ids, grant ids) has been revoked.
    */
-  tokenStanding(query: { grantId?: string; revocationIds: readonly string[] }): Promise<TokenStanding>;
+  tokenStanding(query: { grantKey?: string; revocationIds: readonly string[] }): Promise<TokenStanding>;
   /**
    * Revokes token ids or grant ids, each until the epoch second after which nothing it names
    * can be used (a revocation is never shortened by a later, shorter one). One small item each:

@@ -51,6 +51,8 @@ export interface TokenClaims {
    * ends it; null only for tokens sealed without one); for a refresh token, its own grant id.
    */
   grantId: string | null;
+  /** A refresh token's SHA-256 (hex), naming its grant item; null for an access token. */
+  grantKey: string | null;
   /** 2, or 1 for tokens sealed before grants were stored (see the header). */
   version: number;
 }
@@ -130,7 +132,7 @@ const uint32 = (value: number, field: string): Buffer => {
   return buffer;
 };
 
-export type ClaimsToSeal = Omit<TokenClaims, 'tokenId' | 'version'>;
+export type ClaimsToSeal = Omit<TokenClaims, 'tokenId' | 'version' | 'grantKey'>;
 
 /**
  * Seals claims into a token (a fresh nonce each time); the caller adds the prefix. `version`
@@ -140,7 +142,7 @@ export const seal = (
   claims: ClaimsToSeal,
   key: TokenKey,
   version = SEALED_VERSION,
-): { body: string; tokenId: string; grantId: string | null } => {
+): { body: string; tokenId: string; grantId: string | null; grantKey: string | null } => {
   const nonce = randomBytes(NONCE_BYTES);
   // A refresh token's grant id is its own hash, known only once it is sealed: zeros here.
   const grant =
@@ -158,12 +160,21 @@ export const seal = (
     shortString(claims.scope, 'scope'),
   ]);
   const sealed = Buffer.concat([body, mac(key, body)]).toString('base64url');
-  return { body: sealed, tokenId: nonce.toString('base64url'), grantId: ownGrant(claims.kind, sealed) ?? claims.grantId };
+  const own = ownGrant(claims.kind, sealed);
+  return { body: sealed, tokenId: nonce.toString('base64url'), grantId: own?.id ?? claims.grantId, grantKey: own?.key ?? null };
 };
 
-/** A refresh token's own grant id, from its exact body; null for an access token. */
-const ownGrant = (kind: SealedKind, body: string): string | null =>
-  kind === 'refresh' ? grantIdOf(PREFIX.refreshToken + body) : null;
+/**
+ * A refresh token's own grant, from its exact body: the SHA-256 of the token names its item
+ * (as every credential is stored: by hash), and its first 12 bytes are the id access tokens carry.
+ */
+const ownGrant = (kind: SealedKind, body: string): { id: string; key: string } | null => {
+  if (kind !== 'refresh') return null;
+  const digest = createHash('sha256')
+    .update(PREFIX.refreshToken + body, 'utf8')
+    .digest();
+  return { id: digest.subarray(0, GRANT_BYTES).toString('base64url'), key: digest.toString('hex') };
+};
 
 /** Reads a length-prefixed string at `offset`; null when it runs past the end. */
 const readShort = (bytes: Buffer, offset: number): { value: string; next: number } | null => {
@@ -187,6 +198,7 @@ const parse = (body: string) => {
   if (!client || !scope || scope.next + MAC_BYTES !== bytes.length) return null;
   const grant = bytes.subarray(FIXED_BYTES - GRANT_BYTES, FIXED_BYTES);
   const kind: SealedKind = bytes[1] === 0 ? 'access' : 'refresh';
+  const own = ownGrant(kind, body);
   return {
     keyId: bytes.subarray(2, 6).toString('hex'),
     signed: bytes.subarray(0, scope.next),
@@ -197,7 +209,8 @@ const parse = (body: string) => {
       expiresAt: bytes.readUInt32BE(10),
       generation: bytes.readUInt32BE(14),
       tokenId: bytes.subarray(18, 18 + NONCE_BYTES).toString('base64url'),
-      grantId: ownGrant(kind, body) ?? (grant.every((byte) => byte === 0) ? null : grant.toString('base64url')),
+      grantId: own?.id ?? (grant.every((byte) => byte === 0) ? null : grant.toString('base64url')),
+      grantKey: own?.key ?? null,
       clientId: client.value,
       scope: scope.value,
       version,

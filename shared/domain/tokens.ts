@@ -52,11 +52,14 @@ export interface TokenRecord {
 
 /**
  * A refresh token's grant as the table keeps it (the seed's "hashed tokens"): named by the
- * token's hash (grantIdOf), never holding the token. Made by the client_credentials grant,
- * read by the refresh grant, deleted by revocation; a secret change or a revoked client ends
- * it through `generation`, and the table's TTL removes it once it has expired.
+ * token's SHA-256, never holding the token. Made by the client_credentials grant, read by the
+ * refresh grant, deleted by revocation; a secret change or a revoked client ends it through
+ * `generation`, and the table's TTL removes it once it has expired.
  */
 export interface GrantRecord {
+  /** The refresh token's SHA-256 (hex). */
+  grantKey: string;
+  /** The id its access tokens carry (grantIdOf: the first 12 bytes of the same hash). */
   grantId: string;
   clientId: string;
   generation: number;
@@ -181,6 +184,12 @@ export const issueSealedToken = async (
   const sealed = seal(claims, await keyring.signingKey());
   return {
     token: TOKEN_PREFIX[kind] + sealed.body,
-    claims: { ...claims, tokenId: sealed.tokenId, grantId: sealed.grantId, version: SEALED_VERSION },
+    claims: {
+      ...claims,
+      tokenId: sealed.tokenId,
+      grantId: sealed.grantId,
+      grantKey: sealed.grantKey,
+      version: SEALED_VERSION,
+    },
   };
 };

@@ -72,9 +72,10 @@ const clientCredentials = async (deps: Deps, request: TokenRequest, state: Reque
   const client = await authenticateClient(deps, request, state);
   const scope = scopeOrFail(client.scopes, request.scope);
   const refresh = await issueSealedToken('refresh', client, scope, null, deps.clock, deps.tokenKeys);
-  const grantId = refresh.claims.grantId as string;
   const { clientId, generation, issuedAt, expiresAt } = refresh.claims;
-  await deps.repo.putGrant({ grantId, clientId, generation, scope, issuedAt, expiresAt });
+  const grantId = refresh.claims.grantId as string;
+  const grantKey = refresh.claims.grantKey as string;
+  await deps.repo.putGrant({ grantKey, grantId, clientId, generation, scope, issuedAt, expiresAt });
   // The access token names its grant, so revoking the refresh token (RFC 7009) ends it too.
   const access = await issueSealedToken('access', client, scope, grantId, deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refresh.token, scope);

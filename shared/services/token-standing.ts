@@ -37,7 +37,7 @@ export const standsInTable = async (repo: Repository, claims: TokenClaims): Prom
   const ids = [...(claims.kind === 'access' ? [claims.tokenId] : []), ...(claims.grantId ? [claims.grantId] : [])];
   const needsGrant = hasGrantItem(claims);
   const standing = await repo.tokenStanding({
-    grantId: needsGrant ? (claims.grantId ?? undefined) : undefined,
+    grantKey: needsGrant ? (claims.grantKey ?? undefined) : undefined,
     revocationIds: ids,
   });
   const stands = !standing.revoked && (!needsGrant || standing.grant?.clientId === claims.clientId);
@@ -57,7 +57,7 @@ export const revokeSealed = async (repo: Repository, claims: TokenClaims): Promi
     return;
   }
   await repo.putRevocations({ [claims.grantId]: claims.expiresAt + ACCESS_TOKEN_TTL_SECONDS });
-  if (hasGrantItem(claims)) await repo.deleteGrant(claims.grantId);
+  if (hasGrantItem(claims) && claims.grantKey) await repo.deleteGrant(claims.grantKey);
 };
 
 /** Whether this deployment still looks up tokens of the stored format (see acceptsStoredTokens). */

@@ -193,14 +193,14 @@ export class ClientStore {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: grantToItem(grant) }));
   }
 
-  async deleteGrant(grantId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key.grant(grantId) }));
+  async deleteGrant(grantKey: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key.grant(grantKey) }));
   }
 
   /** One BatchGetItem: the grant and the revocation items, consistent, so a revocation bites at once. */
-  async tokenStanding(query: { grantId?: string; revocationIds: readonly string[] }): Promise<TokenStanding> {
+  async tokenStanding(query: { grantKey?: string; revocationIds: readonly string[] }): Promise<TokenStanding> {
     const keys = [
-      ...(query.grantId ? [key.grant(query.grantId)] : []),
+      ...(query.grantKey ? [key.grant(query.grantKey)] : []),
       ...[...new Set(query.revocationIds)].map((id) => key.revoked(id)),
     ];
     if (keys.length === 0) return { grant: null, revoked: false };

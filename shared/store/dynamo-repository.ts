@@ -85,11 +85,11 @@ export class DynamoRepository implements Repository {
     return this.clients.putGrant(grant);
   }
 
-  deleteGrant(grantId: string): Promise<void> {
-    return this.clients.deleteGrant(grantId);
+  deleteGrant(grantKey: string): Promise<void> {
+    return this.clients.deleteGrant(grantKey);
   }
 
-  tokenStanding(query: { grantId?: string; revocationIds: readonly string[] }): Promise<TokenStanding> {
+  tokenStanding(query: { grantKey?: string; revocationIds: readonly string[] }): Promise<TokenStanding> {
     return this.clients.tokenStanding(query);
   }
 

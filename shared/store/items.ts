@@ -92,8 +92,9 @@ export const itemToToken = (tokenHash: string, item: Item): TokenRecord => ({
 });
 
 export const grantToItem = (grant: GrantRecord): Item => ({
-  ...key.grant(grant.grantId),
+  ...key.grant(grant.grantKey),
   type: 'grant',
+  grant_id: grant.grantId,
   client_id: grant.clientId,
   generation: grant.generation,
   scope: grant.scope,
@@ -102,7 +103,8 @@ export const grantToItem = (grant: GrantRecord): Item => ({
 });
 
 export const itemToGrant = (item: Item): GrantRecord => ({
-  grantId: String(item.pk).slice(key.grant('').pk.length),
+  grantKey: String(item.pk).slice(key.grant('').pk.length),
+  grantId: String(item.grant_id),
   clientId: String(item.client_id),
   generation: Number(item.generation),
   scope: String(item.scope ?? ''),

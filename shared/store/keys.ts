@@ -7,7 +7,7 @@
  * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
  * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
  * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | - (stored-format tokens of earlier versions only)                  |
- * | grant       | `GRANT#<grant_id>`      | `GRANT`       | - (a refresh token's, by its hash; expires_at: TTL, its expiry)    |
+ * | grant       | `GRANT#<sha256(token)>` | `GRANT`       | - (a refresh token's; expires_at: TTL, its expiry)                 |
  * | revocation  | `REVOKED#<id>`          | `REVOKED`     | - (a token id or grant id; expires_at: TTL, when it no longer matters) |
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
@@ -27,7 +27,7 @@
  * - The client item also carries the rate-limit counter (`rl_window`, `rl_count`) and
  *   `last_used_at`, so one conditional UpdateItem authenticates, meters and stamps a request.
  * - Tokens are sealed (shared/domain/sealed-tokens.ts) and never stored. A refresh token's
- *   grant is a `GRANT#` item named by the token's hash (grantIdOf), written by the
+ *   grant is a `GRANT#` item named by the token's SHA-256, written by the
  *   client_credentials grant and deleted by revocation. Revoking a token writes one small
  *   `REVOKED#` item per token id or grant id (token ids are 22 characters, grant ids 16, so
  *   the two never meet), read beside the metering write: revocation state never grows an item
@@ -46,7 +46,7 @@ import type { CursorShape } from './cursor.js';
 export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
-  grant: (grantId: string) => ({ pk: `GRANT#${grantId}`, sk: 'GRANT' }),
+  grant: (grantKey: string) => ({ pk: `GRANT#${grantKey}`, sk: 'GRANT' }),
   /** A revoked token id or grant id (earlier versions wrote only grant ids here). */
   revoked: (id: string) => ({ pk: `REVOKED#${id}`, sk: 'REVOKED' }),
   /** The client item's attribute by which earlier versions revoked a token id or grant id. */

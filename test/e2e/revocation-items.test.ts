@@ -7,6 +7,7 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startApiServer } from '../../local/server.js';
 import { epochSeconds } from '../../shared/domain/clock.js';
+import { hashCredential } from '../../shared/domain/credentials.js';
 import { seal } from '../../shared/domain/sealed-tokens.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { key } from '../../shared/store/keys.js';
@@ -72,6 +73,8 @@ test('a client_credentials grant stores its grant hashed, never the token, and r
   expect(grant).toEqual(
     expect.objectContaining({ type: 'grant', client_id: client.clientId, generation: 1, scope: tokens.scope }),
   );
+  // Named by the refresh token's SHA-256, as every credential is stored; the token itself is nowhere.
+  expect(grant?.pk).toBe(`GRANT#${hashCredential(tokens.refresh_token)}`);
   expect(JSON.stringify(grant)).not.toContain(tokens.refresh_token.slice('knap_rt_'.length, 40));
   expect((await oauth('revoke', client, tokens.refresh_token)).status).toBe(200);
   expect(await grantsOf(client.clientId)).toEqual([]);

@@ -43,6 +43,7 @@ describe('grants and revocations', () => {
   test('a grant is read with its revocation in one round trip, and gone once deleted', async () => {
     const { repo } = deps();
     const grant = {
+      grantKey: 'a'.repeat(64),
       grantId: 'g-one-grant-0001',
       clientId: 'knap_ci_a',
       generation: 1,
@@ -52,13 +53,13 @@ describe('grants and revocations', () => {
     };
     await repo.putGrant(grant);
     roundTrips.reset();
-    expect(await repo.tokenStanding({ grantId: grant.grantId, revocationIds: [grant.grantId] })).toEqual({
+    expect(await repo.tokenStanding({ grantKey: grant.grantKey, revocationIds: [grant.grantId] })).toEqual({
       grant,
       revoked: false,
     });
     expect(roundTrips.byCommand).toEqual({ BatchGetItemCommand: 1 });
-    await repo.deleteGrant(grant.grantId);
-    expect(await repo.tokenStanding({ grantId: grant.grantId, revocationIds: [] })).toEqual({ grant: null, revoked: false });
+    await repo.deleteGrant(grant.grantKey);
+    expect(await repo.tokenStanding({ grantKey: grant.grantKey, revocationIds: [] })).toEqual({ grant: null, revoked: false });
   });
 
   test('a revocation is never shortened by a later, shorter one', async () => {

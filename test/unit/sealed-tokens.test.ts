@@ -1,3 +1,4 @@
+import { hashCredential } from '../../shared/domain/credentials.js';
 import { grantIdOf, seal, staticKeyring, tokenKey, unseal } from '../../shared/domain/sealed-tokens.js';
 import { MAX_TOKEN_LENGTH, readToken } from '../../shared/domain/tokens.js';
 import {
@@ -26,14 +27,16 @@ describe('seal and unseal', () => {
     const first = seal(claims, tokenKey(KEY));
     const second = seal(claims, tokenKey(KEY));
     expect(first.body).not.toBe(second.body);
-    expect(await unseal(first.body, keyring)).toEqual({ ...claims, tokenId: first.tokenId, version: 2 });
+    expect(await unseal(first.body, keyring)).toEqual({ ...claims, tokenId: first.tokenId, grantKey: null, version: 2 });
     // A refresh token's grant is its own: the hash of the token, known once sealed.
     const refresh = seal({ ...claims, kind: 'refresh', grantId: null }, tokenKey(KEY));
     expect(refresh.grantId).toBe(grantIdOf(`knap_rt_${refresh.body}`));
+    expect(refresh.grantKey).toBe(hashCredential(`knap_rt_${refresh.body}`));
     expect(await unseal(refresh.body, keyring)).toEqual({
       ...claims,
       kind: 'refresh',
       grantId: refresh.grantId,
+      grantKey: refresh.grantKey,
       tokenId: refresh.tokenId,
       version: 2,
     });
@@ -63,7 +66,7 @@ describe('seal and unseal', () => {
     expect(`knap_at_${body}`.length).toBe(MAX_TOKEN_LENGTH);
     expect(await readToken(`knap_at_${body}`, 'access', keyring)).toEqual({
       format: 'sealed',
-      claims: { ...longest, tokenId, version: 2 },
+      claims: { ...longest, tokenId, grantKey: null, version: 2 },
     });
     expect((await readToken(`knap_at_${body}A`, 'access', keyring)).format).toBe('invalid');
   });
