@@ -58,7 +58,10 @@ export const KnapSchema = v.object({
   creation_timestamp: timestamp,
   updated_at: timestamp,
   schedule_info: v.nullable(ScheduleInfoSchema),
-  next_run_at: v.nullable(timestamp),
+  next_run_at: v.pipe(
+    v.nullable(timestamp),
+    v.description('The next scheduled run; null for manual and after-meeting Knaps, and while the Knap is inactive'),
+  ),
 });
 export type Knap = v.InferOutput<typeof KnapSchema>;
 
@@ -91,6 +94,15 @@ export interface KnapPage {
 }
 
 export const isShared = (visibility: string): boolean => visibility !== 'private';
+
+/**
+ * An inactive Knap never runs, so it has no next run: `next_run_at` is null while inactive and
+ * recomputed from now when it is activated again (the contract's "Runs"). Every Knap the
+ * service writes or answers passes through here, so items stored before the rule (inactive,
+ * with a past next_run_at) read as null too, and are written back so on their next change.
+ */
+export const withRunState = (knap: Knap): Knap =>
+  knap.is_active || knap.next_run_at === null ? knap : { ...knap, next_run_at: null };
 
 /** The fields a client sets: the create body, and what a PATCH may change. */
 export const KNAP_INPUT_FIELDS = [

@@ -6,7 +6,15 @@
  * cannot both land.
  */
 import { readKnapInput } from '../domain/knap-input.js';
-import { canChange, canSee, ifMatchAllows, KNAP_INPUT_FIELDS, type Knap, type StoredKnap } from '../domain/knaps.js';
+import {
+  canChange,
+  canSee,
+  ifMatchAllows,
+  KNAP_INPUT_FIELDS,
+  type Knap,
+  type StoredKnap,
+  withRunState,
+} from '../domain/knaps.js';
 import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
@@ -22,12 +30,15 @@ const notYours = (): ApiError => new ApiError(403, 'Only the API client that cre
 const preconditionFailed = (): ApiError =>
   new ApiError(412, 'The Knap has changed since the ETag in If-Match: read it again and retry with its new ETag');
 
-/** A Knap this caller sees, or a 404. A string that is not a UUID cannot name one: no read. */
+/**
+ * A Knap this caller sees, or a 404. A string that is not a UUID cannot name one: no read. An
+ * item stored inactive with a next run (written before that rule) reads with none.
+ */
 export const readKnap = async (deps: Deps, caller: Caller, uuid: string): Promise<StoredKnap> => {
   if (!UUID.test(uuid)) throw knapNotFound();
   const stored = await deps.repo.getKnap(caller.client.orgName, uuid.toLowerCase());
   if (!stored || !canSee(stored, caller.client)) throw knapNotFound();
-  return stored;
+  return { ...stored, knap: withRunState(stored.knap) };
 };
 
 /** A Knap this caller may change at the If-Match it sent; 404, 403 or 412 otherwise, in that order. */
@@ -58,13 +69,14 @@ const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Re
   const now = deps.clock.now();
   const before = stored.knap;
   const reschedule = scheduleKey(input) !== scheduleKey(before) || (input.is_active && !before.is_active);
-  return {
+  // Deactivated: no next run (and so out of the due index) until activated again.
+  return withRunState({
     ...before,
     ...inputFields(input, visibility),
     updated_at: now.toISOString(),
     // From now: missed runs are not caught up.
     ...(reschedule ? await scheduleOf(input, now) : {}),
-  };
+  });
 };
 
 /** How often a PATCH without If-Match re-reads after losing a race to another writer. */

@@ -1,6 +1,6 @@
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
-import { isShared, type Knap, type KnapPage, type StoredKnap } from '../domain/knaps.js';
+import { isShared, type Knap, type KnapPage, type StoredKnap, withRunState } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import { METRIC } from '../metrics.js';
@@ -69,14 +69,15 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   const visibility = checkVisibility(input.visibility, client.orgName);
   const now = deps.clock.now();
   const timestamp = now.toISOString();
-  const knap: Knap = {
+  // Created inactive: the schedule is parsed (and checked) now, its next run set on activation.
+  const knap: Knap = withRunState({
     uuid,
     creation_user_id: client.userId,
     ...inputFields(input, visibility),
     creation_timestamp: timestamp,
     updated_at: timestamp,
     ...(await scheduleOf(input, now)),
-  };
+  });
   const ownership = { orgName: client.orgName, creatorClientId: client.clientId };
   let stored: boolean;
   try {
@@ -98,7 +99,7 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   }
   const earlier = await deps.repo.getKnap(client.orgName, uuid);
   if (earlier?.ownership.creatorClientId !== client.clientId) throw new Error(`Knap ${uuid} exists and is not the caller's`);
-  return earlier;
+  return { ...earlier, knap: withRunState(earlier.knap) };
 };
 
 const invalidCursor = () => badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
@@ -147,11 +148,12 @@ export const listKnaps = async (deps: Deps, caller: Caller, query: PageRequest):
       page(cursor.mine, (start) => deps.repo.listKnapsByCreator(client.clientId, { limit: query.limit, cursor: start })),
       page(cursor.shared, (start) => deps.repo.listSharedKnaps(client.orgName, { limit: query.limit, cursor: start })),
     ]);
-    const orgKnaps = shared.knaps.filter((knap) => knap.visibility !== 'public');
+    const sharedKnaps = shared.knaps.map(withRunState);
+    const orgKnaps = sharedKnaps.filter((knap) => knap.visibility !== 'public');
     return {
-      my_knaps: mine.knaps,
+      my_knaps: mine.knaps.map(withRunState),
       organization_knaps: orgKnaps.length > 0 ? [{ org_name: client.orgName, knaps: orgKnaps }] : [],
-      public_knaps: shared.knaps.filter((knap) => knap.visibility === 'public'),
+      public_knaps: sharedKnaps.filter((knap) => knap.visibility === 'public'),
       next_cursor: writeCursor({ mine: mine.next, shared: shared.next }),
     };
   } catch (error) {

@@ -1,0 +1,126 @@
+/**
+ * Issue 23, defect 5, over HTTP on the local server: an inactive Knap has no next run (and old
+ * items that kept one read as null).
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
+import { key } from '../../shared/store/keys.js';
+import { bearer, createKnap, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
+import { body as json } from '../support/json.js';
+
+let api: TestApi;
+let client: { clientId: string; clientSecret: string };
+let token = '';
+
+/** Moves the clock (only forward) and grants a token for the new time: access tokens live an hour. */
+const clockAt = async (time: string) => {
+  api.clock.set(time);
+  const response = await postToken(api.url, {
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+  token = (await json(response)).access_token as string;
+};
+
+beforeAll(async () => {
+  api = await startTestApi();
+  client = await api.newClient({ orgName: 'acme', rateLimit: 10_000 });
+  await clockAt('2026-11-23T10:00:05Z'); // a Monday
+});
+afterAll(() => api.close());
+
+const knapUrl = (uuid: string) => `${api.url}/api/studio/knap-tools/${uuid}`;
+const getKnap = (uuid: string) => fetch(knapUrl(uuid), { headers: bearer(token) });
+/** `patch` as raw JSON text when a string: a `__proto__` member must reach the server as sent. */
+const patchKnap = (uuid: string, patch: unknown) =>
+  fetch(knapUrl(uuid), {
+    method: 'PATCH',
+    headers: { ...bearer(token), 'content-type': 'application/merge-patch+json' },
+    body: typeof patch === 'string' ? patch : JSON.stringify(patch),
+  });
+const newKnap = async (body: unknown) => {
+  const response = await createKnap(api.url, token, body);
+  expect(response.status).toBe(201);
+  return json(response);
+};
+const itemOf = (uuid: string) => api.table.item(key.knap('acme', uuid));
+const listed = async (uuid: string) =>
+  (await json(await listKnaps(api.url, token, '?limit=100'))).my_knaps.find((knap: { uuid: string }) => knap.uuid === uuid);
+
+const daily = (extra: Record<string, unknown> = {}) => ({
+  name: 'Daily',
+  schedule_type: 'scheduled',
+  tool_metadata: { schedule_description: 'every day at 11am' },
+  ...extra,
+});
+
+describe('defect 5: an inactive Knap has next_run_at null; activated, it is recomputed from now', () => {
+  test('created inactive: schedule_info parsed, next_run_at null, not in the due index', async () => {
+    await clockAt('2026-11-23T10:00:05Z');
+    const knap = await newKnap(daily({ is_active: false }));
+    expect(knap.is_active).toBe(false);
+    expect(knap.schedule_info).toMatchObject({ schedule_type: 'daily', schedule_time: '11:00' });
+    expect(knap.next_run_at).toBeNull();
+    expect((await json(await getKnap(knap.uuid))).next_run_at).toBeNull();
+    expect((await listed(knap.uuid)).next_run_at).toBeNull();
+    const item = await itemOf(knap.uuid);
+    expect(item?.gsi3pk).toBeUndefined();
+
+    await clockAt('2026-11-25T12:00:00Z');
+    const active = await json(await patchKnap(knap.uuid, { is_active: true }));
+    expect(active.next_run_at).toBe('2026-11-26T11:00:00Z');
+    expect((await itemOf(knap.uuid))?.gsi3sk).toBe(`2026-11-26T11:00:00Z#${knap.uuid}`);
+  });
+
+  test('deactivated by a PATCH: null and out of the due index; a new description keeps it null', async () => {
+    await clockAt('2026-11-26T10:00:00Z');
+    const knap = await newKnap(daily());
+    expect(knap.next_run_at).toBe('2026-11-26T11:00:00Z');
+    expect((await itemOf(knap.uuid))?.gsi3pk).toEqual(expect.any(String));
+
+    const paused = await json(await patchKnap(knap.uuid, { is_active: false }));
+    expect(paused).toMatchObject({ is_active: false, next_run_at: null });
+    expect(paused.schedule_info).toEqual(knap.schedule_info);
+    expect((await json(await getKnap(knap.uuid))).next_run_at).toBeNull();
+    const item = await itemOf(knap.uuid);
+    expect(item?.next_run_at ?? null).toBeNull();
+    expect(item?.gsi3pk).toBeUndefined();
+
+    const moved = await json(await patchKnap(knap.uuid, { tool_metadata: { schedule_description: 'every day at 3pm' } }));
+    expect(moved.schedule_info).toMatchObject({ schedule_time: '15:00' });
+    expect(moved.next_run_at).toBeNull();
+
+    await clockAt('2026-11-30T16:00:00Z');
+    await dispatchDueRuns(api.deps);
+    expect((await json(await fetch(`${knapUrl(knap.uuid)}/runs`, { headers: bearer(token) }))).runs).toEqual([]);
+    const resumed = await json(await patchKnap(knap.uuid, { is_active: true }));
+    expect(resumed.next_run_at).toBe('2026-12-01T15:00:00Z');
+  });
+
+  test('an item stored inactive with a past next_run_at (before the fix) reads as null everywhere', async () => {
+    await clockAt('2026-12-01T10:00:00Z');
+    const knap = await newKnap(daily());
+    expect(knap.next_run_at).toBe('2026-12-01T11:00:00Z');
+    // What a PATCH { is_active: false } used to write: the item left the due index, its next_run_at stayed.
+    await api.table.documents.send(
+      new UpdateCommand({
+        TableName: api.table.tableName,
+        Key: key.knap('acme', knap.uuid),
+        UpdateExpression: 'SET is_active = :false REMOVE gsi3pk, gsi3sk',
+        ExpressionAttributeValues: { ':false': false },
+      }),
+    );
+    await clockAt('2026-12-09T10:00:00Z');
+    expect((await json(await getKnap(knap.uuid))).next_run_at).toBeNull();
+    expect((await listed(knap.uuid)).next_run_at).toBeNull();
+
+    const renamed = await json(await patchKnap(knap.uuid, { name: 'Still paused' }));
+    expect(renamed).toMatchObject({ name: 'Still paused', is_active: false, next_run_at: null });
+    expect((await itemOf(knap.uuid))?.next_run_at ?? null).toBeNull();
+
+    const resumed = await json(await patchKnap(knap.uuid, { is_active: true }));
+    expect(resumed.next_run_at).toBe('2026-12-09T11:00:00Z');
+    expect((await itemOf(knap.uuid))?.gsi3sk).toBe(`2026-12-09T11:00:00Z#${knap.uuid}`);
+  });
+});
