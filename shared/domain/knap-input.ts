@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { MAX_DESCRIPTION_LENGTH } from '../schedules/types.js';
 import { SCHEDULE_TYPES } from './knaps.js';
-import { storableJsonProblem } from './storable-json.js';
+import { MAX_DEPTH, storableJsonProblem } from './storable-json.js';
 
 export const MAX_NAME_LENGTH = 255;
 
@@ -22,11 +22,59 @@ const text = (field: string, max: number) =>
 const flag = (field: string, fallback: boolean) => v.optional(v.boolean(`${field} must be true or false`), fallback);
 
 /** null reads as absent: JSON clients often send a field they have no value for as null. */
-export const ToolMetadataSchema = v.looseObject({
-  action_description: v.nullish(text('tool_metadata.action_description', 10_000)),
-  schedule_description: v.nullish(text('tool_metadata.schedule_description', MAX_DESCRIPTION_LENGTH)),
-  timezone: v.nullish(text('tool_metadata.timezone', 64)),
-});
+export const ToolMetadataSchema = v.pipe(
+  v.looseObject({
+    action_description: v.nullish(text('tool_metadata.action_description', 10_000)),
+    schedule_description: v.nullish(text('tool_metadata.schedule_description', MAX_DESCRIPTION_LENGTH)),
+    timezone: v.nullish(text('tool_metadata.timezone', 64)),
+  }),
+  v.description(
+    "Free-form JSON object: these members are read, any other is kept as sent (constructor and prototype too). A member named __proto__, at any depth, is refused with a 400: JavaScript reads it as an object's prototype, not as data",
+  ),
+);
+
+/**
+ * The one member name tool_metadata refuses. In JavaScript, `object['__proto__'] = value` sets
+ * the object's prototype instead of a member: a JSON merge patch of one moved other members
+ * (a `schedule_description` inside it rescheduled the Knap), and valibot drops it on create.
+ * Refused rather than kept so that no JavaScript consumer of the Knap (webhook receivers
+ * included) meets one either.
+ */
+export const RESERVED_MEMBER = '__proto__';
+
+const reservedMemberAt = (value: unknown, path: string, depth: number): string | null => {
+  // Deeper than storable JSON may go: refused for its depth anyway, once merged.
+  if (depth > MAX_DEPTH + 1 || value === null || typeof value !== 'object') return null;
+  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  for (const [name, child] of entries) {
+    if (name === RESERVED_MEMBER && !Array.isArray(value)) return `${path}.${name}`;
+    const found = reservedMemberAt(child, `${path}.${name}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+};
+
+/**
+ * The problem with tool_metadata as a client sent it (a create body, a PATCH), before anything
+ * is merged: a member named `__proto__` at any depth. Only what is sent is checked, so a Knap
+ * stored earlier with one deep inside can still be changed.
+ */
+export const sentMetadataProblem = (body: unknown): string | null => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const at = reservedMemberAt((body as Record<string, unknown>).tool_metadata, 'tool_metadata', 0);
+  return at ? `tool_metadata must not have a member named "${RESERVED_MEMBER}" (at ${at})` : null;
+};
+
+/**
+ * valibot's loose objects copy the members they do not know except `__proto__`, `constructor`
+ * and `prototype`: tool_metadata as sent, every own member in its order, with the values
+ * valibot read for the members it knows.
+ */
+const everyMember = (sent: unknown, read: Record<string, unknown>): Record<string, unknown> => {
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return read;
+  // Object.fromEntries defines own members: a `__proto__` stays a member, never a prototype.
+  return Object.fromEntries(Object.entries(sent).map(([name, value]) => [name, Object.hasOwn(read, name) ? read[name] : value]));
+};
 
 /** POST /api/studio/knap-tools body. Fields the API generates (uuid, timestamps, ...) are ignored if sent. */
 export const CreateKnapSchema = v.object({
@@ -71,5 +119,7 @@ export const issueMessage = (issue: v.BaseIssue<unknown>): string => {
 export const readKnapInput = (body: unknown): { input: CreateKnapInput } | { problem: string } => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { problem: 'Request body must be a JSON object' };
   const parsed = v.safeParse(CreateKnapSchema, body);
-  return parsed.success ? { input: parsed.output } : { problem: issueMessage(parsed.issues[0]) };
+  if (!parsed.success) return { problem: issueMessage(parsed.issues[0]) };
+  const tool_metadata = everyMember((body as Record<string, unknown>).tool_metadata, parsed.output.tool_metadata);
+  return { input: { ...parsed.output, tool_metadata } };
 };

@@ -53,7 +53,9 @@ export const KnapSchema = v.object({
   active_by_default: v.boolean(),
   tool_metadata: v.pipe(
     v.record(v.string(), v.unknown()),
-    v.description('Free-form JSON object; numbers are kept exactly as sent, 64-bit integers included'),
+    v.description(
+      'Free-form JSON object, every member kept as sent; numbers are kept exactly as sent, 64-bit integers included. A member named __proto__, at any depth, is refused (400)',
+    ),
   ),
   creation_timestamp: timestamp,
   updated_at: timestamp,

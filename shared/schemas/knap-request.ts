@@ -1,5 +1,11 @@
 import * as v from 'valibot';
-import { type CreateKnapInput, CreateKnapSchema, issueMessage, readKnapInput } from '../domain/knap-input.js';
+import {
+  type CreateKnapInput,
+  CreateKnapSchema,
+  issueMessage,
+  readKnapInput,
+  sentMetadataProblem,
+} from '../domain/knap-input.js';
 import { type MeetingTranscription, MeetingTranscriptionSchema } from '../domain/runs.js';
 import { type SchedulePreviewRequest, SchedulePreviewRequestSchema } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
@@ -7,6 +13,8 @@ import { badRequest } from '../errors.js';
 export const parseCreateKnap = (body: unknown): CreateKnapInput => {
   const read = readKnapInput(body);
   if ('problem' in read) throw badRequest(read.problem);
+  const refused = sentMetadataProblem(body);
+  if (refused) throw badRequest(refused);
   return read.input;
 };
 

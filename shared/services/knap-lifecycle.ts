@@ -5,7 +5,7 @@
  * write holds only while the Knap is at the version that was read, so two racing writes
  * cannot both land.
  */
-import { readKnapInput } from '../domain/knap-input.js';
+import { readKnapInput, sentMetadataProblem } from '../domain/knap-input.js';
 import {
   canChange,
   canSee,
@@ -91,6 +91,9 @@ export const updateKnap = async (
   ifMatch: string | undefined,
 ): Promise<StoredKnap> => {
   if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
+  // Before the merge: merging a `__proto__` member would set a prototype, not a member.
+  const refused = sentMetadataProblem(patch);
+  if (refused) throw badRequest(refused);
   for (let attempt = 1; ; attempt += 1) {
     const stored = await changeableKnap(deps, caller, uuid, ifMatch);
     const knap = await patched(deps, caller, stored, patch);

@@ -1,6 +1,7 @@
 /**
- * Issue 23, defect 5, over HTTP on the local server: an inactive Knap has no next run (and old
- * items that kept one read as null).
+ * Issue 23, defects 5 and 8, over HTTP on the local server: an inactive Knap has no next run
+ * (and old items that kept one read as null); a tool_metadata member named `__proto__` is refused
+ * and never touches other fields.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
@@ -122,5 +123,91 @@ describe('defect 5: an inactive Knap has next_run_at null; activated, it is reco
     const resumed = await json(await patchKnap(knap.uuid, { is_active: true }));
     expect(resumed.next_run_at).toBe('2026-12-09T11:00:00Z');
     expect((await itemOf(knap.uuid))?.gsi3sk).toBe(`2026-12-09T11:00:00Z#${knap.uuid}`);
+  });
+});
+
+describe('defect 8: a tool_metadata member named __proto__ is refused, at any depth, on create and PATCH', () => {
+  const refused = async (response: Response) => {
+    expect(response.status).toBe(400);
+    const answer = await json(response);
+    expect(Object.keys(answer)).toEqual(['detail']);
+    expect(answer.detail).toContain('__proto__');
+    return answer.detail as string;
+  };
+
+  test('create: 400 {"detail"} and nothing stored', async () => {
+    await clockAt('2026-12-10T10:00:00Z');
+    const before = (await json(await listKnaps(api.url, token, '?limit=100'))).my_knaps.length;
+    expect(
+      await refused(
+        await createKnap(
+          api.url,
+          token,
+          '{"name": "Proto", "tool_metadata": {"__proto__": {"action_description": "x"}, "a": 1}}',
+        ),
+      ),
+    ).toBe('tool_metadata must not have a member named "__proto__" (at tool_metadata.__proto__)');
+    expect(
+      await refused(await createKnap(api.url, token, '{"name": "Proto", "tool_metadata": {"extra": [{"__proto__": 1}]}}')),
+    ).toBe('tool_metadata must not have a member named "__proto__" (at tool_metadata.extra.0.__proto__)');
+    await refused(
+      await createKnap(
+        api.url,
+        token,
+        '{"name": "Proto", "schedule_type": "scheduled", "tool_metadata": {"__proto__": {"schedule_description": "daily"}}}',
+      ),
+    );
+    expect((await json(await listKnaps(api.url, token, '?limit=100'))).my_knaps).toHaveLength(before);
+  });
+
+  test('PATCH: 400, and the Knap keeps its schedule, metadata and ETag', async () => {
+    const knap = await newKnap(daily({ tool_metadata: { schedule_description: 'every day at 11am', nested: { a: 1 } } }));
+    const etag = (await getKnap(knap.uuid)).headers.get('etag');
+    // Merged as a prototype, this one used to move the Knap to Berlin time and reschedule it.
+    await refused(await patchKnap(knap.uuid, '{"tool_metadata": {"__proto__": {"timezone": "Europe/Berlin"}}}'));
+    await refused(await patchKnap(knap.uuid, '{"tool_metadata": {"__proto__": {"schedule_description": "every day at 5pm"}}}'));
+    await refused(await patchKnap(knap.uuid, '{"tool_metadata": {"nested": {"__proto__": {"b": 2}}}}'));
+    await refused(await patchKnap(knap.uuid, '{"tool_metadata": {"__proto__": null}}'));
+    const after = await getKnap(knap.uuid);
+    expect(after.headers.get('etag')).toBe(etag);
+    expect(await json(after)).toEqual(knap);
+  });
+
+  test('PATCH: a schedule hidden in __proto__ never schedules a manual Knap', async () => {
+    const knap = await newKnap({ name: 'Manual' });
+    // This one used to answer 200 with a Knap scheduled every day at 17:00.
+    await refused(
+      await patchKnap(
+        knap.uuid,
+        '{"schedule_type": "scheduled", "tool_metadata": {"__proto__": {"schedule_description": "every day at 5pm"}}}',
+      ),
+    );
+    expect(await json(await getKnap(knap.uuid))).toEqual(knap);
+  });
+
+  test('members named constructor and prototype are ordinary data: kept on create, merged by PATCH', async () => {
+    const knap = await newKnap({
+      name: 'Plain data',
+      tool_metadata: { constructor: 'Ada', prototype: { version: 2 }, toString: 'text', hasOwnProperty: false },
+    });
+    expect(knap.tool_metadata).toEqual({
+      constructor: 'Ada',
+      prototype: { version: 2 },
+      toString: 'text',
+      hasOwnProperty: false,
+    });
+    const patched = await json(await patchKnap(knap.uuid, { tool_metadata: { constructor: null, prototype: { draft: true } } }));
+    expect(patched.tool_metadata).toEqual({ prototype: { version: 2, draft: true }, toString: 'text', hasOwnProperty: false });
+    expect(await json(await getKnap(knap.uuid))).toEqual(patched);
+  });
+
+  test('a __proto__ field at the top of a create body is ignored like any unknown field', async () => {
+    const response = await createKnap(
+      api.url,
+      token,
+      '{"name": "Top", "__proto__": {"is_active": false, "visibility": "public"}}',
+    );
+    expect(response.status).toBe(201);
+    expect(await json(response)).toMatchObject({ name: 'Top', is_active: true, visibility: 'private' });
   });
 });
