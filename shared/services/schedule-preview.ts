@@ -1,19 +1,48 @@
 import { isoSeconds } from '../domain/clock.js';
-import type { SchedulePreview, SchedulePreviewRequest } from '../domain/schedule-preview.js';
+import { PREVIEW_HORIZON_YEARS, type SchedulePreview, type SchedulePreviewRequest } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { describeSchedule, nextRunAt, ScheduleError, sayScheduleInEnglish } from '../schedules/index.js';
+import { describeSchedule, nextRunAt, ScheduleError, type ScheduleInfo, sayScheduleInEnglish } from '../schedules/index.js';
 
-/** How a description will be read, before any Knap is made of it: the same parser and errors as create. */
+/** The same instant PREVIEW_HORIZON_YEARS calendar years on (29 February goes to 1 March). */
+const horizonOf = (now: Date): number => {
+  const horizon = new Date(now);
+  horizon.setUTCFullYear(horizon.getUTCFullYear() + PREVIEW_HORIZON_YEARS);
+  return horizon.getTime();
+};
+
+/** The run after `after`, or null when there is none before the horizon (or none the parser can find). */
+const runBefore = (info: ScheduleInfo, after: Date, horizon: number): Date | null => {
+  try {
+    const run = nextRunAt(info, after);
+    return run.getTime() <= horizon ? run : null;
+  } catch (error) {
+    // "No run in the next 400 years" after a later run: past the horizon, not a refusal.
+    if (error instanceof ScheduleError) return null;
+    throw error;
+  }
+};
+
+/**
+ * How a description will be read, before any Knap is made of it: the same parser and errors as
+ * create. The runs stop at the horizon, so there may be fewer than `count`; the first run, the
+ * Knap's next_run_at, is always there.
+ */
 export const previewSchedule = (deps: Deps, request: SchedulePreviewRequest): SchedulePreview => {
   if (request.schedule_description.trim() === '') throw badRequest('schedule_description must not be blank');
+  const now = deps.clock.now();
   try {
     const { schedule_info, next_run_at } = describeSchedule(request.schedule_description, {
       timezone: request.timezone ?? undefined,
-      now: deps.clock.now(),
+      now,
     });
+    const horizon = horizonOf(now);
     const runs = [new Date(next_run_at)];
-    while (runs.length < request.count) runs.push(nextRunAt(schedule_info, runs[runs.length - 1] as Date));
+    while (runs.length < request.count) {
+      const run = runBefore(schedule_info, runs[runs.length - 1] as Date, horizon);
+      if (!run) break;
+      runs.push(run);
+    }
     return { schedule_info, next_runs: runs.map(isoSeconds), description: sayScheduleInEnglish(schedule_info) };
   } catch (error) {
     if (error instanceof ScheduleError) throw badRequest(error.detail);

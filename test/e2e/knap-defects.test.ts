@@ -1,7 +1,7 @@
 /**
  * Issue 23, defects 5 and 8, over HTTP on the local server: an inactive Knap has no next run
  * (and old items that kept one read as null); a tool_metadata member named `__proto__` is refused
- * and never touches other fields.
+ * and never touches other fields; a schedule preview stops at its 100-year horizon.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
@@ -209,5 +209,47 @@ describe('defect 8: a tool_metadata member named __proto__ is refused, at any de
     );
     expect(response.status).toBe(201);
     expect(await json(response)).toMatchObject({ name: 'Top', is_active: true, visibility: 'private' });
+  });
+});
+
+describe('defect 8: a schedule preview stops at its 100-year horizon', () => {
+  const preview = (body: unknown) =>
+    fetch(`${api.url}/api/studio/schedules/preview`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const FOUR_DIGIT_YEAR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+  test('runs beyond 100 years from now are left out, never a year like +011860', async () => {
+    await clockAt('2026-12-10T10:00:00Z');
+    const response = await preview({ schedule_description: 'every 5 years on the fifth Wednesday of February', count: 50 });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    // Leap years whose February has five Wednesdays, 5 years apart: 2040, then 2260.
+    expect(body.next_runs).toEqual(['2040-02-29T09:00:00Z']);
+    expect(body.schedule_info).toMatchObject({ schedule_type: 'yearly', interval: 5, anchor_date: '2040-02-29' });
+  });
+
+  test('fewer runs than count come back; every one within the horizon, with a 4-digit year', async () => {
+    const body = await json(await preview({ schedule_description: 'every year on Feb 29', count: 50 }));
+    // 2028 ... 2096, then 2104 ... 2124: 2100 is no leap year, 2128 is past 2126-12-10.
+    expect(body.next_runs).toHaveLength(24);
+    expect(body.next_runs[0]).toBe('2028-02-29T09:00:00Z');
+    expect(body.next_runs.at(-1)).toBe('2124-02-29T09:00:00Z');
+    for (const run of body.next_runs) expect(run).toMatch(FOUR_DIGIT_YEAR);
+  });
+
+  test('a schedule whose later runs are centuries away is previewed, not refused', async () => {
+    // After 2072 the next fifth Monday of February 7 years apart lies more than 400 years on.
+    const response = await preview({ schedule_description: 'every 7 years on the fifth Monday of February', count: 5 });
+    expect(response.status).toBe(200);
+    expect((await json(response)).next_runs).toEqual(['2044-02-29T09:00:00Z', '2072-02-29T09:00:00Z']);
+  });
+
+  test('ordinary schedules still give count runs', async () => {
+    const body = await json(await preview({ schedule_description: 'every day at 8am', count: 50 }));
+    expect(body.next_runs).toHaveLength(50);
+    expect(body.next_runs[0]).toBe('2026-12-11T08:00:00Z');
   });
 });
