@@ -2,7 +2,7 @@
  * Runs: one per execution of a Knap, scheduled, manual or after a meeting. A run is data
  * (history) and a message (delivered to the organization's webhook endpoints).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 
 export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
@@ -13,8 +13,16 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));
 
+/** The run id format of every trigger: `run_` and 32 base64url characters (192 bits when random). */
+export const RUN_ID_PATTERN = '^run_[A-Za-z0-9_-]{32}$';
+
 export const RunSchema = v.object({
-  run_id: v.pipe(v.string(), v.description('Also the webhook-id of every delivery attempt')),
+  run_id: v.pipe(
+    v.string(),
+    v.description(
+      `Also the webhook-id of every delivery attempt. \`run_\` and 32 base64url characters (${RUN_ID_PATTERN}); compare it as an opaque string`,
+    ),
+  ),
   knap_uuid: v.pipe(v.string(), v.uuid()),
   trigger: v.picklist(RUN_TRIGGERS),
   scheduled_for: v.pipe(v.nullable(timestamp), v.description('The occurrence a scheduled run is for')),
@@ -41,18 +49,25 @@ export interface StoredRun {
   deliveredTo: string[];
 }
 
+/** Characters after `run_`: 32 base64url characters are 24 bytes (192 bits). */
+const RUN_ID_LENGTH = 32;
+
+/** The first 192 of SHA-256's 256 bits (43 base64url characters), as 32 characters. */
 const derivedId = (...parts: string[]): string =>
-  `run_${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32)}`;
+  `run_${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, RUN_ID_LENGTH)}`;
 
 /**
- * Run ids of scheduled and after-meeting runs derive from what makes them unique, so a
- * second dispatcher, a retry or a second report of the meeting writes the same run, never
- * another one.
+ * One format for every trigger: `run_` and 32 base64url characters. Ids of scheduled and
+ * after-meeting runs derive from what makes them unique, so a second dispatcher, a retry or a
+ * second report of the meeting writes the same run, never another one (the derivation must
+ * not change: a run written before an upgrade and retried after it must keep its id). Manual
+ * runs take 24 random bytes. Lookups treat ids as opaque, so runs of earlier versions whose
+ * ids had another shape (32 hex characters) stay readable.
  */
 export const runId = {
   scheduled: (knapUuid: string, scheduledFor: string): string => derivedId('scheduled', knapUuid, scheduledFor),
   meeting: (knapUuid: string, meetingId: string): string => derivedId('meeting', knapUuid, meetingId),
-  manual: (): string => `run_${randomUUID().replace(/-/g, '')}`,
+  manual: (): string => `run_${randomBytes((RUN_ID_LENGTH * 3) / 4).toString('base64url')}`,
 };
 
 export const newRun = (
