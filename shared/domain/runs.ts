@@ -13,6 +13,19 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));
 
+/** The meeting a run was made for: what its report said, a field it did not give null. */
+export const RunMeetingSchema = v.pipe(
+  v.object({
+    meeting_id: v.string(),
+    title: v.nullable(v.string()),
+    occurred_at: v.pipe(v.nullable(v.string()), v.description('ISO 8601, as reported')),
+    transcript_url: v.pipe(v.nullable(v.string()), v.description('An https URL')),
+    user_id: v.nullable(v.pipe(v.number(), v.integer())),
+  }),
+  v.description('The meeting an after-meeting run is for, as it was reported when the run was made'),
+);
+export type RunMeeting = v.InferOutput<typeof RunMeetingSchema>;
+
 /** The run id format of every trigger: `run_` and 32 base64url characters (192 bits when random). */
 export const RUN_ID_PATTERN = '^run_[A-Za-z0-9_-]{32}$';
 
@@ -31,7 +44,8 @@ export const RunSchema = v.object({
   attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
   last_attempt_at: v.nullable(timestamp),
   last_error: v.nullable(v.string()),
-  meeting_id: v.nullable(v.string()),
+  meeting_id: v.pipe(v.nullable(v.string()), v.description('The meeting of an after-meeting run (meeting.meeting_id)')),
+  meeting: v.pipe(v.nullable(RunMeetingSchema), v.description('null unless trigger is post_meeting_transcription')),
 });
 export type Run = v.InferOutput<typeof RunSchema>;
 
@@ -70,14 +84,35 @@ export const runId = {
   manual: (): string => `run_${randomBytes((RUN_ID_LENGTH * 3) / 4).toString('base64url')}`,
 };
 
+/** A run's `meeting` from its report: the fields given, the others null. */
+export const runMeeting = (report: MeetingTranscription): RunMeeting => ({
+  meeting_id: report.meeting_id,
+  title: report.title ?? null,
+  occurred_at: report.occurred_at ?? null,
+  transcript_url: report.transcript_url ?? null,
+  user_id: report.user_id ?? null,
+});
+
+/**
+ * A new pending run. An after-meeting run passes its `meeting` (meeting_id is then taken from
+ * it); other runs pass meeting_id null and have meeting null.
+ */
 export const newRun = (
-  fields: Pick<Run, 'run_id' | 'knap_uuid' | 'trigger' | 'scheduled_for' | 'meeting_id' | 'created_at'>,
+  fields: Pick<Run, 'run_id' | 'knap_uuid' | 'trigger' | 'scheduled_for' | 'meeting_id' | 'created_at'> & {
+    meeting?: RunMeeting | null;
+  },
 ): Run => ({
-  ...fields,
+  run_id: fields.run_id,
+  knap_uuid: fields.knap_uuid,
+  trigger: fields.trigger,
+  scheduled_for: fields.scheduled_for,
+  created_at: fields.created_at,
   status: 'pending',
   attempts: 0,
   last_attempt_at: null,
   last_error: null,
+  meeting_id: fields.meeting?.meeting_id ?? fields.meeting_id,
+  meeting: fields.meeting ?? null,
 });
 
 /**

@@ -7,7 +7,7 @@ import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
-import { MeetingRunsSchema, MeetingTranscriptionSchema, RunPageSchema, RunSchema } from '../domain/runs.js';
+import { MeetingRunsSchema, MeetingTranscriptionSchema, RunMeetingSchema, RunPageSchema, RunSchema } from '../domain/runs.js';
 import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
 import { TokenResponseSchema } from '../domain/tokens.js';
 import { KnapPatchSchema } from '../schemas/knap-request.js';
@@ -431,6 +431,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         Knap: KnapSchema,
         KnapListing: KnapListingSchema,
         Run: RunSchema,
+        RunMeeting: RunMeetingSchema,
         RunPage: RunPageSchema,
         MeetingTranscription: MeetingTranscriptionSchema,
         MeetingRuns: MeetingRunsSchema,

@@ -5,7 +5,15 @@
 import { isoSeconds } from '../domain/clock.js';
 import type { Knap, KnapPage, StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
-import { type MeetingRuns, type MeetingTranscription, newRun, type Run, type RunPage, runId } from '../domain/runs.js';
+import {
+  type MeetingRuns,
+  type MeetingTranscription,
+  newRun,
+  type Run,
+  type RunPage,
+  runId,
+  runMeeting,
+} from '../domain/runs.js';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { readKnap } from './knap-lifecycle.js';
@@ -55,11 +63,13 @@ const meetingKnaps = async (deps: Deps, caller: Caller): Promise<Knap[]> => {
  * POST /api/studio/meeting-transcriptions: one run per active after-meeting Knap the caller
  * sees, at most one per (Knap, meeting) ever: the run id derives from both and is written with
  * a condition, so a repeated report, a concurrent one or one from a colleague's client finds
- * the run that exists instead of making another.
+ * the run that exists instead of making another. Each new run carries the meeting as reported
+ * (`meeting`); a later report of the same meeting answers the runs as first made.
  */
 export const reportMeeting = async (deps: Deps, caller: Caller, meeting: MeetingTranscription): Promise<MeetingRuns> => {
   const knaps = await meetingKnaps(deps, caller);
   const createdAt = isoSeconds(deps.clock.now());
+  const details = runMeeting(meeting);
   const runs = await Promise.all(
     knaps.map(async (knap) => {
       const run = newRun({
@@ -68,6 +78,7 @@ export const reportMeeting = async (deps: Deps, caller: Caller, meeting: Meeting
         trigger: 'post_meeting_transcription',
         scheduled_for: null,
         meeting_id: meeting.meeting_id,
+        meeting: details,
         created_at: createdAt,
       });
       if (await deps.repo.putRun({ run, orgName: caller.client.orgName, deliveredTo: [] })) {

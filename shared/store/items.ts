@@ -3,7 +3,7 @@ import type { ApiClient } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
 import type { MeteredClient } from '../domain/repository.js';
-import { RUN_RETENTION_SECONDS, type Run, type StoredRun } from '../domain/runs.js';
+import { RUN_RETENTION_SECONDS, type Run, type RunMeeting, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
 import type { WebhookEndpoint } from '../domain/webhooks.js';
@@ -209,6 +209,7 @@ export const itemToStoredKnap = (item: Item): StoredKnap => ({
   version: typeof item.version === 'number' ? item.version : 0,
 });
 
+/** The run's fields in the order of the API, `meeting` apart (readMeeting). */
 const RUN_FIELDS = [
   'run_id',
   'knap_uuid',
@@ -220,7 +221,32 @@ const RUN_FIELDS = [
   'last_attempt_at',
   'last_error',
   'meeting_id',
-] as const satisfies readonly (keyof Run)[];
+] as const satisfies readonly Exclude<keyof Run, 'meeting'>[];
+
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * A run's `meeting`, its fields in the schema's order (a DynamoDB map keeps none). Runs
+ * stored before `meeting` existed have only meeting_id: an after-meeting one reads as
+ * `{meeting_id, the rest null}`, any other as null.
+ */
+const readMeeting = (item: Item): RunMeeting | null => {
+  const stored = item.meeting;
+  const meetingId = stringOrNull(item.meeting_id);
+  if (stored === null || typeof stored !== 'object') {
+    return meetingId === null
+      ? null
+      : { meeting_id: meetingId, title: null, occurred_at: null, transcript_url: null, user_id: null };
+  }
+  const meeting = stored as Record<string, unknown>;
+  return {
+    meeting_id: stringOrNull(meeting.meeting_id) ?? meetingId ?? '',
+    title: stringOrNull(meeting.title),
+    occurred_at: stringOrNull(meeting.occurred_at),
+    transcript_url: stringOrNull(meeting.transcript_url),
+    user_id: typeof meeting.user_id === 'number' ? meeting.user_id : null,
+  };
+};
 
 export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => ({
   ...key.run(run.run_id),
@@ -233,8 +259,10 @@ export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => ({
   ...run,
 });
 
-export const itemToRun = (item: Item): Run =>
-  Object.fromEntries(RUN_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as Run;
+export const itemToRun = (item: Item): Run => ({
+  ...(Object.fromEntries(RUN_FIELDS.map((field) => [field, item[field] ?? null])) as Omit<Run, 'meeting'>),
+  meeting: readMeeting(item),
+});
 
 export const itemToStoredRun = (item: Item): StoredRun => ({
   run: itemToRun(item),

@@ -1,12 +1,14 @@
 /**
- * Issue 23's run defects, as the contract's "Runs" section fixes them: run ids have one format
- * for every trigger.
+ * Issue 23's run defects, as the contract's "Runs" section fixes them: a meeting run carries
+ * its meeting (in the API and in the webhook), and run ids have one format for every trigger.
  */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runId } from '../../shared/domain/runs.js';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
+import { key } from '../../shared/store/keys.js';
 import { bearer, createKnap, getToken, startTestApi, type TestApi } from '../support/api.js';
-import { type Receiver, startReceiver } from '../support/deliveries.js';
+import { type Receiver, startReceiver, waitForRunStatus } from '../support/deliveries.js';
 import { body as json } from '../support/json.js';
 
 const ORG = 'run-defects';
@@ -55,6 +57,107 @@ const startRun = async (uuid: string) => {
   expect(response.status).toBe(202);
   return (await json(response)) as Record<string, unknown> & { run_id: string };
 };
+/**
+ * The message the receiver got for a run (its first one). The test clock is in the future, so
+ * the signature's timestamp is not checked here (test/integration/delivery.test.ts does).
+ */
+const delivered = async (id: string) => {
+  await waitForRunStatus(api.deps.repo, id, 'delivered');
+  const message = receiver.received.find((entry) => entry.headers['webhook-id'] === id);
+  if (!message) throw new Error(`no delivery of ${id}`);
+  return JSON.parse(message.body) as { type: string; data: { run: Record<string, unknown> } };
+};
+
+describe('defect 2: a meeting run carries its meeting, in the API and in the webhook', () => {
+  let knap: { uuid: string };
+  beforeAll(async () => {
+    knap = await newKnap({ name: 'meeting notes', schedule_type: 'post_meeting_transcription' });
+  });
+
+  test('every field given: in the 202, in the history and in data.run', async () => {
+    const meeting = {
+      meeting_id: 'weekly-2027-12-01',
+      title: 'Weekly pipeline review',
+      occurred_at: '2027-12-01T09:00:00Z',
+      transcript_url: 'https://meetings.example.com/transcripts/83920475561',
+      user_id: 42,
+    };
+    const response = await report(meeting);
+    expect(response.status).toBe(202);
+    const [run] = (await json(response)).runs as Record<string, unknown>[];
+    expect(run).toMatchObject({ trigger: 'post_meeting_transcription', meeting_id: meeting.meeting_id, meeting });
+    expect(Object.keys(run?.meeting as object)).toEqual(['meeting_id', 'title', 'occurred_at', 'transcript_url', 'user_id']);
+    expect((await history(knap.uuid)).find((entry) => entry.run_id === run?.run_id)).toEqual(run);
+    const message = await delivered(run?.run_id as string);
+    expect(message.type).toBe('knap.run');
+    expect(message.data.run.meeting).toEqual(meeting);
+    expect(message.data.run.meeting_id).toBe(meeting.meeting_id);
+  });
+
+  test('fields not given are null; a report again answers the run with the details it was made with', async () => {
+    const response = await report({ meeting_id: 'standup-7', title: 'Standup' });
+    const [run] = (await json(response)).runs as Record<string, unknown>[];
+    const meeting = { meeting_id: 'standup-7', title: 'Standup', occurred_at: null, transcript_url: null, user_id: null };
+    expect(run?.meeting).toEqual(meeting);
+    expect((await delivered(run?.run_id as string)).data.run.meeting).toEqual(meeting);
+    const again = (await json(await report({ meeting_id: 'standup-7', title: 'Renamed', user_id: 9 }))).runs;
+    expect(again).toEqual([{ ...run, status: 'delivered', attempts: 1, last_attempt_at: expect.any(String) }]);
+  });
+
+  test('manual and scheduled runs have meeting null, in the API and in data.run', async () => {
+    const manual = await startRun((await newKnap({ name: 'by hand' })).uuid);
+    expect(manual).toMatchObject({ meeting_id: null, meeting: null });
+    expect((await delivered(manual.run_id)).data.run).toMatchObject({ meeting_id: null, meeting: null });
+
+    const daily = await newKnap({
+      name: 'daily',
+      schedule_type: 'scheduled',
+      tool_metadata: { schedule_description: 'every day at 11:00 UTC' },
+    });
+    await clockAt('2027-12-01T11:00:01Z');
+    await dispatchDueRuns(api.deps);
+    const [scheduled] = await history(daily.uuid);
+    expect(scheduled).toMatchObject({ trigger: 'scheduled', meeting_id: null, meeting: null });
+    expect((await delivered(scheduled?.run_id as string)).data.run).toMatchObject({ meeting: null });
+  });
+
+  test('runs stored before `meeting` existed read back with it: from meeting_id, or null', async () => {
+    const knapUuid = (await newKnap({ name: 'old runs' })).uuid;
+    /** A run item as earlier versions wrote it: no `meeting` attribute, and a legacy id. */
+    const oldItem = (id: string, createdAt: string, meetingId: string | null) => ({
+      ...key.run(id),
+      type: 'run',
+      gsi1pk: key.knapRuns(knapUuid),
+      gsi1sk: `${createdAt}#${id}`,
+      org_name: ORG,
+      delivered_to: [],
+      expires_at: Math.floor(Date.parse(createdAt) / 1000) + 86_400,
+      run_id: id,
+      knap_uuid: knapUuid,
+      trigger: meetingId ? 'post_meeting_transcription' : 'manual',
+      scheduled_for: null,
+      created_at: createdAt,
+      status: 'delivered',
+      attempts: 1,
+      last_attempt_at: createdAt,
+      last_error: null,
+      meeting_id: meetingId,
+    });
+    const hexId = 'run_0b6f1c523f0e4c1a9a576d1f0b0c0a99';
+    const oddId = 'run_legacy.id:with-other-characters';
+    for (const item of [oldItem(hexId, '2027-12-01T08:00:00Z', null), oldItem(oddId, '2027-12-01T08:30:00Z', 'old-meeting')]) {
+      await api.table.documents.send(new PutCommand({ TableName: api.table.tableName, Item: item }));
+    }
+    const runs = await history(knapUuid);
+    expect(runs.map((run) => [run.run_id, run.meeting])).toEqual([
+      [oddId, { meeting_id: 'old-meeting', title: null, occurred_at: null, transcript_url: null, user_id: null }],
+      [hexId, null],
+    ]);
+    // Ids are opaque: an old one is found by its id as it is.
+    expect((await api.deps.repo.getRun(oddId))?.run.meeting).toEqual(runs[0]?.meeting);
+    expect((await api.deps.repo.getRun(hexId))?.run).toEqual(runs[1]);
+  });
+});
 
 describe('defect 4: one run-id format for every trigger', () => {
   test('manual runs: `run_` and 32 base64url characters drawn at random, not hex', async () => {

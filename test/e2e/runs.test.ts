@@ -90,6 +90,7 @@ describe('scheduled runs', () => {
         last_attempt_at: null,
         last_error: null,
         meeting_id: null,
+        meeting: null,
       },
     ]);
     expect(queued()).toContain(runs[0]?.run_id);

@@ -15,6 +15,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'MeetingRuns',
     'MeetingTranscription',
     'Run',
+    'RunMeeting',
     'RunPage',
     'SchedulePreview',
     'SchedulePreviewRequest',
