@@ -4,6 +4,7 @@ import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../share
 import { epochSeconds } from '../shared/domain/clock.js';
 import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
+import { createAdmin } from '../shared/services/admin-accounts.js';
 import {
   AdminError,
   type ClientWithSecret,
@@ -33,6 +34,7 @@ Commands:
   add-webhook --org ORG --url URL [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
+  create-admin --org ORG --email EMAIL [--password P] [--json]
   backfill-due-index [--json]
   migrate-revocations [--json]
 
@@ -44,6 +46,12 @@ endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; wit
 
 backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
 the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
+
+create-admin makes an organization admin of the local identity provider (npm start); without
+--password a password is generated and printed once. Passwords are kept only as scrypt hashes.
+
+Every change to clients, webhook endpoints and admins is written to the organization's audit log
+(actor "cli").
 
 migrate-revocations moves the token revocations that versions before revocation items kept on client
 items (rv_ attributes) out of them: those still in force become revocation items, then every mark is
@@ -162,6 +170,8 @@ const OPTIONS = {
   description: { type: 'string' },
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -284,6 +294,18 @@ export const runAdmin = async (
       case 'backfill-due-index': {
         const added = await (await getDeps()).repo.backfillDueIndex();
         print({ added }, [`Due index: ${added} scheduled Knap(s) added; they run from their next occurrence.`]);
+        return 0;
+      }
+      case 'create-admin': {
+        const made = await createAdmin(await getDeps(), {
+          orgName: required(values.org, '--org'),
+          email: required(values.email, '--email'),
+          password: values.password,
+        });
+        print({ email: made.email, org: made.orgName, password: made.password }, [
+          `Created admin ${made.email} of organization ${made.orgName}.`,
+          ...(values.password === undefined ? [`Password  ${made.password}  (shown only this once)`] : []),
+        ]);
         return 0;
       }
       case 'migrate-revocations': {

@@ -2,6 +2,8 @@
  * The storage port: what the services need from a store, in domain terms. The one
  * implementation, over DynamoDB, is shared/store/dynamo-repository.ts; it alone knows the keys.
  */
+import type { AdminAccount } from './admins.js';
+import type { AuditEvent, AuditPage } from './audit.js';
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
@@ -150,10 +152,17 @@ export interface Repository {
    */
   pendingRunIds(): Promise<string[]>;
 
+  /** Stores a new organization admin; false when one with this email exists already. */
+  putNewAdmin(admin: AdminAccount): Promise<boolean>;
+  getAdmin(email: string): Promise<AdminAccount | null>;
+  putAuditEvent(event: AuditEvent): Promise<void>;
+  /** An organization's audit events, newest first. */
+  listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage>;
+
   putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
-  /** False when no endpoint has this id. */
-  deleteWebhookEndpoint(endpointId: string): Promise<boolean>;
+  /** The endpoint deleted, or null when no endpoint has this id. */
+  deleteWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
 }
 
 /** A paging cursor the store did not issue for this listing. */

@@ -1,3 +1,5 @@
+import { orgNameProblem } from '../domain/admins.js';
+import { type Actor, type AuditAction, CLI_ACTOR } from '../domain/audit.js';
 import {
   type ApiClient,
   type ClientSummary,
@@ -10,6 +12,7 @@ import {
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
 import type { Deps } from '../runtime.js';
+import { recordAudit } from './audit-log.js';
 
 /** An admin mistake: the CLI prints the message on one line and exits non-zero. */
 export class AdminError extends Error {}
@@ -25,12 +28,19 @@ export interface ClientWithSecret extends ClientSummary {
   clientSecret: string;
 }
 
-export const createApiClient = async (deps: Deps, input: NewClientInput): Promise<ClientWithSecret> => {
+/** Every change below is audited, by `actor` (the CLI unless an admin made it). */
+export const createApiClient = async (deps: Deps, input: NewClientInput, actor: Actor = CLI_ACTOR): Promise<ClientWithSecret> => {
   if (input.rateLimit !== undefined) validateRateLimit(input.rateLimit);
+  const problem = orgNameProblem(input.orgName);
+  if (problem) throw new AdminError(problem);
   const { client, secret } = createClient(input, deps.clock);
   await deps.repo.putNewClient(client);
+  await audit(deps, actor, client, 'client.create');
   return { ...summarizeClient(client), clientSecret: secret };
 };
+
+const audit = (deps: Deps, actor: Actor, client: ApiClient, action: AuditAction) =>
+  recordAudit(deps, actor, client.orgName, action, { type: 'client', id: client.clientId });
 
 export const listApiClients = async (deps: Deps, orgName: string): Promise<ClientSummary[]> =>
   (await deps.repo.listClientsByOrg(orgName)).map(summarizeClient);
@@ -46,30 +56,40 @@ const requireActive = async (deps: Deps, clientId: string): Promise<void> => {
 };
 
 /** A new secret; bumping the generation ends every access and refresh token in the same write. */
-export const regenerateSecret = async (deps: Deps, clientId: string): Promise<ClientWithSecret> => {
+export const regenerateSecret = async (deps: Deps, clientId: string, actor: Actor = CLI_ACTOR): Promise<ClientWithSecret> => {
   await requireActive(deps, clientId);
   const secret = newClientSecret();
-  const client = await deps.repo.updateClient(
+  const updated = await deps.repo.updateClient(
     clientId,
     { secretHash: hashCredential(secret), bumpGeneration: true },
     isoSeconds(deps.clock.now()),
   );
-  return { ...summarizeClient(mustExist(client, clientId)), clientSecret: secret };
+  const client = mustExist(updated, clientId);
+  await audit(deps, actor, client, 'client.regenerate_secret');
+  return { ...summarizeClient(client), clientSecret: secret };
 };
 
-export const revokeClient = async (deps: Deps, clientId: string): Promise<ClientSummary> => {
-  const client = await deps.repo.updateClient(
+export const revokeClient = async (deps: Deps, clientId: string, actor: Actor = CLI_ACTOR): Promise<ClientSummary> => {
+  const updated = await deps.repo.updateClient(
     clientId,
     { status: 'revoked', bumpGeneration: true },
     isoSeconds(deps.clock.now()),
   );
-  return summarizeClient(mustExist(client, clientId));
+  const client = mustExist(updated, clientId);
+  await audit(deps, actor, client, 'client.revoke');
+  return summarizeClient(client);
 };
 
 /** A limit of the client's own, or null to follow the deployment's default again. Refused for a revoked client, like a new secret. */
-export const setRateLimit = async (deps: Deps, clientId: string, limit: number | null): Promise<ClientSummary> => {
+export const setRateLimit = async (
+  deps: Deps,
+  clientId: string,
+  limit: number | null,
+  actor: Actor = CLI_ACTOR,
+): Promise<ClientSummary> => {
   if (limit !== null) validateRateLimit(limit);
   await requireActive(deps, clientId);
-  const client = await deps.repo.updateClient(clientId, { rateLimit: limit }, isoSeconds(deps.clock.now()));
-  return summarizeClient(mustExist(client, clientId));
+  const client = mustExist(await deps.repo.updateClient(clientId, { rateLimit: limit }, isoSeconds(deps.clock.now())), clientId);
+  await audit(deps, actor, client, 'client.update');
+  return summarizeClient(client);
 };

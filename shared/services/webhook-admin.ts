@@ -7,11 +7,13 @@
  * never listed and never logged. Envelope encryption with KMS is the next step if the table's
  * readers should not be able to sign.
  */
+import { type Actor, CLI_ACTOR } from '../domain/audit.js';
 import { isoSeconds } from '../domain/clock.js';
 import { newEndpointId, newWebhookSecret, type WebhookEndpoint } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { checkWebhookUrl, type UrlPolicy } from '../webhooks/urls.js';
 import { AdminError } from './admin-service.js';
+import { recordAudit } from './audit-log.js';
 
 /** An endpoint as admins see it: never its secret. */
 export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
@@ -28,7 +30,12 @@ export interface AddWebhookInput {
  * check it (https, no private address literal); where its host name resolves is checked at
  * each delivery, since DNS can change.
  */
-export const addWebhook = async (deps: Deps, input: AddWebhookInput, policy: UrlPolicy): Promise<WebhookEndpoint> => {
+export const addWebhook = async (
+  deps: Deps,
+  input: AddWebhookInput,
+  policy: UrlPolicy,
+  actor: Actor = CLI_ACTOR,
+): Promise<WebhookEndpoint> => {
   // As given, like create-client's: it must match the API clients' organization exactly.
   const { orgName } = input;
   if (orgName.trim() === '') throw new AdminError('Missing --org');
@@ -42,6 +49,7 @@ export const addWebhook = async (deps: Deps, input: AddWebhookInput, policy: Url
     createdAt: isoSeconds(deps.clock.now()),
   };
   await deps.repo.putWebhookEndpoint(endpoint);
+  await recordAudit(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId });
   return endpoint;
 };
 
@@ -49,6 +57,8 @@ export const listWebhooks = async (deps: Deps, orgName: string): Promise<Webhook
   (await deps.repo.listWebhookEndpoints(orgName)).map(summarizeWebhook);
 
 /** Deliveries under way may still reach it; no later attempt does. */
-export const removeWebhook = async (deps: Deps, endpointId: string): Promise<void> => {
-  if (!(await deps.repo.deleteWebhookEndpoint(endpointId))) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
+export const removeWebhook = async (deps: Deps, endpointId: string, actor: Actor = CLI_ACTOR): Promise<void> => {
+  const removed = await deps.repo.deleteWebhookEndpoint(endpointId);
+  if (!removed) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
+  await recordAudit(deps, actor, removed.orgName, 'webhook.delete', { type: 'webhook', id: endpointId });
 };

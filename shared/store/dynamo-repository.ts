@@ -14,6 +14,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AdminAccount } from '../domain/admins.js';
+import type { AuditEvent, AuditPage } from '../domain/audit.js';
 import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
@@ -28,6 +30,7 @@ import type {
 import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import { AdminStore } from './admin-store.js';
 import { ClientStore } from './client-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import {
@@ -48,6 +51,7 @@ import { type Item, TableOps, unlessConditionFails } from './table-ops.js';
 export class DynamoRepository implements Repository {
   private readonly table: TableOps;
   private readonly clients: ClientStore;
+  private readonly admins: AdminStore;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -55,6 +59,7 @@ export class DynamoRepository implements Repository {
   ) {
     this.table = new TableOps(db, tableName);
     this.clients = new ClientStore(this.table);
+    this.admins = new AdminStore(this.table);
   }
 
   putNewClient(client: ApiClient): Promise<void> {
@@ -420,11 +425,34 @@ export class DynamoRepository implements Repository {
     return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async deleteWebhookEndpoint(endpointId: string): Promise<boolean> {
-    const deleted = this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: key.webhook(endpointId), ConditionExpression: 'attribute_exists(pk)' }),
+  async deleteWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null> {
+    const deleted = await unlessConditionFails(
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: key.webhook(endpointId),
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
     );
-    return (await unlessConditionFails(deleted)) !== null;
+    return deleted?.Attributes ? itemToWebhook(deleted.Attributes) : null;
+  }
+
+  putNewAdmin(admin: AdminAccount): Promise<boolean> {
+    return this.admins.putNewAdmin(admin);
+  }
+
+  getAdmin(email: string): Promise<AdminAccount | null> {
+    return this.admins.getAdmin(email);
+  }
+
+  putAuditEvent(event: AuditEvent): Promise<void> {
+    return this.admins.putAuditEvent(event);
+  }
+
+  listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {
+    return this.admins.listAuditEvents(orgName, page);
   }
 
   private async knapPage(index: 'gsi1' | 'gsi2', partition: string, page: PageRequest): Promise<KnapPage> {

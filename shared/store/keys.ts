@@ -15,6 +15,8 @@
  * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
  * | run         | `RUN#<run_id>`          | `RUN`         | gsi1: `KNAPRUNS#<uuid>` / `<created_at>#<run_id>` (TTL 90 days)    |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
+ * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
+ * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
  * admin only), token by hash (GetItem), a grant and revocations (BatchGetItem), Knaps a client created (gsi1), Knaps its organization
@@ -55,6 +57,9 @@ export const key = {
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),
   webhook: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  admin: (email: string) => ({ pk: `ADMIN#${email}`, sk: 'ADMIN' }),
+  auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
+  orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,
   orgWebhooks: (orgName: string) => `ORG#${orgName}#WEBHOOKS`,
   due: (shard: number) => `DUE#${shard}`,
@@ -80,4 +85,10 @@ export const runsCursor = (knapUuid: string): CursorShape => ({
   sk: (value) => value === 'RUN',
   gsi1pk: (value) => value === key.knapRuns(knapUuid),
   gsi1sk: () => true,
+});
+
+/** The LastEvaluatedKey of a page of an organization's audit events. */
+export const auditCursor = (orgName: string): CursorShape => ({
+  pk: (value) => value === key.orgAudit(orgName),
+  sk: () => true,
 });

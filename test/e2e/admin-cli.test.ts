@@ -311,3 +311,73 @@ describe('backfill-due-index', () => {
     });
   });
 });
+
+describe('organization admins and the audit log', () => {
+  const auditOf = async (org: string) =>
+    (await api.deps.repo.listAuditEvents(org, { limit: 50 })).events.map(({ actor, action, target }) => ({
+      actor,
+      action,
+      target,
+    }));
+
+  test('create-admin: a generated password printed once, kept only as a hash; the org rule and one admin per e-mail', async () => {
+    const made = await admin('create-admin', '--org', 'admins-org', '--email', 'Ada@Example.com', '--json');
+    expect(made.status).toBe(0);
+    const printed = JSON.parse(made.out) as { email: string; org: string; password: string };
+    expect(printed).toEqual({ email: 'ada@example.com', org: 'admins-org', password: expect.stringMatching(/^.{16,}$/) });
+    const stored = await api.deps.repo.getAdmin('ada@example.com');
+    expect(stored?.passwordHash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(stored)).not.toContain(printed.password);
+
+    const human = await admin(
+      'create-admin',
+      '--org',
+      'admins-org',
+      '--email',
+      'bob@example.com',
+      '--password',
+      'chosen by the operator',
+    );
+    expect(human.out).not.toContain('chosen by the operator');
+    expect((await admin('create-admin', '--org', 'admins-org', '--email', 'ADA@example.com')).err).toMatch(/exists already/);
+    expect((await admin('create-admin', '--org', 'Public', '--email', 'eve@example.com')).err).toMatch(/visibility word/);
+    expect((await admin('create-admin', '--org', 'admins-org', '--email', 'not-an-address')).status).toBe(2);
+    expect((await admin('create-admin', '--org', 'admins-org', '--email', 'c@example.com', '--password', 'short')).err).toMatch(
+      /at least 12/,
+    );
+  });
+
+  test('every change the CLI makes to clients, endpoints and admins is in the audit log, by "cli", with no secret', async () => {
+    const org = 'audited-org';
+    const created = await createJson('--org', org);
+    await admin('set-rate-limit', created.client_id, '10');
+    const regenerated = JSON.parse((await admin('regenerate-secret', created.client_id, '--json')).out) as {
+      client_secret: string;
+    };
+    await admin('revoke-client', created.client_id);
+    const added = JSON.parse(
+      (await admin('add-webhook', '--org', org, '--url', 'https://hooks.example.com/knap', '--json')).out,
+    ) as {
+      endpoint_id: string;
+      secret: string;
+    };
+    await admin('remove-webhook', added.endpoint_id);
+    await admin('create-admin', '--org', org, '--email', 'audit@example.com');
+    const client = { type: 'client', id: created.client_id };
+    const webhook = { type: 'webhook', id: added.endpoint_id };
+    expect(await auditOf(org)).toEqual(
+      [
+        { actor: 'cli', action: 'client.create', target: client },
+        { actor: 'cli', action: 'client.update', target: client },
+        { actor: 'cli', action: 'client.regenerate_secret', target: client },
+        { actor: 'cli', action: 'client.revoke', target: client },
+        { actor: 'cli', action: 'webhook.create', target: webhook },
+        { actor: 'cli', action: 'webhook.delete', target: webhook },
+        { actor: 'cli', action: 'admin.create', target: { type: 'admin', id: 'audit@example.com' } },
+      ].reverse(),
+    );
+    const everything = JSON.stringify(await api.deps.repo.listAuditEvents(org, { limit: 50 }));
+    for (const secret of [created.client_secret, regenerated.client_secret, added.secret])
+      expect(everything).not.toContain(secret);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Organization admins (the local identity provider's accounts) and the audit log. Key design:
+ * keys.ts. Audit events of an organization share one partition, sorted by time, so the log is
+ * one Query newest first; each expires by TTL after AUDIT_RETENTION_SECONDS.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AdminAccount } from '../domain/admins.js';
+import { AUDIT_RETENTION_SECONDS, type AuditAction, type AuditEvent, type AuditPage } from '../domain/audit.js';
+import type { PageRequest } from '../domain/repository.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { auditCursor, key } from './keys.js';
+import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
+
+const adminToItem = (admin: AdminAccount): Item => ({
+  ...key.admin(admin.email),
+  type: 'admin',
+  email: admin.email,
+  org_name: admin.orgName,
+  password_hash: admin.passwordHash,
+  created_at: admin.createdAt,
+});
+
+const itemToAdmin = (item: Item): AdminAccount => ({
+  email: String(item.email),
+  orgName: String(item.org_name),
+  passwordHash: String(item.password_hash),
+  createdAt: String(item.created_at),
+});
+
+const eventToItem = (event: AuditEvent): Item => ({
+  ...key.auditEvent(event.orgName, event.at, event.eventId),
+  type: 'audit',
+  event_id: event.eventId,
+  org_name: event.orgName,
+  at: event.at,
+  actor: event.actor,
+  action: event.action,
+  target_type: event.target.type,
+  target_id: event.target.id,
+  source_ip: event.sourceIp,
+  expires_at: Math.floor(Date.parse(event.at) / 1000) + AUDIT_RETENTION_SECONDS,
+});
+
+const itemToEvent = (item: Item): AuditEvent => ({
+  eventId: String(item.event_id),
+  orgName: String(item.org_name),
+  at: String(item.at),
+  actor: String(item.actor),
+  action: item.action as AuditAction,
+  target: { type: item.target_type as AuditEvent['target']['type'], id: String(item.target_id) },
+  sourceIp: typeof item.source_ip === 'string' ? item.source_ip : null,
+});
+
+export class AdminStore {
+  constructor(private readonly table: TableOps) {}
+
+  /** False when an admin with this email exists already (nothing is written then). */
+  async putNewAdmin(admin: AdminAccount): Promise<boolean> {
+    const put = this.table.db.send(
+      new PutCommand({
+        TableName: this.table.tableName,
+        Item: adminToItem(admin),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return (await unlessConditionFails(put)) !== null;
+  }
+
+  async getAdmin(email: string): Promise<AdminAccount | null> {
+    const item = await this.table.getItem(key.admin(email));
+    return item ? itemToAdmin(item) : null;
+  }
+
+  async putAuditEvent(event: AuditEvent): Promise<void> {
+    await this.table.db.send(new PutCommand({ TableName: this.table.tableName, Item: eventToItem(event) }));
+  }
+
+  async listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {
+    const result = await this.table.db.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': key.orgAudit(orgName) },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ConsistentRead: true,
+        ExclusiveStartKey: decodeCursor(page.cursor, auditCursor(orgName)),
+      }),
+    );
+    return { events: (result.Items ?? []).map(itemToEvent), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+}
