@@ -13,6 +13,7 @@ import { TokenResponseSchema } from '../domain/tokens.js';
 import { KnapPatchSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
+import { messageBody, RUN_EVENT_TYPE, type RunMessage, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
 
 /** Where `npm start` serves the API: the server of the committed document. */
 export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
@@ -125,6 +126,103 @@ const tokenOperationErrors = {
 const tokenOperationBody = {
   required: true,
   content: { 'application/x-www-form-urlencoded': { schema: ref('TokenOperationForm') } },
+};
+
+/** A knap.run message as a receiver gets it: the first attempt of a run after a meeting. */
+const RUN_MESSAGE_EXAMPLE: RunMessage = {
+  type: RUN_EVENT_TYPE,
+  timestamp: '2026-11-23T10:15:02.418Z',
+  data: {
+    run: {
+      run_id: 'run_Yp3Z0c8kQm1vT4xW9bN2fR6hJ7sL5aE_',
+      knap_uuid: '3f2b8c4e-9a1d-4e6f-8b7c-2d5e1a9f0c34',
+      trigger: 'post_meeting_transcription',
+      scheduled_for: null,
+      created_at: '2026-11-23T10:15:01Z',
+      status: 'pending',
+      attempts: 0,
+      last_attempt_at: null,
+      last_error: null,
+      meeting_id: 'weekly-pipeline-2026-11-23',
+      meeting: {
+        meeting_id: 'weekly-pipeline-2026-11-23',
+        title: 'Weekly pipeline review',
+        occurred_at: '2026-11-23T09:00:00Z',
+        transcript_url: 'https://meetings.acme.example/transcripts/83920475561',
+        user_id: 1042,
+      },
+    },
+    knap: {
+      uuid: '3f2b8c4e-9a1d-4e6f-8b7c-2d5e1a9f0c34',
+      name: 'Meeting notes to CRM',
+      creation_user_id: 1042,
+      schedule_type: 'post_meeting_transcription',
+      is_active: true,
+      visibility: 'acme',
+      can_toggle_default_active: true,
+      active_by_default: true,
+      tool_metadata: { action_description: 'Summarize the meeting and log the next steps in the CRM' },
+      creation_timestamp: '2026-11-02T14:20:11Z',
+      updated_at: '2026-11-02T14:20:11Z',
+      schedule_info: null,
+      next_run_at: null,
+    },
+  },
+};
+
+/** Not a real endpoint's: the example headers are signed with it, so a reader can check them. */
+const EXAMPLE_WEBHOOK_SECRET = `whsec_${Buffer.from('knap-openapi-example-secret-0001').toString('base64')}`;
+const EXAMPLE_HEADERS = signedHeaders(
+  EXAMPLE_WEBHOOK_SECRET,
+  RUN_MESSAGE_EXAMPLE.data.run.run_id,
+  new Date(RUN_MESSAGE_EXAMPLE.timestamp),
+  messageBody(RUN_MESSAGE_EXAMPLE),
+);
+
+const webhookHeader = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+  description,
+  example: EXAMPLE_HEADERS[name],
+});
+
+/** The `webhooks` entry (OpenAPI 3.1): what the API sends, not an endpoint it serves. */
+const runWebhook = {
+  post: {
+    operationId: 'receiveKnapRun',
+    tags: ['Runs'],
+    summary: 'knap.run: a Knap ran (sent to every webhook endpoint of its organization)',
+    description:
+      "A [Standard Webhooks](https://www.standardwebhooks.com) message, POSTed to each webhook endpoint of the organization for every run (scheduled, manual or after a meeting). Verify it with any Standard Webhooks library and the endpoint's `whsec_` secret, and drop a `webhook-id` you have already handled: every retry of a run repeats it. A 2xx answer within 10 s delivers the run to that endpoint; anything else is retried with exponential backoff (at least 6 attempts over at least an hour), after which the run is `failed`.",
+    security: [{}],
+    parameters: [
+      webhookHeader(
+        'webhook-id',
+        'The run_id: the same on every attempt and for every endpoint; the idempotency key of the message',
+      ),
+      webhookHeader('webhook-timestamp', 'When this attempt was sent, Unix seconds; signed'),
+      webhookHeader(
+        'webhook-signature',
+        `\`v1,\` and the base64 HMAC-SHA256 of \`<webhook-id>.<webhook-timestamp>.<body>\`, keyed with the base64-decoded part of the endpoint secret after \`whsec_\` (the example: the example body as sent, compact JSON, signed with ${EXAMPLE_WEBHOOK_SECRET})`,
+      ),
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: ref('RunMessage'),
+          examples: { meeting: { summary: 'A run after a meeting, first attempt', value: RUN_MESSAGE_EXAMPLE } },
+        },
+      },
+    },
+    responses: {
+      '2XX': { description: 'Taken: the run is delivered to this endpoint and not sent to it again' },
+      '4XX': { description: 'Not taken (e.g. a bad signature): the attempt failed and is retried' },
+      '5XX': { description: 'Not taken: the attempt failed and is retried' },
+    },
+  },
 };
 
 export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
@@ -412,6 +510,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
       },
     },
   },
+  webhooks: { [RUN_EVENT_TYPE]: runWebhook },
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'An access token (knap_at_...) from /api/oauth/token' },
@@ -433,6 +532,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         Run: RunSchema,
         RunMeeting: RunMeetingSchema,
         RunPage: RunPageSchema,
+        RunMessage: RunMessageSchema,
         MeetingTranscription: MeetingTranscriptionSchema,
         MeetingRuns: MeetingRunsSchema,
         SchedulePreviewRequest: SchedulePreviewRequestSchema,

@@ -5,17 +5,23 @@
  * Standard Webhooks library.
  */
 import { Webhook } from 'standardwebhooks';
-import type { Knap } from '../domain/knaps.js';
-import type { Run } from '../domain/runs.js';
+import * as v from 'valibot';
+import { type Knap, KnapSchema } from '../domain/knaps.js';
+import { type Run, RunSchema } from '../domain/runs.js';
 import { toJson } from '../domain/storable-json.js';
 
 export const RUN_EVENT_TYPE = 'knap.run';
 
-export interface RunMessage {
-  type: typeof RUN_EVENT_TYPE;
-  timestamp: string;
-  data: { run: Run; knap: Knap };
-}
+/** The body of a `knap.run` message (the OpenAPI document's `webhooks` entry describes it). */
+export const RunMessageSchema = v.object({
+  type: v.literal(RUN_EVENT_TYPE),
+  timestamp: v.pipe(v.string(), v.isoTimestamp(), v.description('When this attempt was made, ISO 8601 UTC')),
+  data: v.pipe(
+    v.object({ run: RunSchema, knap: KnapSchema }),
+    v.description('run: the run as it stood before this attempt (attempts is 0 on the first); knap: the Knap as it is now'),
+  ),
+});
+export type RunMessage = v.InferOutput<typeof RunMessageSchema>;
 
 export const runMessage = (run: Run, knap: Knap, now: Date): RunMessage => ({
   type: RUN_EVENT_TYPE,

@@ -16,6 +16,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'MeetingTranscription',
     'Run',
     'RunMeeting',
+    'RunMessage',
     'RunPage',
     'SchedulePreview',
     'SchedulePreviewRequest',
