@@ -1,16 +1,33 @@
 /**
  * The delivery queue under `npm start` (deployed, SQS): an attempt is a timer in this
  * process. Every attempt runs on its own, so a slow endpoint holds up no other delivery, and
- * waits run `timeScale` times as long as asked (by default 1/30: the deployed schedule's 30 s
- * first retry comes after about 1 s, and a run fails after minutes rather than hours).
+ * waits run `timeScale` times as long as asked (by default 1/30: a 30 s wait passes in 1 s).
+ * The local stack also retries on a schedule of its own, LOCAL_RETRY_POLICY: waits that
+ * double from about 1 s (1, 2, 4, 8, 16, 32, 64 s), so a run is delivered or `failed` within
+ * about two minutes instead of the deployed hours.
+ *
+ * Attempts run outside the request that queued them, as a Lambda consuming SQS would: in the
+ * async context the queue was made in (the server's start), never the request's. A timer set
+ * during a request would otherwise inherit its AsyncLocalStorage stores (its deadline, its
+ * correlation id, its round-trip counter): every DynamoDB call of a retry made after the
+ * request's deadline would fail at once, and the run would stay `pending` for good.
  *
  * Timers die with the process: a run still waiting for a retry when npm start stops stays
  * `pending`, and the next start tries it again at once (local/stack.ts; deployed, SQS keeps
  * the message and its delay).
  */
+import { AsyncResource } from 'node:async_hooks';
 import type { DeliveryQueue } from '../shared/domain/webhooks.js';
+import { RETRY_POLICY, type RetryPolicy } from '../shared/webhooks/retry.js';
 
 export const LOCAL_TIME_SCALE = 1 / 30;
+
+/**
+ * The retry schedule under npm start (the contract's "about 1, 2, 4, 8, 16, 32 s ..."): the
+ * deployed policy's attempts and first wait, doubling instead of quadrupling. In deployed
+ * seconds, like every delay the queue is given; LOCAL_TIME_SCALE makes 30 s of it 1 s.
+ */
+export const LOCAL_RETRY_POLICY: RetryPolicy = { ...RETRY_POLICY, factor: 2 };
 
 export interface LocalDeliveryQueueOptions {
   /** One attempt (deliverRun); resolves when it is recorded. */
@@ -30,6 +47,8 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timeScale: number;
+  /** The async context the queue was made in: every timer is set, and so every attempt runs, in it. */
+  private readonly context = new AsyncResource('KnapLocalDeliveryQueue');
   private closed = false;
 
   constructor(private readonly options: LocalDeliveryQueueOptions) {
@@ -55,12 +74,16 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   }
 
   private schedule(runId: string, delaySeconds: number, tryNumber: number): void {
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        this.run(runId, tryNumber);
-      },
-      Math.max(0, delaySeconds * this.timeScale * 1000),
+    // Set in the queue's own context: the timer, and the attempt it starts, see none of the
+    // stores of whoever queued it (a request, or the attempt before).
+    const timer = this.context.runInAsyncScope(() =>
+      setTimeout(
+        () => {
+          this.timers.delete(timer);
+          this.run(runId, tryNumber);
+        },
+        Math.max(0, delaySeconds * this.timeScale * 1000),
+      ),
     );
     // A waiting retry never keeps the process alive; close() is what stops them.
     timer.unref();

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
-import { deliverRun } from '../shared/services/delivery.js';
+import { deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
-import { LocalDeliveryQueue } from './delivery-queue.js';
+import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
 import { type ApiServer, startApiServer } from './server.js';
@@ -101,9 +101,11 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       onError: (error) => console.error(`Deleting expired items failed: ${(error as Error).message}`),
     });
   // The handlers' own deps (defaultDeps reads the environment set above), as in Lambda;
-  // their deliveries reach this queue through useLocalDeliveryQueue.
+  // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
+  // local schedule (about 1, 2, 4, 8 s ... apart), from the queue's own async context, so
+  // they outlive the request that made the run (see delivery-queue.ts).
   const deliveries = new LocalDeliveryQueue({
-    deliver: (runId) => deliverRun(defaultDeps(), runId),
+    deliver: (runId) => deliverRun(defaultDeps(), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
     timeScale: options.deliveryTimeScale,
   });
   useLocalDeliveryQueue(deliveries);

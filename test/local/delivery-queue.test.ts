@@ -1,4 +1,7 @@
 import { LocalDeliveryQueue, MAX_TRIES } from '../../local/delivery-queue.js';
+import { requestDeadline } from '../../shared/deadline.js';
+import { requestScope } from '../../shared/request-scope.js';
+import { requestRoundTrips } from '../../shared/store/dynamo-client.js';
 import { waitFor } from '../support/deliveries.js';
 
 /** A deliver function whose attempts the test ends by hand. */
@@ -47,6 +50,30 @@ describe('LocalDeliveryQueue', () => {
     await queue.enqueue('run_after_close', 0);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(started).toEqual(['run_soon']);
+  });
+
+  test('attempts run outside the request that queued them: none of its stores (deadline, scope, counter) reach them', async () => {
+    const stores = () => [requestDeadline.getStore(), requestScope.getStore(), requestRoundTrips.getStore()];
+    const inRequest = <T>(work: () => T): T =>
+      requestScope.run({ correlationId: 'req-1' }, () =>
+        requestDeadline.run(Date.now() - 1, () => requestRoundTrips.run({ count: 0 }, work)),
+      );
+    const seen: unknown[][] = [];
+    const queue: LocalDeliveryQueue = new LocalDeliveryQueue({
+      deliver: async (runId) => {
+        seen.push(stores());
+        // deliverRun queues the next attempt from inside the one under way.
+        if (runId === 'run_first') await inRequest(() => queue.enqueue('run_retry', 1));
+      },
+      timeScale: 1 / 1000,
+    });
+    await inRequest(() => queue.enqueue('run_first', 0));
+    await waitFor('both attempts', () => (seen.length === 2 ? true : undefined), 2000);
+    expect(seen).toEqual([
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+    ]);
+    await queue.close();
   });
 
   test('an attempt that throws is tried again, as SQS would, up to MAX_TRIES times', async () => {
