@@ -36,20 +36,46 @@ const checkDataDir = async (path) => {
   await db.close();
 };
 
+// Closing waits for every connection to end: an answer under way when the close begins, or
+// a request that still comes, says "Connection: close" (Node would keep the connection for
+// its 5 s keep-alive otherwise); a request still unfinished after CLOSE_GRACE_MS is dropped.
+// Then dynalite closes LevelDB, after the operations under way.
+const CLOSE_GRACE_MS = 1000;
+
 checkDataDir(workerData.options.path).then(
   () => {
     const server = dynalite(workerData.options);
+    const answering = new Set();
+    let closing = false;
+    server.prependListener('request', (request, response) => {
+      if (closing) response.setHeader('Connection', 'close');
+      answering.add(response);
+      response.once('close', () => answering.delete(response));
+    });
+    // dynalite throws from a request's 'error' (its client gone mid-request, or a request the
+    // close dropped), which would end this worker and the server with it: the request just ends.
+    server.on('request', (request) => {
+      request.removeAllListeners('error');
+      request.on('error', () => {});
+    });
     server.on('error', (error) => parentPort.postMessage({ error: error.message, code: error.code }));
     server.listen(workerData.port, workerData.host, () => parentPort.postMessage({ port: server.address().port }));
     parentPort.on('message', (message) => {
-      if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
+      if (message !== 'close' || closing) return;
+      closing = true;
+      for (const response of answering) if (!response.headersSent) response.setHeader('Connection', 'close');
+      const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      server.close((error) => {
+        clearTimeout(grace);
+        parentPort.postMessage({ closed: true, error: error && error.message });
+      });
     });
   },
   (error) => parentPort.postMessage({ error: error.message, code: error.code }),
 );
 `;
 
-type WorkerMessage = { port: number } | { error: string; code?: string } | { closed: true };
+type WorkerMessage = { port: number } | { error: string; code?: string } | { closed: true; error?: string };
 
 /** Another process (another `npm start`, most likely) has the embedded DynamoDB's data folder open. */
 export class DataDirInUseError extends Error {
@@ -81,7 +107,7 @@ export const startEmbeddedDynamo = async (
   const [started] = (await once(worker, 'message')) as [WorkerMessage];
   if (!('port' in started)) {
     await worker.terminate();
-    const reason = 'error' in started ? started : { error: 'unexpected message', code: undefined };
+    const reason = 'closed' in started ? { error: 'unexpected message', code: undefined } : started;
     if (reason.code === 'DATA_DIR_LOCKED' && options.dataDir) throw new DataDirInUseError(options.dataDir);
     throw Object.assign(new Error(`Embedded DynamoDB could not start: ${reason.error}`), { code: reason.code });
   }
@@ -89,10 +115,14 @@ export const startEmbeddedDynamo = async (
     endpoint: `http://${host}:${started.port}`,
     close: async () => {
       worker.postMessage('close');
-      // LevelDB closes cleanly so the data folder stays consistent; terminate in any case.
-      // AbortSignal.timeout does not hold the process open once the worker has answered.
-      await once(worker, 'message', { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+      // LevelDB closes cleanly so the data folder stays consistent (within about a second:
+      // see CLOSE_GRACE_MS); terminate in any case, after 5 s as a last resort. AbortSignal.timeout
+      // does not hold the process open once the worker has answered.
+      const closed = once(worker, 'message', { signal: AbortSignal.timeout(5_000) }) as Promise<[WorkerMessage]>;
+      const [answer] = await closed.catch((): [undefined] => [undefined]);
       await worker.terminate();
+      if (!answer || !('closed' in answer)) console.error('Embedded DynamoDB did not close cleanly; stopped it');
+      else if (answer.error) console.error(`Embedded DynamoDB closed with an error: ${answer.error}`);
     },
   };
 };

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
 import { matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
@@ -32,6 +33,11 @@ export interface ApiServerOptions {
   lambdaTimeoutMs?: number;
   /** Add `X-DynamoDB-Round-Trips` to each response (benchmarks); the count is made by an SDK middleware. */
   countRoundTrips?: boolean;
+  /**
+   * How long close() lets the requests under way finish (default: the functions' timeout,
+   * as long as a Lambda would have); their connections are dropped after that.
+   */
+  drainTimeoutMs?: number;
 }
 
 export interface ApiServer {
@@ -74,10 +80,32 @@ const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
  */
 export const startApiServer = async (options: ApiServerOptions = {}): Promise<ApiServer> => {
   const handlerFor = handlerLoader(options.deps);
+  const lambdaTimeoutMs = options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS;
+  /** Set by close(): from then on nothing new runs, and every connection ends with its last answer. */
+  let closing = false;
+  /** The latest request taken on each connection (pipelined ones are answered in order). */
+  const latest = new WeakMap<Socket, IncomingMessage>();
+
+  /**
+   * Writes an answer. Once the server is stopping, the answer to a connection's latest
+   * request says `Connection: close`, and Node closes the connection after it: a client is
+   * told not to send another request on a connection about to go, rather than have it dropped.
+   */
+  const answer = (request: IncomingMessage, response: ServerResponse, result: HttpResult): void => {
+    if (closing && latest.get(request.socket) === request) response.setHeader('Connection', 'close');
+    writeHttpResult(response, result);
+  };
 
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (closing) {
+      // Arrived on a connection that was busy when the stop began (or behind a request on it):
+      // refused, with no handler run and no body read, rather than run and cut off.
+      answer(request, response, problem(503, 'The server is stopping; send the request again once it is back'));
+      if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
+      return;
+    }
     const onPath = routes.flatMap((candidate) => {
       const parameters = matchPath(candidate, path);
       return parameters ? [{ route: candidate, parameters }] : [];
@@ -85,10 +113,11 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     const matched = onPath.find((candidate) => candidate.route.method === request.method);
     const body = await readBody(request);
     if (body === null) {
-      writeHttpResult(response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
+      answer(request, response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
     } else if (!matched) {
       const allow = onPath.map((candidate) => candidate.route.method).join(', ');
-      writeHttpResult(
+      answer(
+        request,
         response,
         allow
           ? problem(405, `Method ${request.method} is not allowed on ${path}`, { Allow: allow })
@@ -99,42 +128,80 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters);
       const calls = { count: 0 };
-      const result = await requestRoundTrips.run(calls, () =>
-        handler(event, lambdaContext(route.id, options.lambdaTimeoutMs ?? LAMBDA_TIMEOUT_MS)),
-      );
+      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, lambdaTimeoutMs)));
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
-      writeHttpResult(response, result);
+      answer(request, response, result);
     }
     // The path only: a client may put credentials in the query string, and the log is stdout.
     if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
   };
 
+  /** Every exchange under way: done once its handler has returned and its answer is written (or its connection gone). */
   const inFlight = new Set<Promise<void>>();
   const server = createServer((request, response) => {
-    const done = dispatch(request, response)
-      .catch((error: unknown) => {
-        // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
-        console.error('Handler failed outside its error handling:', error);
-        if (!response.headersSent) writeHttpResult(response, problem(502, 'Bad gateway'));
-        else response.destroy();
-      })
-      .finally(() => inFlight.delete(done));
+    const { socket } = request;
+    latest.set(socket, request);
+    // An answer queued behind another on a connection that closes gets neither 'finish' nor
+    // 'close' (Node drops it): the connection's own close ends it then.
+    const written = new Promise<void>((resolve) => {
+      const done = () => {
+        response.off('close', done);
+        socket.off('close', done);
+        resolve();
+      };
+      response.once('close', done);
+      socket.once('close', done);
+    });
+    const handled = dispatch(request, response).catch((error: unknown) => {
+      // The connection went away while the body was coming (a client gone, or a stop that
+      // waited long enough): nobody to answer, and no handler failed.
+      if (socket.destroyed && request.errored) return;
+      // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
+      console.error('Handler failed outside its error handling:', error);
+      if (!response.headersSent) answer(request, response, problem(502, 'Bad gateway'));
+      else response.destroy();
+    });
+    const done = Promise.all([handled, written]).then(() => {
+      inFlight.delete(done);
+    });
     inFlight.add(done);
   });
   server.keepAliveTimeout = 5_000;
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;
+
+  /** Resolves once nothing is under way (requests that arrive meanwhile included), or after timeoutMs. */
+  const drain = async (timeoutMs: number): Promise<void> => {
+    const cancel = new AbortController();
+    const expired = sleep(timeoutMs, 'expired' as const, { signal: cancel.signal }).catch(() => 'cancelled' as const);
+    try {
+      while (inFlight.size > 0) {
+        if ((await Promise.race([Promise.allSettled([...inFlight]), expired])) === 'expired') return;
+      }
+    } finally {
+      cancel.abort();
+    }
+  };
+
   return {
     url: `http://${address}:${port}`,
     server,
-    // Stop accepting, let requests under way finish (their DynamoDB calls too), then drop idle connections.
+    /**
+     * A graceful stop: accept no connection, close the idle ones, refuse (503, `Connection:
+     * close`) whatever arrives on the others, and let the requests under way finish, each
+     * answer closing its connection. Only then, or after drainTimeoutMs, is every connection
+     * left dropped: idle ones, and ones whose next request was never read.
+     */
     close: async () => {
+      closing = true;
       const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       server.closeIdleConnections();
-      await Promise.allSettled([...inFlight]);
+      await drain(options.drainTimeoutMs ?? lambdaTimeoutMs);
       server.closeAllConnections();
       await closed;
+      // Handlers whose connection was dropped at the deadline: their own deadline ends them.
+      await Promise.allSettled([...inFlight]);
     },
   };
 };
