@@ -1,4 +1,4 @@
-/** The little of oidc-provider 9.13 (untyped JavaScript) that the benchmark's peer uses. */
+/** The little of oidc-provider 9.13 (untyped JavaScript) that the benchmark's peer and the local identity provider use. */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -7,10 +7,29 @@ declare module 'oidc-provider' {
     path: string;
     headers: Record<string, string | string[] | undefined>;
     set(field: string, value: string): void;
+    ip?: string;
     oidc: {
       params?: Record<string, unknown>;
       client?: { clientId: string };
+      session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+      result?: { consent?: { grantId?: string } };
+      provider: Provider;
     };
+  }
+
+  export interface Interaction {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown>;
+    session?: { accountId?: string };
+  }
+
+  export class Grant {
+    constructor(properties: { clientId?: string; accountId?: string });
+    addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+    static find(id: string): Promise<Grant | undefined>;
   }
 
   export interface AdapterPayload {
@@ -34,16 +53,27 @@ declare module 'oidc-provider' {
   export interface Configuration {
     adapter?: new (name: string) => Adapter;
     clients?: Record<string, unknown>[];
-    features?: Record<string, { enabled: boolean }>;
+    features?: Record<string, { enabled: boolean; [option: string]: unknown }>;
     jwks?: { keys: Record<string, unknown>[] };
     cookies?: { keys: string[] };
     ttl?: Record<string, number>;
-    extraTokenClaims?: (ctx: KoaContextWithOIDC, token: { kind: string }) => Promise<Record<string, unknown> | undefined>;
+    extraTokenClaims?: (
+      ctx: KoaContextWithOIDC,
+      token: { kind: string; accountId?: string },
+    ) => Promise<Record<string, unknown> | undefined>;
     [key: string]: unknown;
   }
 
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
+    Grant: typeof Grant;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     on(event: string, listener: (...args: unknown[]) => void): this;

@@ -1,0 +1,50 @@
+/** The local identity provider's sign-in page: plain HTML and a little CSS, no script. */
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+const page = (title: string, content: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Knap admin</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; display: grid; min-height: 100vh; place-items: center; }
+  main { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px rgb(0 0 0 / 12%); width: min(22rem, 90vw); }
+  h1 { font-size: 1.25rem; margin: 0 0 1rem; }
+  label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
+  input { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 4px; }
+  button { margin-top: 1.25rem; width: 100%; padding: .6rem; font: inherit; font-weight: 600; color: #fff; background: #2454d6; border: 0; border-radius: 4px; cursor: pointer; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #8aa8ff; outline-offset: 1px; }
+  .problem { color: #a31919; background: #fdecec; padding: .5rem .75rem; border-radius: 4px; }
+</style>
+</head>
+<body>
+<main>
+${content}
+</main>
+</body>
+</html>
+`;
+
+export const loginPage = (action: string, problem?: string, email = ''): string =>
+  page(
+    'Sign in',
+    `<h1>Sign in to the Knap admin console</h1>
+${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
+<form method="post" action="${escapeHtml(action)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(email)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+
+/** The provider's errors (a bad authorization request, an expired sign-in), said plainly. */
+export const errorPage = (out: Record<string, string>): string =>
+  page(
+    'Sign-in problem',
+    `<h1>Sign-in problem</h1>
+<p class="problem" role="alert">${escapeHtml(out.error_description ?? out.error ?? 'Something went wrong.')}</p>
+<p>Go back to the console and sign in again.</p>`,
+  );

@@ -1,0 +1,242 @@
+/**
+ * The local OpenID Connect provider `npm start` serves under /oidc, for organization admins:
+ * oidc-provider (certified) with the admins of `create-admin` as its accounts, a sign-in page
+ * of our own, and JWT access tokens for the admin API carrying the admin's `email` and `org`,
+ * which shared/auth/admin-tokens.ts verifies as it verifies Cognito's when deployed.
+ *
+ * The console is a first-party public client (authorization code + PKCE): no consent screen.
+ * Failed sign-ins are throttled per account; sign-ins and failures go to the audit log.
+ * Sessions, codes and grants live in memory (oidc-provider's default adapter): a restart signs
+ * admins out, which is fine on a laptop.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import type { AdminIssuerSettings } from '../../shared/auth/admin-tokens.js';
+import { verifyPassword } from '../../shared/domain/admins.js';
+import type { Deps } from '../../shared/runtime.js';
+import { recordAudit } from '../../shared/services/audit-log.js';
+import { errorPage, loginPage } from './login-page.js';
+
+/** The console's client id: a public client, no secret. */
+export const CONSOLE_CLIENT_ID = 'knap-console';
+/** The admin API as a resource (RFC 8707), and the audience of its access tokens. */
+export const ADMIN_RESOURCE = 'urn:knap:admin-api';
+export const ADMIN_AUDIENCE = 'knap-admin-api';
+/** Lifetimes: short access tokens, renewed silently while the provider session lasts. */
+export const ADMIN_TOKEN_TTL_SECONDS = 15 * 60;
+export const SESSION_TTL_SECONDS = 8 * 3600;
+/** Failed sign-ins per account before it must wait, and for how long. */
+export const SIGN_IN_FAILURES_ALLOWED = 5;
+export const SIGN_IN_LOCKOUT_SECONDS = 15 * 60;
+
+export interface LocalIdentityOptions {
+  /** `http://127.0.0.1:<port>/oidc`: the issuer, and where the provider is mounted. */
+  issuer: string;
+  deps: Deps;
+  /** Where the console may be sent back after sign-in and sign-out. */
+  redirectUris: string[];
+}
+
+export interface LocalIdentity {
+  /** Whether a request path is the provider's. */
+  owns(path: string): boolean;
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** How the admin functions verify its tokens. */
+  settings: AdminIssuerSettings;
+}
+
+/** Failures per account in the current lockout window; kept in memory, like the sessions. */
+class SignInThrottle {
+  readonly #failures = new Map<string, number[]>();
+  constructor(private readonly now: () => number) {}
+  private recent(email: string): number[] {
+    const since = this.now() - SIGN_IN_LOCKOUT_SECONDS * 1000;
+    const kept = (this.#failures.get(email) ?? []).filter((at) => at > since);
+    if (kept.length === 0) this.#failures.delete(email);
+    else this.#failures.set(email, kept);
+    return kept;
+  }
+  /** Seconds to wait before trying again, or 0. */
+  waitSeconds(email: string): number {
+    const recent = this.recent(email);
+    if (recent.length < SIGN_IN_FAILURES_ALLOWED) return 0;
+    return Math.ceil(((recent[0] as number) + SIGN_IN_LOCKOUT_SECONDS * 1000 - this.now()) / 1000);
+  }
+  failed(email: string): void {
+    this.#failures.set(email, [...this.recent(email), this.now()]);
+  }
+  succeeded(email: string): void {
+    this.#failures.delete(email);
+  }
+}
+
+const readForm = async (request: IncomingMessage): Promise<URLSearchParams> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > 16 * 1024) break;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+};
+
+const html = (response: ServerResponse, status: number, body: string): void => {
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(body);
+};
+
+export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity => {
+  const { deps } = options;
+  const mount = new URL(options.issuer).pathname.replace(/\/$/, '');
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  const throttle = new SignInThrottle(() => deps.clock.now().getTime());
+
+  const accountClaims = async (email: string) => {
+    const admin = await deps.repo.getAdmin(email);
+    return admin ? { sub: admin.email, email: admin.email, org: admin.orgName } : undefined;
+  };
+
+  const provider = new Provider(options.issuer, {
+    clients: [
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: options.redirectUris,
+        post_logout_redirect_uris: options.redirectUris,
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    pkce: { required: () => true },
+    scopes: ['openid', 'email', 'admin'],
+    claims: { openid: ['sub'], email: ['email'], admin: ['org'] },
+    jwks: { keys: [{ ...key, use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') }] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    ttl: {
+      AccessToken: ADMIN_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: ADMIN_TOKEN_TTL_SECONDS,
+      Interaction: 10 * 60,
+      Session: SESSION_TTL_SECONDS,
+      Grant: SESSION_TTL_SECONDS,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => ADMIN_RESOURCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: 'admin',
+          audience: ADMIN_AUDIENCE,
+          accessTokenTTL: ADMIN_TOKEN_TTL_SECONDS,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'ES256' } },
+        }),
+      },
+    },
+    // Its own error page loads a web font from another origin; ours loads nothing.
+    renderError: async (ctx: { type: string; body: string }, out: Record<string, string>) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(out);
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${mount}/interaction/${interaction.uid}` },
+    findAccount: async (_ctx: unknown, sub: string) => {
+      const claims = await accountClaims(sub);
+      return claims ? { accountId: sub, claims: async () => claims } : undefined;
+    },
+    extraTokenClaims: async (_ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const claims = await accountClaims(token.accountId);
+      return claims ? { email: claims.email, org: claims.org } : undefined;
+    },
+    // The console is first party: its grant is made here, so no consent prompt is ever shown.
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const { oidc } = ctx;
+      const clientId = oidc.client?.clientId;
+      const accountId = oidc.session?.accountId;
+      if (!clientId || !accountId) return undefined;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session?.grantIdFor(clientId);
+      const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+      if (existing) return existing;
+      const grant = new oidc.provider.Grant({ clientId, accountId });
+      grant.addOIDCScope('openid email admin');
+      grant.addResourceScope(ADMIN_RESOURCE, 'admin');
+      await grant.save();
+      return grant;
+    },
+  });
+  const callback = provider.callback();
+
+  const signIn = async (request: IncomingMessage, response: ServerResponse, action: string): Promise<void> => {
+    const form = await readForm(request);
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const password = form.get('password') ?? '';
+    const wait = throttle.waitSeconds(email);
+    if (wait > 0) {
+      html(response, 429, loginPage(action, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
+      return;
+    }
+    const admin = email ? await deps.repo.getAdmin(email) : null;
+    // Unknown accounts cost a hash too, so a wrong address and a wrong password take as long.
+    const valid = await verifyPassword(password, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+    const actor = { name: email, sourceIp: request.socket.remoteAddress ?? null };
+    if (!admin || !valid) {
+      throttle.failed(email);
+      if (admin) await recordAudit(deps, actor, admin.orgName, 'admin.sign_in_failed', { type: 'admin', id: admin.email });
+      html(response, 401, loginPage(action, 'Wrong email or password.', email));
+      return;
+    }
+    throttle.succeeded(email);
+    await recordAudit(deps, actor, admin.orgName, 'admin.sign_in', { type: 'admin', id: admin.email });
+    await provider.interactionFinished(
+      request,
+      response,
+      { login: { accountId: admin.email } },
+      { mergeWithLastSubmission: false },
+    );
+  };
+
+  return {
+    settings: {
+      issuer: options.issuer,
+      audience: ADMIN_AUDIENCE,
+      orgClaim: 'org',
+      jwksUri: `${options.issuer}/jwks`,
+    },
+    owns: (path) => path === mount || path.startsWith(`${mount}/`),
+    handle: async (request, response) => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const interaction = new RegExp(`^${mount}/interaction/([A-Za-z0-9_-]+)(/login)?$`).exec(path);
+      if (interaction) {
+        const action = `${mount}/interaction/${interaction[1]}/login`;
+        try {
+          const details = await provider.interactionDetails(request, response);
+          if (details.uid !== interaction[1]) throw new Error('Interaction mismatch');
+          if (interaction[2] && request.method === 'POST') await signIn(request, response, action);
+          else html(response, 200, loginPage(action));
+        } catch {
+          html(response, 400, loginPage(action, 'This sign-in has expired. Go back to the console and sign in again.'));
+        }
+        return;
+      }
+      // oidc-provider routes relative to where it is mounted and builds its URLs from the
+      // original one, as Express's app.use would hand them over.
+      Object.assign(request, { originalUrl: request.url });
+      request.url = (request.url ?? '/').slice(mount.length) || '/';
+      callback(request, response);
+    },
+  };
+};
+
+/** A hash no password matches, verified when the account does not exist. */
+const UNKNOWN_ACCOUNT_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
