@@ -38,6 +38,17 @@ export interface ApiServerOptions {
    * as long as a Lambda would have); their connections are dropped after that.
    */
   drainTimeoutMs?: number;
+  /**
+   * Requests the server hands to something else, by path, before reading their body (the
+   * local OpenID Connect provider under /oidc); made once the server's URL is known.
+   */
+  mount?: (url: string) => MountedApp;
+}
+
+/** An app served beside the API routes, under paths of its own. */
+export interface MountedApp {
+  owns(path: string): boolean;
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
 }
 
 export interface ApiServer {
@@ -85,6 +96,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   let closing = false;
   /** The latest request taken on each connection (pipelined ones are answered in order). */
   const latest = new WeakMap<Socket, IncomingMessage>();
+  let mounted: MountedApp | undefined;
 
   /**
    * Writes an answer. Once the server is stopping, the answer to a connection's latest
@@ -103,6 +115,11 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       // Arrived on a connection that was busy when the stop began (or behind a request on it):
       // refused, with no handler run and no body read, rather than run and cut off.
       answer(request, response, problem(503, 'The server is stopping; send the request again once it is back'));
+      if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
+      return;
+    }
+    if (mounted?.owns(path)) {
+      await mounted.handle(request, response);
       if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
       return;
     }
@@ -170,6 +187,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;
+  mounted = options.mount?.(`http://${address}:${port}`);
 
   /** Resolves once nothing is under way (requests that arrive meanwhile included), or after timeoutMs. */
   const drain = async (timeoutMs: number): Promise<void> => {

@@ -6,9 +6,10 @@
  *
  * The console is a first-party public client (authorization code + PKCE): no consent screen.
  * Failed sign-ins are throttled per account; sign-ins and failures go to the audit log.
- * Sessions, codes and grants live in memory (oidc-provider's default adapter): a restart signs
- * admins out, which is fine on a laptop.
+ * Sessions, codes and grants live in memory (memory-adapter.ts): a restart signs admins out,
+ * which is fine on a laptop.
  */
+import './quiet-runtime-warning.js';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
@@ -17,6 +18,7 @@ import { verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
 import { errorPage, loginPage } from './login-page.js';
+import { memoryAdapter } from './memory-adapter.js';
 
 /** The console's client id: a public client, no secret. */
 export const CONSOLE_CLIENT_ID = 'knap-console';
@@ -104,6 +106,7 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
   };
 
   const provider = new Provider(options.issuer, {
+    adapter: memoryAdapter(),
     clients: [
       {
         client_id: CONSOLE_CLIENT_ID,

@@ -91,4 +91,28 @@ describe('npm start', () => {
       ),
     );
   }, 90_000);
+
+  test("serves the admins' OpenID Connect provider under /oidc on the same port, its sign-in page included", async () => {
+    const settings = { ...(await ports()), DATA_DIR: dataDir() };
+    const server = start(settings);
+    await server.waitForStdout(/Knap API listening/);
+    const base = `http://127.0.0.1:${settings.PORT}`;
+    const discovery = (await (await fetch(`${base}/oidc/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery).toMatchObject({
+      issuer: `${base}/oidc`,
+      authorization_endpoint: `${base}/oidc/auth`,
+      token_endpoint: `${base}/oidc/token`,
+      jwks_uri: `${base}/oidc/jwks`,
+      code_challenge_methods_supported: ['S256'],
+    });
+    const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+    const authorize = await fetch(
+      `${base}/oidc/auth?client_id=knap-console&response_type=code&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&redirect_uri=${encodeURIComponent(`${base}/console/`)}`,
+      { redirect: 'manual' },
+    );
+    expect(authorize.status).toBe(303);
+    expect(authorize.headers.get('location')).toMatch(/^\/oidc\/interaction\//);
+    // Nothing on stderr: no warning from the provider on a supported Node.js.
+    expect(server.stderr()).toBe('');
+  }, 90_000);
 });
