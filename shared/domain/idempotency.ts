@@ -7,10 +7,11 @@
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 /**
- * How long an in-flight claim holds: past this (well over the 10 s Lambda timeout) the first
- * request can no longer be running, so a retry may take its place rather than wait 24 hours.
+ * How long an in-flight claim holds: past this (the 10 s function timeout, and a margin for
+ * clocks that differ between containers) the first request can no longer be running, so a retry
+ * may take its place rather than wait 24 hours. A 409 tells the time left of it (Retry-After).
  */
-export const IDEMPOTENCY_LEASE_SECONDS = 60;
+export const IDEMPOTENCY_LEASE_SECONDS = 15;
 
 /** 1-255 printable ASCII characters, as the contract says. */
 export const isValidIdempotencyKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key);

@@ -55,7 +55,11 @@ export const idempotent = async (
       throw new ApiError(422, 'This Idempotency-Key was already used with a different request body');
     }
     if (existing.state === 'in_flight' || !existing.response) {
-      throw new ApiError(409, 'A request with this Idempotency-Key is still in progress; retry shortly', { 'Retry-After': '1' });
+      // When the first request cannot be running any more: a retry then runs, if it has not answered first.
+      const wait = Math.max(1, existing.leaseUntil - now);
+      throw new ApiError(409, `A request with this Idempotency-Key is still in progress; retry in ${wait} s`, {
+        'Retry-After': String(wait),
+      });
     }
     return { ...existing.response, replayed: true };
   }

@@ -55,7 +55,7 @@ test('the same key with a different body: 422, and nothing stored', async () => 
   expect(await myKnapCount()).toBe(count);
 });
 
-test('while the first is still in flight: 409 with Retry-After', async () => {
+test('while the first may still be in flight: 409 with Retry-After saying when it cannot be any more', async () => {
   const key = freshKey();
   const now = Math.floor(api.clock.now().getTime() / 1000);
   const { createHash } = await import('node:crypto');
@@ -67,15 +67,17 @@ test('while the first is still in flight: 409 with Retry-After', async () => {
       requestHash: createHash('sha256').update(JSON.stringify(body)).digest('base64url'),
       resourceId: '00000000-0000-4000-8000-000000000000',
       expiresAt: now + 86_400,
-      leaseUntil: now + 60,
+      leaseUntil: now + 15,
     },
     now,
   );
   const response = await createKnap(api.url, token, body, keyed(key));
   expect(response.status).toBe(409);
-  expect(response.headers.get('retry-after')).toBe('1');
-  // Once the in-flight claim's lease has run out (its request cannot still be running), a retry runs.
-  api.clock.advance(61);
+  expect(response.headers.get('retry-after')).toBe('15');
+  api.clock.advance(10);
+  expect((await createKnap(api.url, token, body, keyed(key))).headers.get('retry-after')).toBe('5');
+  // Once the in-flight claim's lease has run out (its request cannot still be running), a retry runs: as it said.
+  api.clock.advance(5);
   const retried = await createKnap(api.url, token, body, keyed(key));
   expect(retried.status).toBe(201);
   expect((await json(retried)).uuid).toBe('00000000-0000-4000-8000-000000000000');
