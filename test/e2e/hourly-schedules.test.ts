@@ -3,7 +3,7 @@
  * advanced by the dispatcher one interval at a time, on the local server with a moved clock.
  */
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
-import { bearer, createKnap, postToken, startTestApi, type TestApi } from '../support/api.js';
+import { bearer, createKnap, startTestApi, type TestApi, tokenAt } from '../support/api.js';
 import { body as json } from '../support/json.js';
 import { scheduleInfo } from '../support/schedule-info.js';
 
@@ -11,15 +11,8 @@ let api: TestApi;
 let client: { clientId: string; clientSecret: string };
 let token = '';
 
-/** Moves the clock forward and grants a token valid at the new time. */
 const clockAt = async (time: string) => {
-  api.clock.set(time);
-  const response = await postToken(api.url, {
-    grant_type: 'client_credentials',
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-  });
-  token = (await json(response)).access_token as string;
+  token = await tokenAt(api, client, time);
 };
 
 beforeAll(async () => {

@@ -6,22 +6,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
 import { key } from '../../shared/store/keys.js';
-import { bearer, createKnap, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
+import { bearer, createKnap, listKnaps, startTestApi, type TestApi, tokenAt } from '../support/api.js';
 import { body as json } from '../support/json.js';
 
 let api: TestApi;
 let client: { clientId: string; clientSecret: string };
 let token = '';
 
-/** Moves the clock (only forward) and grants a token for the new time: access tokens live an hour. */
 const clockAt = async (time: string) => {
-  api.clock.set(time);
-  const response = await postToken(api.url, {
-    grant_type: 'client_credentials',
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-  });
-  token = (await json(response)).access_token as string;
+  token = await tokenAt(api, client, time);
 };
 
 beforeAll(async () => {

@@ -95,6 +95,12 @@ export const refreshGrant = (url: string, client: ClientCredentials, refreshToke
     client_secret: client.clientSecret,
   });
 
+/** Moves the test clock (forward only, in practice) and grants a token valid then: access tokens live an hour. */
+export const tokenAt = async (api: TestApi, client: ClientCredentials, time: string): Promise<string> => {
+  api.clock.set(time);
+  return (await getToken(api.url, client)).access_token;
+};
+
 export const basic = (id: string, secret: string): string =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
