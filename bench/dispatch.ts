@@ -49,6 +49,7 @@ const main = async (): Promise<void> => {
       enqueue: async () => {
         queued += 1;
       },
+      enqueueMeetingFanOut: async () => undefined,
     },
     // The dispatcher seals no tokens.
     tokenKeys: staticKeyring([randomBytes(32)]),

@@ -93,7 +93,7 @@ export const startStackProcess = async (
       metrics: noMetrics,
       defaultRateLimit: DEFAULT_RATE_LIMIT,
       // The benchmark creates no runs.
-      deliveries: { enqueue: async () => undefined },
+      deliveries: { enqueue: async () => undefined, enqueueMeetingFanOut: async () => undefined },
       tokenKeys: keyringFromEnv({ TOKEN_SIGNING_KEYS: tokenKeys }),
     },
     stop: async () => {

@@ -17,7 +17,9 @@ import { KEY_PREFIX, type TableAccess } from './table-access.js';
  * - dispatch-runs: due Knaps (Query on gsi3, then BatchGetItem of the Knaps), the run
  *   (PutItem), the claim on the Knap (UpdateItem).
  * - deliver-runs: the run and its Knap (GetItem), the organization's webhook endpoints
- *   (Query on gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem).
+ *   (Query on gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem); and the
+ *   rest of a large meeting report (services/meeting-fan-out.ts): the reporter's Knaps
+ *   (Query on gsi1 and gsi2), their runs made (PutItem) or found (GetItem).
  */
 export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'dispatch-runs': {
@@ -27,9 +29,10 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:UpdateItem': [KEY_PREFIX.knap],
   },
   'deliver-runs': {
-    'dynamodb:Query': ['gsi3'],
+    'dynamodb:Query': ['gsi1', 'gsi2', 'gsi3'],
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook],
+    'dynamodb:PutItem': [KEY_PREFIX.run],
     'dynamodb:UpdateItem': [KEY_PREFIX.run],
   },
 };

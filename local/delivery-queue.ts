@@ -14,9 +14,12 @@
  *
  * Timers die with the process: a run still waiting for a retry when npm start stops stays
  * `pending`, and the next start tries it again at once (local/stack.ts; deployed, SQS keeps
- * the message and its delay).
+ * the message and its delay). The queue also makes the rest of large meeting reports, a page
+ * per message (enqueueMeetingFanOut); a page that had not run when the process stopped is
+ * gone, and reporting the meeting again makes what is missing.
  */
 import { AsyncResource } from 'node:async_hooks';
+import type { MeetingFanOut } from '../shared/domain/runs.js';
 import type { DeliveryQueue } from '../shared/domain/webhooks.js';
 import { RETRY_POLICY, type RetryPolicy } from '../shared/webhooks/retry.js';
 
@@ -32,9 +35,14 @@ export const LOCAL_RETRY_POLICY: RetryPolicy = { ...RETRY_POLICY, factor: 2 };
 export interface LocalDeliveryQueueOptions {
   /** One attempt (deliverRun); resolves when it is recorded. */
   deliver: (runId: string) => Promise<unknown>;
+  /** One page of a meeting report's runs (continueMeetingFanOut); without it such a message is refused. */
+  continueFanOut?: (task: MeetingFanOut) => Promise<unknown>;
   /** Multiplies every wait; default LOCAL_TIME_SCALE. */
   timeScale?: number;
-  /** An attempt that threw (the store failed): tried again, as SQS would, up to MAX_TRIES times. */
+  /**
+   * An attempt (or a page of meeting runs, id `meeting <meeting_id>`) that threw (the store
+   * failed): tried again, as SQS would, up to MAX_TRIES times. Default: a line on stderr.
+   */
   onError?: (runId: string, error: unknown) => void;
 }
 
@@ -57,7 +65,16 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 
   async enqueue(runId: string, delaySeconds: number): Promise<void> {
     if (this.closed) return;
-    this.schedule(runId, delaySeconds, 1);
+    this.schedule({ id: runId, what: `Delivering run ${runId}`, work: () => this.options.deliver(runId) }, delaySeconds, 1);
+  }
+
+  /** A page of a meeting report's runs, made now, outside the request (like an attempt). */
+  async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
+    const { continueFanOut } = this.options;
+    if (!continueFanOut) throw new Error('This delivery queue makes no meeting runs (LocalDeliveryQueueOptions.continueFanOut)');
+    if (this.closed) return;
+    const id = `meeting ${task.meeting.meeting_id}`;
+    this.schedule({ id, what: `Making the runs of ${id}`, work: () => continueFanOut(task) }, 0, 1);
   }
 
   /** Attempts waiting for their time, and attempts under way. */
@@ -73,14 +90,14 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private schedule(runId: string, delaySeconds: number, tryNumber: number): void {
+  private schedule(job: Job, delaySeconds: number, tryNumber: number): void {
     // Set in the queue's own context: the timer, and the attempt it starts, see none of the
     // stores of whoever queued it (a request, or the attempt before).
     const timer = this.context.runInAsyncScope(() =>
       setTimeout(
         () => {
           this.timers.delete(timer);
-          this.run(runId, tryNumber);
+          this.run(job, tryNumber);
         },
         Math.max(0, delaySeconds * this.timeScale * 1000),
       ),
@@ -90,15 +107,16 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     this.timers.add(timer);
   }
 
-  private run(runId: string, tryNumber: number): void {
+  private run(job: Job, tryNumber: number): void {
     if (this.closed) return;
     const attempt = Promise.resolve()
-      .then(() => this.options.deliver(runId))
+      .then(job.work)
       .then(
         () => {},
         (error: unknown) => {
-          (this.options.onError ?? defaultOnError)(runId, error);
-          if (tryNumber < MAX_TRIES && !this.closed) this.schedule(runId, THROWN_RETRY_SECONDS, tryNumber + 1);
+          if (this.options.onError) this.options.onError(job.id, error);
+          else console.error(`${job.what} failed: ${(error as Error).message?.split('\n')[0] ?? String(error)}`);
+          if (tryNumber < MAX_TRIES && !this.closed) this.schedule(job, THROWN_RETRY_SECONDS, tryNumber + 1);
         },
       )
       .finally(() => this.inFlight.delete(attempt));
@@ -106,6 +124,11 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   }
 }
 
-const defaultOnError = (runId: string, error: unknown): void => {
-  console.error(`Delivering run ${runId} failed: ${(error as Error).message?.split('\n')[0] ?? String(error)}`);
-};
+/** A message of the queue: a delivery attempt (id: the run's) or a page of meeting runs. */
+interface Job {
+  /** What onError is told: the run id, or `meeting <meeting_id>`. */
+  id: string;
+  /** What the log says failed. */
+  what: string;
+  work: () => Promise<unknown>;
+}

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
+import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
@@ -107,6 +108,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   // they outlive the request that made the run (see delivery-queue.ts).
   const deliveries = new LocalDeliveryQueue({
     deliver: (runId) => deliverRun(defaultDeps(), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
+    continueFanOut: (task) => continueMeetingFanOut(defaultDeps(), task),
     timeScale: options.deliveryTimeScale,
   });
   useLocalDeliveryQueue(deliveries);

@@ -21,6 +21,7 @@ import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { lambdaContext as localLambdaContext } from '../local/http-adapter.js';
 import { openLocalTable } from '../local/local-table.js';
 import { type HandlerModule, importRouteModule } from '../local/server.js';
+import type { MeetingFanOut } from '../shared/domain/runs.js';
 import type { DeliveryQueue } from '../shared/domain/webhooks.js';
 import { useLocalDeliveryQueue } from '../shared/runtime.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
@@ -72,8 +73,15 @@ export interface QueuedDelivery {
 class RecordingDeliveryQueue implements DeliveryQueue {
   readonly queued: QueuedDelivery[] = [];
 
+  /** The rest of meeting reports over 100 Knaps (recorded, never made here). */
+  readonly fanOuts: MeetingFanOut[] = [];
+
   async enqueue(runId: string, delaySeconds: number): Promise<void> {
     this.queued.push({ runId, delaySeconds });
+  }
+
+  async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
+    this.fanOuts.push(task);
   }
 }
 

@@ -25,7 +25,10 @@ export const publicDeps = (): Deps => {
     // They count nothing: no EMF library in their bundles.
     metrics: noMetrics,
     defaultRateLimit: DEFAULT_RATE_LIMIT,
-    deliveries: { enqueue: async () => lacking('delivery queue')() },
+    deliveries: {
+      enqueue: async () => lacking('delivery queue')(),
+      enqueueMeetingFanOut: async () => lacking('delivery queue')(),
+    },
     tokenKeys: unavailableKeyring('A public function has no token keys'),
   };
   return deps;

@@ -67,6 +67,14 @@ const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQue
     if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
     return localDeliveries.enqueue(runId, delaySeconds);
   },
+  enqueueMeetingFanOut: async (task) => {
+    if (env.DELIVERY_QUEUE_URL) {
+      if (!openRemoteQueue) throw new Error('This function was not given the delivery queue (defaultDeps({ remoteDeliveries }))');
+      return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueueMeetingFanOut(task);
+    }
+    if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
+    return localDeliveries.enqueueMeetingFanOut(task);
+  },
 });
 
 /** DEFAULT_RATE_LIMIT, the deployment's limit for clients without one of their own (100 when unset or invalid). */

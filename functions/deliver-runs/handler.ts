@@ -1,14 +1,18 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { startInvocation } from '../../shared/lambda/invocation.js';
-import { parseDeliveryMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
+import { parseQueueMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
+import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 
 /**
  * The SQS consumer that delivers runs to webhooks. The records of a batch are delivered all at
  * once (a slow endpoint holds up no other run), and only the records whose delivery threw
  * (the store or the queue failed) are reported back, so SQS retries those alone. An
  * endpoint's error is no throw: deliverRun records it and queues the next attempt itself.
+ *
+ * The queue also carries the rest of large meeting reports (`meeting_fan_out` messages): each
+ * makes a page of runs and queues the next page (services/meeting-fan-out.ts).
  */
 export const createHandler =
   (deps: Deps, settings: DeliverySettings = deliverySettingsFromEnv()) =>
@@ -16,12 +20,26 @@ export const createHandler =
     await startInvocation(deps.log, context);
     const failures: SQSBatchItemFailure[] = [];
     const handle = async (record: SQSRecord): Promise<void> => {
-      const message = parseDeliveryMessage(record.body);
-      if (!message) {
+      const parsed = parseQueueMessage(record.body);
+      if (!parsed) {
         // Retrying cannot make it readable: log and let it go.
         deps.log.error('Unreadable delivery message, dropped', { message_id: record.messageId });
         return;
       }
+      if ('fanOut' in parsed) {
+        try {
+          await continueMeetingFanOut(deps, parsed.fanOut);
+        } catch (error) {
+          deps.log.error('Making meeting runs failed; SQS will try again', {
+            meeting_id: parsed.fanOut.meeting.meeting_id,
+            error: (error as Error).name,
+            message: (error as Error).message,
+          });
+          failures.push({ itemIdentifier: record.messageId });
+        }
+        return;
+      }
+      const message = parsed.delivery;
       try {
         const wait = secondsToWait(message, deps.clock.now().getTime());
         if (wait > 0) await deps.deliveries.enqueue(message.run_id, wait);

@@ -7,7 +7,7 @@ import type { AuditEvent, AuditPage } from './audit.js';
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
-import type { Run, RunStatus, StoredRun } from './runs.js';
+import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
 
@@ -113,6 +113,15 @@ export interface Repository {
   deleteKnap(orgName: string, uuid: string, expectedVersion: number): Promise<boolean>;
   listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage>;
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage>;
+  /**
+   * Up to `page.limit` of the active after-meeting Knaps `viewer` sees (its own, then its
+   * organization's shared ones not its own: each Knap once), from `page.cursor` on; `next`
+   * resumes right after the last one returned. Reads by the creator and shared indexes, never
+   * a scan; a page may take several queries when most Knaps are of other kinds.
+   */
+  listMeetingKnaps(viewer: MeetingKnapsViewer, page: PageRequest): Promise<MeetingKnapsPage>;
+  /** How many of those Knaps there are from `cursor` on (COUNT queries: no items come back). */
+  countMeetingKnaps(viewer: MeetingKnapsViewer, cursor: string): Promise<number>;
   /**
    * Claims a key for one request with one conditional write. It succeeds when the key is new
    * or expired, or was claimed for the same body by a request that failed or whose lease ran

@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
+import type { Knap } from './knaps.js';
 
 export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -144,8 +145,53 @@ export const MeetingTranscriptionSchema = v.object({
 });
 export type MeetingTranscription = v.InferOutput<typeof MeetingTranscriptionSchema>;
 
-export const MeetingRunsSchema = v.object({ meeting_id: v.string(), runs: v.array(RunSchema) });
+/**
+ * The Knaps one meeting report makes runs for before it answers, and one page of the queue
+ * after it (the contract's bounded work per request).
+ */
+export const MEETING_FAN_OUT_PAGE = 100;
+
+export const MeetingRunsSchema = v.object({
+  meeting_id: v.string(),
+  runs: v.pipe(v.array(RunSchema), v.description(`The runs, earlier or new, of up to ${MEETING_FAN_OUT_PAGE} Knaps`)),
+  runs_pending: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description(
+        `Present only when the caller sees more than ${MEETING_FAN_OUT_PAGE} such Knaps: how many more there are. ` +
+          "Their runs are made after the answer (once per Knap per meeting, as ever) and show in each Knap's history",
+      ),
+    ),
+  ),
+});
 export type MeetingRuns = v.InferOutput<typeof MeetingRunsSchema>;
+
+/** Whose Knaps a meeting report runs: those the client created, and those its organization shares. */
+export interface MeetingKnapsViewer {
+  clientId: string;
+  orgName: string;
+}
+
+/** A page of the active after-meeting Knaps a client sees. */
+export interface MeetingKnapsPage {
+  knaps: Knap[];
+  /** Where the next page starts (opaque); null when none is left. A page may be the last and still have one. */
+  next: string | null;
+}
+
+/**
+ * The rest of a meeting report, carried by the delivery queue: runs for the Knaps after
+ * `cursor`, a page per message. Plain JSON (it travels in an SQS message body).
+ */
+export interface MeetingFanOut {
+  meeting: RunMeeting;
+  /** The reporting client and its organization: whose Knaps (MeetingKnapsViewer). */
+  client_id: string;
+  org_name: string;
+  cursor: string;
+}
 
 /** How long run history is kept (the item's TTL). */
 export const RUN_RETENTION_SECONDS = 90 * 24 * 3600;

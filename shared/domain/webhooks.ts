@@ -1,5 +1,6 @@
 /** Webhook endpoints of an organization: where its Knaps' runs are delivered (Standard Webhooks). */
 import { randomBytes } from 'node:crypto';
+import type { MeetingFanOut } from './runs.js';
 
 export interface WebhookEndpoint {
   endpointId: string;
@@ -32,4 +33,6 @@ export interface DeliveryAttempt {
 export interface DeliveryQueue {
   /** Asks for an attempt to deliver `runId` in `delaySeconds` (0: now). */
   enqueue(runId: string, delaySeconds: number): Promise<void>;
+  /** Asks for the next page of a meeting report's runs to be made now (services/meeting-fan-out.ts). */
+  enqueueMeetingFanOut(task: MeetingFanOut): Promise<void>;
 }

@@ -462,7 +462,9 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         requestBody: { required: true, content: json('MeetingTranscription') },
         responses: {
           '202': {
-            description: 'The runs of this meeting, new or earlier',
+            description:
+              'The runs of this meeting, new or earlier, of up to 100 Knaps. With more than 100 such Knaps the rest are made ' +
+              'after the answer (`runs_pending` says how many), each once per meeting as ever',
             headers: rateLimitHeaders,
             content: json('MeetingRuns'),
           },

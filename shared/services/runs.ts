@@ -3,9 +3,10 @@
  * dispatcher's (dispatcher.ts). A new run is stored pending, then queued for delivery.
  */
 import { isoSeconds } from '../domain/clock.js';
-import type { Knap, KnapPage, StoredKnap } from '../domain/knaps.js';
+import type { StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import {
+  MEETING_FAN_OUT_PAGE,
   type MeetingRuns,
   type MeetingTranscription,
   newRun,
@@ -17,6 +18,7 @@ import {
 import { ApiError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { readKnap } from './knap-lifecycle.js';
+import { meetingRuns } from './meeting-fan-out.js';
 import type { Caller } from './request-state.js';
 
 /** POST /api/studio/knap-tools/{uuid}/runs: any Knap the caller sees, if active. */
@@ -36,61 +38,40 @@ export const startManualRun = async (deps: Deps, caller: Caller, uuid: string): 
   return run;
 };
 
-/** Every page of a listing. */
-const everyPage = async (read: (cursor?: string) => Promise<KnapPage>): Promise<Knap[]> => {
-  const knaps: Knap[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await read(cursor);
-    knaps.push(...page.knaps);
-    cursor = page.next ?? undefined;
-  } while (cursor);
-  return knaps;
-};
-
-/** The active after-meeting Knaps the caller sees: its own, and those its organization shares. */
-const meetingKnaps = async (deps: Deps, caller: Caller): Promise<Knap[]> => {
-  const { clientId, orgName } = caller.client;
-  const [mine, shared] = await Promise.all([
-    everyPage((cursor) => deps.repo.listKnapsByCreator(clientId, { limit: 100, cursor })),
-    everyPage((cursor) => deps.repo.listSharedKnaps(orgName, { limit: 100, cursor })),
-  ]);
-  const byUuid = new Map([...mine, ...shared].map((knap) => [knap.uuid, knap]));
-  return [...byUuid.values()].filter((knap) => knap.schedule_type === 'post_meeting_transcription' && knap.is_active);
-};
-
 /**
  * POST /api/studio/meeting-transcriptions: one run per active after-meeting Knap the caller
  * sees, at most one per (Knap, meeting) ever: the run id derives from both and is written with
  * a condition, so a repeated report, a concurrent one or one from a colleague's client finds
  * the run that exists instead of making another. Each new run carries the meeting as reported
  * (`meeting`); a later report of the same meeting answers the runs as first made.
+ *
+ * Bounded work whatever the number of Knaps: the runs of the first MEETING_FAN_OUT_PAGE
+ * Knaps are made (25 writes at a time) and answered; when there are more, one message on the
+ * delivery queue carries the rest (meeting-fan-out.ts, a page per message) and the answer
+ * says how many (`runs_pending`, counted by COUNT queries that return no items). A report of
+ * a meeting whose later runs exist already queues the rest again: those pages find the runs
+ * and make nothing.
  */
 export const reportMeeting = async (deps: Deps, caller: Caller, meeting: MeetingTranscription): Promise<MeetingRuns> => {
-  const knaps = await meetingKnaps(deps, caller);
-  const createdAt = isoSeconds(deps.clock.now());
+  const viewer = { clientId: caller.client.clientId, orgName: caller.client.orgName };
   const details = runMeeting(meeting);
-  const runs = await Promise.all(
-    knaps.map(async (knap) => {
-      const run = newRun({
-        run_id: runId.meeting(knap.uuid, meeting.meeting_id),
-        knap_uuid: knap.uuid,
-        trigger: 'post_meeting_transcription',
-        scheduled_for: null,
-        meeting_id: meeting.meeting_id,
-        meeting: details,
-        created_at: createdAt,
-      });
-      if (await deps.repo.putRun({ run, orgName: caller.client.orgName, deliveredTo: [] })) {
-        await deps.deliveries.enqueue(run.run_id, 0);
-        return run;
-      }
-      const earlier = await deps.repo.getRun(run.run_id);
-      if (!earlier) throw new Error(`Run ${run.run_id} was reported to exist and then could not be read`);
-      return earlier.run;
-    }),
-  );
-  return { meeting_id: meeting.meeting_id, runs: runs.sort((a, b) => a.knap_uuid.localeCompare(b.knap_uuid)) };
+  const first = await deps.repo.listMeetingKnaps(viewer, { limit: MEETING_FAN_OUT_PAGE });
+  const runs = await meetingRuns(deps, viewer.orgName, first.knaps, details);
+  const answer: MeetingRuns = {
+    meeting_id: meeting.meeting_id,
+    runs: runs.sort((a, b) => a.knap_uuid.localeCompare(b.knap_uuid)),
+  };
+  const pending = first.next ? await deps.repo.countMeetingKnaps(viewer, first.next) : 0;
+  if (first.next && pending > 0) {
+    await deps.deliveries.enqueueMeetingFanOut({
+      meeting: details,
+      client_id: viewer.clientId,
+      org_name: viewer.orgName,
+      cursor: first.next,
+    });
+    answer.runs_pending = pending;
+  }
+  return answer;
 };
 
 /** GET /api/studio/knap-tools/{uuid}/runs: newest first, for any Knap the caller sees. */

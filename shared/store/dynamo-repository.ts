@@ -10,6 +10,7 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
+  type QueryCommandOutput,
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -19,15 +20,16 @@ import type { AuditEvent, AuditPage } from '../domain/audit.js';
 import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
-import type {
-  ClientChanges,
-  CountRequestInput,
-  CountRequestResult,
-  PageRequest,
-  Repository,
-  RevocationMigration,
+import {
+  type ClientChanges,
+  type CountRequestInput,
+  type CountRequestResult,
+  InvalidCursorError,
+  type PageRequest,
+  type Repository,
+  type RevocationMigration,
 } from '../domain/repository.js';
-import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
+import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import { AdminStore } from './admin-store.js';
@@ -140,6 +142,54 @@ export class DynamoRepository implements Repository {
 
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage> {
     return this.knapPage('gsi2', key.sharedKnaps(orgName), page);
+  }
+
+  async listMeetingKnaps(viewer: MeetingKnapsViewer, page: PageRequest): Promise<MeetingKnapsPage> {
+    let at: MeetingListing | null = decodeMeetingCursor(page.cursor, viewer);
+    const knaps: Knap[] = [];
+    while (at && knaps.length < page.limit) {
+      const { index, partition } = meetingPhase(at.phase, viewer);
+      const result: QueryCommandOutput = await this.db.send(
+        new QueryCommand({
+          ...meetingQuery(this.tableName, at.phase, viewer),
+          Limit: MEETING_QUERY_LIMIT,
+          ExclusiveStartKey: at.key,
+        }),
+      );
+      const items = result.Items ?? [];
+      const room = page.limit - knaps.length;
+      if (items.length > room) {
+        // Resume right after the last Knap taken: its keys are the listing's position.
+        const last = items[room - 1] as Item;
+        knaps.push(...items.slice(0, room).map(itemToKnap));
+        const position = { pk: last.pk, sk: last.sk, [`${index}pk`]: partition, [`${index}sk`]: last[`${index}sk`] };
+        return { knaps, next: encodeMeetingCursor({ phase: at.phase, key: position as Item }) };
+      }
+      knaps.push(...items.map(itemToKnap));
+      at = result.LastEvaluatedKey
+        ? { phase: at.phase, key: result.LastEvaluatedKey }
+        : at.phase === 'own'
+          ? { phase: 'shared' }
+          : null;
+    }
+    return { knaps, next: at ? encodeMeetingCursor(at) : null };
+  }
+
+  async countMeetingKnaps(viewer: MeetingKnapsViewer, cursor: string): Promise<number> {
+    let at: MeetingListing | null = decodeMeetingCursor(cursor, viewer);
+    let count = 0;
+    while (at) {
+      const result: QueryCommandOutput = await this.db.send(
+        new QueryCommand({ ...meetingQuery(this.tableName, at.phase, viewer), Select: 'COUNT', ExclusiveStartKey: at.key }),
+      );
+      count += result.Count ?? 0;
+      at = result.LastEvaluatedKey
+        ? { phase: at.phase, key: result.LastEvaluatedKey }
+        : at.phase === 'own'
+          ? { phase: 'shared' }
+          : null;
+    }
+    return count;
   }
 
   async replaceKnap(knap: Knap, ownership: KnapOwnership, expectedVersion: number): Promise<boolean> {
@@ -471,3 +521,67 @@ export class DynamoRepository implements Repository {
     return { knaps: (result.Items ?? []).map(itemToKnap), next: encodeCursor(result.LastEvaluatedKey) };
   }
 }
+
+/**
+ * The after-meeting Knaps a client sees, as one listing in two phases: those it created (the
+ * creator index), then those its organization shares that it did not create (the shared
+ * index), so a Knap it created and shares comes once. Items of other kinds are filtered out
+ * by DynamoDB; a query reads at most MEETING_QUERY_LIMIT items.
+ */
+type MeetingPhase = 'own' | 'shared';
+interface MeetingListing {
+  phase: MeetingPhase;
+  /** Where the phase's query resumes; absent at its start. */
+  key?: Item;
+}
+
+const MEETING_QUERY_LIMIT = 500;
+
+const meetingPhase = (phase: MeetingPhase, viewer: MeetingKnapsViewer) =>
+  phase === 'own'
+    ? { index: 'gsi1' as const, partition: key.creatorKnaps(viewer.clientId) }
+    : { index: 'gsi2' as const, partition: key.sharedKnaps(viewer.orgName) };
+
+const meetingQuery = (tableName: string, phase: MeetingPhase, viewer: MeetingKnapsViewer) => {
+  const { index, partition } = meetingPhase(phase, viewer);
+  return {
+    TableName: tableName,
+    IndexName: index,
+    KeyConditionExpression: '#pk = :pk',
+    FilterExpression:
+      phase === 'own' ? '#type = :type AND #active = :active' : '#type = :type AND #active = :active AND #creator <> :mine',
+    ExpressionAttributeNames: {
+      '#pk': `${index}pk`,
+      '#type': 'schedule_type',
+      '#active': 'is_active',
+      ...(phase === 'shared' ? { '#creator': 'gsi1pk' } : {}),
+    },
+    ExpressionAttributeValues: {
+      ':pk': partition,
+      ':type': 'post_meeting_transcription',
+      ':active': true,
+      ...(phase === 'shared' ? { ':mine': key.creatorKnaps(viewer.clientId) } : {}),
+    },
+    ScanIndexForward: false,
+  };
+};
+
+/** `{"phase", "key"}`, base64url JSON; the key is checked as the phase's index cursor. */
+const encodeMeetingCursor = (at: MeetingListing): string =>
+  Buffer.from(JSON.stringify({ phase: at.phase, key: encodeCursor(at.key) }), 'utf8').toString('base64url');
+
+const decodeMeetingCursor = (cursor: string | undefined, viewer: MeetingKnapsViewer): MeetingListing => {
+  if (cursor === undefined) return { phase: 'own' };
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  const { phase, key: position } = (decoded ?? {}) as { phase?: unknown; key?: unknown };
+  if (phase !== 'own' && phase !== 'shared') throw new InvalidCursorError();
+  if (position === null) return { phase };
+  if (typeof position !== 'string') throw new InvalidCursorError();
+  const { index, partition } = meetingPhase(phase, viewer);
+  return { phase, key: decodeCursor(position, knapIndexCursor(index, partition)) };
+};

@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHandler } from '../../functions/deliver-runs/handler.js';
 import { systemClock } from '../../shared/domain/clock.js';
+import type { Knap } from '../../shared/domain/knaps.js';
 import type { Repository } from '../../shared/domain/repository.js';
+import { runId } from '../../shared/domain/runs.js';
 import { deliverySettingsFromEnv } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { FakeClock } from '../support/clock.js';
 import { OWNER, putPendingRun, putTestKnap, type Receiver, startReceiver } from '../support/deliveries.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { failingRepo } from '../support/failing-repo.js';
 
 let table: TestTable;
 let target: Receiver;
@@ -92,5 +96,53 @@ describe('deliver-runs Lambda (SQS consumer)', () => {
     clock.set('2026-11-23T10:25:00Z');
     await createHandler(deps, settings)(event(record('m-2', body)));
     expect((await deps.repo.getRun(run.run_id))?.run).toMatchObject({ status: 'no_endpoint', attempts: 1 });
+  });
+
+  test('a meeting_fan_out message makes the runs of its page and queues their deliveries; a store failure is retried', async () => {
+    const deps = table.deps(systemClock);
+    const org = 'handler-org-fan-out';
+    const viewer = { clientId: 'knap_ci_fan_out', orgName: org };
+    const uuids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const at = '2026-11-23T10:00:00Z';
+      const knap: Knap = {
+        uuid: randomUUID(),
+        name: 'After meetings',
+        creation_user_id: 1,
+        schedule_type: 'post_meeting_transcription',
+        is_active: true,
+        visibility: 'private',
+        can_toggle_default_active: false,
+        active_by_default: true,
+        tool_metadata: { action_description: 'Summarize the meeting' },
+        creation_timestamp: at,
+        updated_at: at,
+        schedule_info: null,
+        next_run_at: null,
+      };
+      await deps.repo.putKnap(knap, { orgName: org, creatorClientId: viewer.clientId });
+      uuids.push(knap.uuid);
+    }
+    const first = await deps.repo.listMeetingKnaps(viewer, { limit: 1 });
+    const task = {
+      meeting: { meeting_id: 'm-1', title: null, occurred_at: null, transcript_url: null, user_id: null },
+      client_id: viewer.clientId,
+      org_name: org,
+      cursor: first.next as string,
+    };
+    const body = JSON.stringify({ meeting_fan_out: task });
+
+    const broken = createHandler({ ...deps, repo: failingRepo(deps.repo, 'listMeetingKnaps') }, settings);
+    expect(await broken(event(record('m-broken', body)))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-broken' }] });
+
+    expect(await createHandler(deps, settings)(event(record('m-1', body), record('m-1-again', body)))).toEqual({
+      batchItemFailures: [],
+    });
+    const rest = uuids.filter((uuid) => uuid !== first.knaps[0]?.uuid);
+    const made = rest.map((uuid) => runId.meeting(uuid, 'm-1'));
+    expect(deps.deliveries.queued.map((entry) => entry.runId).sort()).toEqual(made.sort());
+    for (const id of made) expect((await deps.repo.getRun(id))?.run).toMatchObject({ status: 'pending', meeting_id: 'm-1' });
+    expect(await deps.repo.getRun(runId.meeting(first.knaps[0]?.uuid as string, 'm-1'))).toBeNull();
+    expect(deps.deliveries.fanOuts).toEqual([]);
   });
 });

@@ -3,7 +3,14 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_SQS_DELAY_SECONDS, parseDeliveryMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
+import type { MeetingFanOut } from '../../shared/domain/runs.js';
+import {
+  MAX_SQS_DELAY_SECONDS,
+  parseDeliveryMessage,
+  parseQueueMessage,
+  SqsDeliveryQueue,
+  secondsToWait,
+} from '../../shared/queue/sqs-queue.js';
 
 /**
  * A stand-in for SQS on a local port that speaks its JSON protocol (AWS JSON 1.0) for
@@ -85,5 +92,39 @@ describe('SqsDeliveryQueue', () => {
     expect(secondsToWait({ run_id: 'r' }, NOW)).toBe(0);
     expect(secondsToWait({ run_id: 'r', not_before: '2026-11-23T11:00:00.000Z' }, NOW)).toBe(3600);
     expect(secondsToWait({ run_id: 'r', not_before: '2026-11-23T09:00:00.000Z' }, NOW)).toBe(0);
+  });
+
+  const FAN_OUT: MeetingFanOut = {
+    meeting: { meeting_id: 'weekly', title: 'Weekly', occurred_at: null, transcript_url: null, user_id: 7 },
+    client_id: 'knap_ci_a',
+    org_name: 'acme',
+    cursor: 'eyJwaGFzZSI6InNoYXJlZCIsImtleSI6bnVsbH0',
+  };
+
+  test('the rest of a meeting report: {"meeting_fan_out"}, never delayed, read back as such', async () => {
+    sent.length = 0;
+    const sqs = client();
+    await new SqsDeliveryQueue(queueUrl, sqs, () => NOW).enqueueMeetingFanOut(FAN_OUT);
+    sqs.destroy();
+    expect(sent.map((s) => s.input)).toEqual([{ QueueUrl: queueUrl, MessageBody: JSON.stringify({ meeting_fan_out: FAN_OUT }) }]);
+    expect(parseQueueMessage(String(sent[0]?.input.MessageBody))).toEqual({ fanOut: FAN_OUT });
+  });
+
+  test('run messages as earlier versions sent them still read as deliveries; broken fan-outs are null', () => {
+    expect(parseQueueMessage('{"run_id":"run_a"}')).toEqual({ delivery: { run_id: 'run_a' } });
+    expect(parseQueueMessage('{"run_id":"run_a","not_before":"2026-11-23T11:00:00.000Z"}')).toEqual({
+      delivery: { run_id: 'run_a', not_before: '2026-11-23T11:00:00.000Z' },
+    });
+    expect(parseDeliveryMessage(JSON.stringify({ meeting_fan_out: FAN_OUT }))).toBeNull();
+    const broken = [
+      { ...FAN_OUT, cursor: '' },
+      { ...FAN_OUT, client_id: 5 },
+      { ...FAN_OUT, meeting: { ...FAN_OUT.meeting, meeting_id: '' } },
+      { ...FAN_OUT, meeting: { ...FAN_OUT.meeting, user_id: 1.5 } },
+      { ...FAN_OUT, meeting: null },
+      null,
+    ];
+    for (const task of broken) expect(parseQueueMessage(JSON.stringify({ meeting_fan_out: task }))).toBeNull();
+    for (const body of ['', 'nope', '[]', 'null', '{"run_id":""}']) expect(parseQueueMessage(body)).toBeNull();
   });
 });

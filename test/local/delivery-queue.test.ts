@@ -93,4 +93,32 @@ describe('LocalDeliveryQueue', () => {
     expect(tries).toBe(MAX_TRIES);
     await queue.close();
   });
+
+  test('a page of meeting runs runs at once, outside the request that queued it, and is tried again when it throws', async () => {
+    const task = {
+      meeting: { meeting_id: 'm', title: null, occurred_at: null, transcript_url: null, user_id: null },
+      client_id: 'knap_ci_a',
+      org_name: 'acme',
+      cursor: 'c',
+    };
+    const seen: { deadline: unknown }[] = [];
+    const errors: string[] = [];
+    const queue = new LocalDeliveryQueue({
+      deliver: async () => {},
+      continueFanOut: async () => {
+        seen.push({ deadline: requestDeadline.getStore() });
+        if (seen.length === 1) throw new Error('store unavailable');
+      },
+      onError: (id) => errors.push(id),
+      timeScale: 1 / 1000,
+    });
+    await requestDeadline.run(Date.now() - 1, () => queue.enqueueMeetingFanOut(task));
+    await waitFor('the page, twice', () => (seen.length === 2 ? true : undefined), 2000);
+    expect(seen).toEqual([{ deadline: undefined }, { deadline: undefined }]);
+    expect(errors).toEqual(['meeting m']);
+    await queue.close();
+    await expect(new LocalDeliveryQueue({ deliver: async () => {} }).enqueueMeetingFanOut(task)).rejects.toThrow(
+      /makes no meeting runs/,
+    );
+  });
 });

@@ -6,9 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { LocalDeliveryQueue } from '../../local/delivery-queue.js';
 import type { Knap, KnapOwnership } from '../../shared/domain/knaps.js';
 import type { Repository } from '../../shared/domain/repository.js';
-import { newRun, type Run, type RunStatus, type RunTrigger, runId, type StoredRun } from '../../shared/domain/runs.js';
+import {
+  type MeetingFanOut,
+  newRun,
+  type Run,
+  type RunStatus,
+  type RunTrigger,
+  runId,
+  type StoredRun,
+} from '../../shared/domain/runs.js';
 import type { Deps } from '../../shared/runtime.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
+import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 import { RecordingQueue } from './dynamo.js';
 
 export interface TestDeliveryOptions {
@@ -33,6 +42,7 @@ export class DeliveringQueue extends RecordingQueue {
     this.settings = { ...deliverySettingsFromEnv({}), allowLocalhost: true, ...options.settings };
     this.queue = new LocalDeliveryQueue({
       deliver: (id) => deliverRun(deps, id, this.settings),
+      continueFanOut: (task) => continueMeetingFanOut(deps, task),
       timeScale: options.timeScale ?? 1 / 1000,
       onError: (id, error) => this.errors.push({ runId: id, error }),
     });
@@ -41,6 +51,11 @@ export class DeliveringQueue extends RecordingQueue {
   override async enqueue(id: string, delaySeconds: number): Promise<void> {
     await super.enqueue(id, delaySeconds);
     await this.queue.enqueue(id, delaySeconds);
+  }
+
+  override async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
+    await super.enqueueMeetingFanOut(task);
+    await this.queue.enqueueMeetingFanOut(task);
   }
 
   close(): Promise<void> {

@@ -3,6 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
+import type { MeetingFanOut } from '../../shared/domain/runs.js';
 import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
 import { MemoryMetrics } from '../../shared/metrics.js';
 import { correlationKeys } from '../../shared/request-scope.js';
@@ -31,8 +32,13 @@ export class MemoryLog implements Log {
 /** Remembers what was queued for delivery instead of delivering it; tests read `queued`. */
 export class RecordingQueue implements DeliveryQueue {
   readonly queued: { runId: string; delaySeconds: number }[] = [];
+  /** The rest of meeting reports, queued (tests run them with continueMeetingFanOut). */
+  readonly fanOuts: MeetingFanOut[] = [];
   async enqueue(runId: string, delaySeconds: number): Promise<void> {
     this.queued.push({ runId, delaySeconds });
+  }
+  async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
+    this.fanOuts.push(task);
   }
 }
 
