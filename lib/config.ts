@@ -56,6 +56,16 @@ export interface KnapSettings {
    * before sealing sets the upgrade time plus 30 days, the longest those tokens live.
    */
   readonly storedTokensUntil: string | null;
+  /**
+   * An existing OpenID Connect issuer for organization admins (Okta, Entra ID, Google...), with
+   * the audience its access tokens name: no Cognito user pool is made then. Both or neither.
+   */
+  readonly adminIssuer: string | null;
+  readonly adminAudience: string | null;
+  /** The claim that names an admin's organization; default `cognito:groups` (Cognito), else `org`. */
+  readonly adminOrgClaim: string | null;
+  /** MFA in the stack's own user pool: `off`, `optional` (each admin may enrol an app) or `required`. */
+  readonly adminMfa: 'off' | 'optional' | 'required';
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -119,6 +129,10 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   tableName: null,
   samLocal: false,
   storedTokensUntil: null,
+  adminIssuer: null,
+  adminAudience: null,
+  adminOrgClaim: null,
+  adminMfa: 'optional',
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -144,6 +158,10 @@ export const CONTEXT_KEYS = {
   tableName: 'tableName',
   samLocal: 'samLocal',
   storedTokensUntil: 'storedTokensUntil',
+  adminIssuer: 'adminIssuer',
+  adminAudience: 'adminAudience',
+  adminOrgClaim: 'adminOrgClaim',
+  adminMfa: 'adminMfa',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -232,6 +250,22 @@ const isoTime = (value: unknown): string => {
     throw problem(CONTEXT_KEYS.storedTokensUntil, value, 'an ISO 8601 time such as 2026-12-24T00:00:00Z');
   }
   return new Date(Date.parse(text)).toISOString();
+};
+
+const httpsUrl =
+  (key: string) =>
+  (value: unknown): string => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    if (!/^https:\/\/[^\s/]+(\/\S*)?$/.test(text))
+      throw problem(key, value, 'an https URL such as https://example.okta.com/oauth2/default');
+    return text.replace(/\/$/, '');
+  };
+
+const claimValue = (key: string) => matching(key, /^[\x21-\x7e]{1,255}$/, 'a claim name or value of visible characters');
+
+const mfaSetting = (value: unknown): KnapSettings['adminMfa'] => {
+  if (value === 'off' || value === 'optional' || value === 'required') return value;
+  throw problem(CONTEXT_KEYS.adminMfa, value, 'off, optional or required');
 };
 
 const deploymentPreference = (value: unknown): DeploymentPreference => {
@@ -343,6 +377,10 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
     samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),
     storedTokensUntil: pick(CONTEXT_KEYS.storedTokensUntil, isoTime, DEFAULT_SETTINGS.storedTokensUntil),
+    adminIssuer: pick(CONTEXT_KEYS.adminIssuer, httpsUrl(CONTEXT_KEYS.adminIssuer), DEFAULT_SETTINGS.adminIssuer),
+    adminAudience: pick(CONTEXT_KEYS.adminAudience, claimValue(CONTEXT_KEYS.adminAudience), DEFAULT_SETTINGS.adminAudience),
+    adminOrgClaim: pick(CONTEXT_KEYS.adminOrgClaim, claimValue(CONTEXT_KEYS.adminOrgClaim), DEFAULT_SETTINGS.adminOrgClaim),
+    adminMfa: pick(CONTEXT_KEYS.adminMfa, mfaSetting, DEFAULT_SETTINGS.adminMfa),
   };
   checkConsistent(settings);
   return settings;
@@ -357,6 +395,9 @@ export const checkConsistent = (settings: KnapSettings): void => {
   }
   if (!settings.dev && settings.samLocal) {
     throw new Error('samLocal declares DYNAMODB_ENDPOINT for sam local; it is for dev stages only, never for a deployed one');
+  }
+  if ((settings.adminIssuer === null) !== (settings.adminAudience === null)) {
+    throw new Error('adminIssuer and adminAudience go together: the issuer of admin tokens and the audience they name');
   }
   const zone = [settings.hostedZoneId, settings.hostedZoneName].filter((part) => part !== null).length;
   if (zone === 1) throw new Error('hostedZoneId and hostedZoneName go together (no lookups: both are needed)');

@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'a
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { KnapAdminIdentity } from './admin-identity.js';
 import { KnapApi } from './api.js';
 import { checkConsistent, DEFAULT_SETTINGS, deploymentPreferenceOf, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
@@ -44,6 +45,8 @@ export class KnapStack extends Stack {
   readonly runs: KnapRuns;
   readonly monitoring: KnapMonitoring;
   readonly deployments: KnapDeployments;
+  /** Organization admins' identity: the stack's Cognito user pool, or the adminIssuer setting. */
+  readonly adminIdentity: KnapAdminIdentity;
   readonly tokenKeys: Secret;
   /** Admin CLI rights on the table, for the operators' users or roles to attach. */
   readonly operatorPolicy: ManagedPolicy;
@@ -82,6 +85,10 @@ export class KnapStack extends Stack {
       publicBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : undefined,
     });
     this.api = new KnapApi(this, 'Api', { settings: this.settings, functions: this.functions.byRoute });
+    this.adminIdentity = new KnapAdminIdentity(this, 'Admins', {
+      settings: this.settings,
+      consoleUrl: `${this.api.url}/console/`,
+    });
     this.runs = new KnapRuns(this, 'Runs', {
       data: this.data,
       settings: this.settings,

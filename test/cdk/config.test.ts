@@ -44,6 +44,10 @@ describe('settings from context (cdk.json or -c)', () => {
       tableName: null,
       samLocal: false,
       storedTokensUntil: null,
+      adminIssuer: null,
+      adminAudience: null,
+      adminOrgClaim: null,
+      adminMfa: 'optional',
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
   });
@@ -153,6 +157,10 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ tableName: 'a' }, /tableName/],
     [{ samLocal: 'true', dev: 'false', account: '123456789012', region: 'eu-west-1' }, /samLocal/],
     [{ storedTokensUntil: 'next month' }, /storedTokensUntil/],
+    [{ adminIssuer: 'http://example.okta.com' }, /adminIssuer/],
+    [{ adminIssuer: 'https://example.okta.com' }, /go together/],
+    [{ adminAudience: 'api://knap' }, /go together/],
+    [{ adminMfa: 'sometimes' }, /adminMfa/],
     [{ storedTokensUntil: '2026-13-40' }, /storedTokensUntil/],
   ])('refuses %j with a message naming the key', (context, message) => {
     expect(() => settings(context)).toThrow(message);

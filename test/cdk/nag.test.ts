@@ -52,6 +52,10 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--knap-tools--{uuid}--runs',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--meeting-transcriptions',
       'AwsSolutions-APIG4 KnapApi/Api/HttpApi/POST--api--studio--schedules--preview',
+      // The admins' user pool: MFA is a setting, threat protection a paid plan (lib/admin-identity.ts).
+      'AwsSolutions-COG2 KnapApi/Admins/AdminUserPool',
+      'AwsSolutions-COG3 KnapApi/Admins/AdminUserPool',
+      'AwsSolutions-COG8 KnapApi/Admins/AdminUserPool',
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited] KnapApi/Deployments/Role',
       // X-Ray's trace writes have no resource type: `Resource: *` on each role (lib/knap-function.ts).
       'AwsSolutions-IAM5[Resource::*] KnapApi/Functions/CreateKnapRole',

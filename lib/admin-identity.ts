@@ -1,0 +1,144 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  Mfa,
+  OAuthScope,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import type { KnapSettings } from './config.js';
+
+/** How the admin functions verify an admin's access token (shared/auth/admin-tokens.ts reads these as ADMIN_*). */
+export interface AdminIssuerEnvironment {
+  ADMIN_ISSUER: string;
+  ADMIN_AUDIENCE: string;
+  ADMIN_ORG_CLAIM: string;
+}
+
+/** Short-lived admin access tokens, renewed without a password while the session lasts (docs/admins.md). */
+export const ADMIN_ACCESS_TOKEN_MINUTES = 15;
+export const ADMIN_SESSION_HOURS = 8;
+
+export interface KnapAdminIdentityProps {
+  readonly settings: KnapSettings;
+  /** The console's address (`<api url>/console/`): where sign-in and sign-out return. */
+  readonly consoleUrl: string;
+}
+
+/**
+ * Who organization admins are, deployed: a Cognito user pool made here (e-mail sign-in, MFA as
+ * the `adminMfa` setting says, one group per organization, so the organization is a claim the
+ * admin cannot change: `cognito:groups` in the access token), with a public app client for the
+ * console (authorization code + PKCE, no secret). Or, with `adminIssuer`, a team's own OpenID
+ * Connect issuer (Okta, Entra ID, Google...), and no user pool at all.
+ */
+export class KnapAdminIdentity extends Construct {
+  readonly userPool?: UserPool;
+  readonly consoleClient?: UserPoolClient;
+  readonly domain?: UserPoolDomain;
+  /** What every admin function is given. */
+  readonly environment: AdminIssuerEnvironment;
+
+  constructor(scope: Construct, id: string, props: KnapAdminIdentityProps) {
+    super(scope, id);
+    const { settings } = props;
+    if (settings.adminIssuer && settings.adminAudience) {
+      this.environment = {
+        ADMIN_ISSUER: settings.adminIssuer,
+        ADMIN_AUDIENCE: settings.adminAudience,
+        ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'org',
+      };
+      new CfnOutput(this, 'AdminIssuer', {
+        value: settings.adminIssuer,
+        description: 'OpenID Connect issuer of organization admins (adminIssuer)',
+      });
+      return;
+    }
+
+    const stack = Stack.of(this);
+    const userPool = new UserPool(this, 'AdminUserPool', {
+      userPoolName: `${stack.stackName}-admins`,
+      // Operators make admins (create-admin, or AdminCreateUser); nobody signs themselves up.
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      mfa: { off: Mfa.OFF, optional: Mfa.OPTIONAL, required: Mfa.REQUIRED }[settings.adminMfa],
+      mfaSecondFactor: { otp: true, sms: false },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      deletionProtection: !settings.dev,
+      // Admins' accounts outlive a stack replacement, like the table.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const domain = userPool.addDomain('SignIn', {
+      cognitoDomain: { domainPrefix: `${stack.stackName.toLowerCase()}-admins-${stack.account}` },
+    });
+    const consoleClient = userPool.addClient('Console', {
+      userPoolClientName: 'knap-console',
+      generateSecret: false,
+      authFlows: {},
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [props.consoleUrl],
+        logoutUrls: [props.consoleUrl],
+      },
+      accessTokenValidity: Duration.minutes(ADMIN_ACCESS_TOKEN_MINUTES),
+      idTokenValidity: Duration.minutes(ADMIN_ACCESS_TOKEN_MINUTES),
+      refreshTokenValidity: Duration.hours(ADMIN_SESSION_HOURS),
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+    });
+    this.userPool = userPool;
+    this.consoleClient = consoleClient;
+    this.domain = domain;
+    // Cognito's access tokens carry the groups and the username, and name the app client in
+    // `client_id` (they have no `aud`); the verifier checks that.
+    this.environment = {
+      ADMIN_ISSUER: `https://cognito-idp.${stack.region}.amazonaws.com/${userPool.userPoolId}`,
+      ADMIN_AUDIENCE: consoleClient.userPoolClientId,
+      ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'cognito:groups',
+    };
+
+    new CfnOutput(this, 'AdminUserPoolId', {
+      value: userPool.userPoolId,
+      description: 'Cognito user pool of organization admins',
+    });
+    new CfnOutput(this, 'AdminConsoleClientId', {
+      value: consoleClient.userPoolClientId,
+      description: "The console's app client (public, PKCE)",
+    });
+    new CfnOutput(this, 'AdminSignInDomain', { value: domain.baseUrl(), description: "Cognito's sign-in pages for admins" });
+    new CfnOutput(this, 'AdminIssuer', {
+      value: this.environment.ADMIN_ISSUER,
+      description: 'OpenID Connect issuer of organization admins',
+    });
+
+    if (settings.adminMfa !== 'required') {
+      Validations.of(userPool).acknowledge({
+        id: 'AwsSolutions-COG2',
+        reason:
+          'MFA is the adminMfa setting: "optional" by default (each admin may turn on an authenticator app), "required" ' +
+          'for teams that want it for everyone. Making it required by default would lock out the first admin of a stack ' +
+          'until they enrol, with no console yet to explain how.',
+      });
+    }
+    const threatProtection =
+      "Cognito's threat protection (advanced security) needs the paid Plus feature plan; admins are few, made by " +
+      'operators, with no self sign-up, strong passwords and MFA available. Move the pool to Plus when the organization needs it.';
+    Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG3', reason: threatProtection });
+    Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG8', reason: threatProtection });
+  }
+}
