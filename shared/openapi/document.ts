@@ -232,7 +232,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
     version: '1.0.0',
     description:
       'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription. Every error body is `{"detail": "..."}`.',
-    license: { name: 'UNLICENSED: proprietary, all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
   },
   servers: [{ url: serverUrl }],
   tags: [
