@@ -76,7 +76,8 @@ type Command =
   | { mode: 'help' };
 
 const parseArgs = (args: string[]): Command | string => {
-  if (args.length === 0 || args.includes('--help') || args.includes('-h')) return { mode: 'help' };
+  if (args.includes('--help') || args.includes('-h')) return { mode: 'help' };
+  if (args.length === 0) return 'Nothing to invoke: give a function id, an event file, --all or --seed';
   if (args[0] === '--all') return args.length === 1 ? { mode: 'all' } : 'Nothing may follow --all';
   if (args[0] === '--seed') return args.length === 1 ? { mode: 'seed' } : 'Nothing may follow --seed';
   if (args.length === 1) {
@@ -140,13 +141,14 @@ const main = async (): Promise<number> => {
       try {
         const invocation = await invokeFile(env, functionId, file);
         if (invocation.problem !== null) failures += 1;
-        console.log(describe(invocation));
+        // Summaries go to stderr, as for one invocation: stdout holds results only.
+        console.error(describe(invocation));
       } catch (error) {
         failures += 1;
-        console.log(`${functionId} <- ${relative(PROJECT_ROOT, file)}: THREW ${(error as Error).message}`);
+        console.error(`${functionId} <- ${relative(PROJECT_ROOT, file)}: THREW ${(error as Error).message}`);
       }
     }
-    console.log(
+    console.error(
       `${files.length - failures}/${files.length} events as expected (routes: the status in the file name; jobs: their result)`,
     );
     return failures === 0 ? 0 : 1;

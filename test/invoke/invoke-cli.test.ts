@@ -1,0 +1,31 @@
+/** `npm run invoke` as people run it: exit statuses and which stream says what (docs/local-invoke.md). */
+import { cleanEnv, spawnNpm } from '../local/processes.js';
+
+const invoke = async (...args: string[]) => {
+  const spawned = spawnNpm(
+    ['run', '-s', 'invoke', '--', ...args],
+    cleanEnv({ DYNAMODB_ENDPOINT: '', POWERTOOLS_LOG_LEVEL: 'SILENT' }),
+  );
+  try {
+    const { code } = await spawned.exited(120_000);
+    return { code, out: spawned.stdout(), err: spawned.stderr() };
+  } finally {
+    spawned.kill();
+  }
+};
+
+test('with nothing to invoke: the usage on stderr and status 2; --help: status 0', async () => {
+  const nothing = await invoke();
+  expect(nothing.code).toBe(2);
+  expect(nothing.out).toBe('');
+  expect(nothing.err).toMatch(/^Nothing to invoke: give a function id, an event file, --all or --seed\n\nUsage:/);
+  expect((await invoke('--help')).code).toBe(0);
+}, 180_000);
+
+test("a function's events: each summary line on stderr, stdout left for results", async () => {
+  const checked = await invoke('oauth-metadata');
+  expect(checked.code).toBe(0);
+  expect(checked.out).toBe('');
+  expect(checked.err).toMatch(/oauth-metadata <- events\/oauth-metadata\/.*: 200 as expected/);
+  expect(checked.err).toMatch(/\d+\/\d+ events as expected/);
+}, 180_000);
