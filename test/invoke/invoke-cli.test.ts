@@ -1,4 +1,8 @@
-/** `npm run invoke` as people run it: exit statuses and which stream says what (docs/local-invoke.md). */
+/** `npm run invoke` as people run it, and as docs/local-invoke.md says it runs: exit statuses, streams, function names. */
+import { readFile } from 'node:fs/promises';
+import { jobs } from '../../functions/jobs.js';
+import { routes } from '../../functions/routes.js';
+import { functionLogicalId } from '../../lib/functions.js';
 import { cleanEnv, spawnNpm } from '../local/processes.js';
 
 const invoke = async (...args: string[]) => {
@@ -29,3 +33,9 @@ test("a function's events: each summary line on stderr, stdout left for results"
   expect(checked.err).toMatch(/oauth-metadata <- events\/oauth-metadata\/.*: 200 as expected/);
   expect(checked.err).toMatch(/\d+\/\d+ events as expected/);
 }, 180_000);
+
+test("docs/local-invoke.md names every function's logical id for sam local invoke", async () => {
+  const docs = await readFile(new URL('../../docs/local-invoke.md', import.meta.url), 'utf8');
+  const missing = [...routes, ...jobs].map(({ id }) => functionLogicalId(id)).filter((name) => !docs.includes(`\`${name}\``));
+  expect(missing).toEqual([]);
+});
