@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import packageJson from '../package.json' with { type: 'json' };
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { epochSeconds } from '../shared/domain/clock.js';
 import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
@@ -23,7 +24,10 @@ export interface AdminIo {
   err(line: string): void;
 }
 
-export const USAGE = `Usage: npm run -s admin -- <command> [options]
+/** How the CLI was started, for its usage line: `npm run -s admin --` in a clone, `knap-admin` installed. */
+export const DEFAULT_PROGRAM = 'npm run -s admin --';
+
+export const usage = (program = DEFAULT_PROGRAM): string => `Usage: ${program} <command> [options]
 
 Commands:
   create-client --org ORG --name NAME [--description D] [--rate-limit N] [--user-id N] [--json]
@@ -37,6 +41,7 @@ Commands:
   create-admin --org ORG --email EMAIL [--password P] [--json]
   backfill-due-index [--json]
   migrate-revocations [--json]
+  --version, --help
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
@@ -170,6 +175,7 @@ const OPTIONS = {
   description: { type: 'string' },
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
+  version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -182,6 +188,10 @@ export interface AdminOptions {
    * is set, i.e. against a local DynamoDB, whose deliveries come from npm start on this machine.
    */
   allowLocalhost?: boolean;
+  /** The name the usage line gives (see DEFAULT_PROGRAM). */
+  program?: string;
+  /** What --version prints; default: the package's version. */
+  version?: string;
 }
 
 /**
@@ -200,8 +210,12 @@ export const runAdmin = async (
       Object.entries(parsed.values).map(([name, value]) => [name, unhide(value)]),
     ) as typeof parsed.values;
     const [command, ...args] = parsed.positionals.map(unhide);
+    if (values.version) {
+      io.out(options.version ?? packageJson.version);
+      return 0;
+    }
     if (values.help || command === undefined || command === 'help') {
-      io.out(USAGE);
+      io.out(usage(options.program));
       return command === undefined && !values.help ? 2 : 0;
     }
     const print = (json: unknown, human: string[]) =>
@@ -349,6 +363,8 @@ const describe = (error: unknown): { message: string; status: number } => {
   const { name = '', message = '' } =
     typeof error === 'object' && error !== null ? (error as { name?: string; message?: string }) : {};
   const firstLine = String(message).split('\n')[0] ?? '';
+  const unknownOption = isUsageError(error) && /^Unknown option '([^']+)'/.exec(firstLine);
+  if (unknownOption) return fix(`Unknown option ${unknownOption[1]}. Run with --help for the commands and their options.`);
   if (error instanceof AdminError || isUsageError(error)) return fix(firstLine);
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (name === 'ResourceNotFoundException') {

@@ -1,5 +1,6 @@
 /** `npm run -s admin -- <command>`: manage API clients in the table DYNAMODB_ENDPOINT/TABLE_NAME point at. */
 import './quiet-sdk-warning.js';
+import { basename } from 'node:path';
 import { defaultDeps } from '../shared/runtime.js';
 import { AdminError } from '../shared/services/admin-service.js';
 import { deployedRegion, runAdmin } from './admin-cli.js';
@@ -18,5 +19,9 @@ process.exitCode = await runAdmin(
   {
     out: (line) => console.log(line),
     err: (line) => console.error(line),
+  },
+  {
+    // Installed from the package (`knap-admin`), its usage says so; in a clone, the npm script.
+    program: basename(process.argv[1] ?? '').startsWith('knap-admin') ? 'knap-admin' : undefined,
   },
 );

@@ -69,7 +69,9 @@ export const regenerateSecret = async (deps: Deps, clientId: string, actor: Acto
   return { ...summarizeClient(client), clientSecret: secret };
 };
 
+/** Revoking twice is refused like any change to a revoked client (and like removing an endpoint twice). */
 export const revokeClient = async (deps: Deps, clientId: string, actor: Actor = CLI_ACTOR): Promise<ClientSummary> => {
+  await requireActive(deps, clientId);
   const updated = await deps.repo.updateClient(
     clientId,
     { status: 'revoked', bumpGeneration: true },

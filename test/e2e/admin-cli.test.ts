@@ -115,6 +115,8 @@ describe('admin CLI', () => {
     // A revoked client is refused every change alike, a new rate limit too.
     const relimit = await admin('set-rate-limit', created.client_id, '9');
     expect(relimit).toEqual({ status: 2, out: '', err: regenerate.err });
+    // Revoking again is refused the same way, as removing an endpoint twice is.
+    expect(await admin('revoke-client', created.client_id)).toEqual({ status: 2, out: '', err: regenerate.err });
     const [listed] = JSON.parse((await admin('list-clients', '--org', 'acme', '--json')).out).filter(
       (client: { client_id: string }) => client.client_id === created.client_id,
     );
@@ -379,5 +381,30 @@ describe('organization admins and the audit log', () => {
     const everything = JSON.stringify(await api.deps.repo.listAuditEvents(org, { limit: 50 }));
     for (const secret of [created.client_secret, regenerated.client_secret, added.secret])
       expect(everything).not.toContain(secret);
+  });
+});
+
+describe('manners', () => {
+  test('--version prints the version; an unknown option is one line saying what to do', async () => {
+    expect(await admin('--version')).toEqual({ status: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+$/), err: '' });
+    expect(await admin('list-clients', '--org', 'acme', '--bogus')).toEqual({
+      status: 2,
+      out: '',
+      err: 'error: Unknown option --bogus. Run with --help for the commands and their options.',
+    });
+  });
+
+  test('remove-webhook twice: the second is one line, status 2, like revoke-client twice', async () => {
+    const added = JSON.parse(
+      (await admin('add-webhook', '--org', 'acme', '--url', 'https://hooks.example.com/twice', '--json')).out,
+    ) as {
+      endpoint_id: string;
+    };
+    expect((await admin('remove-webhook', added.endpoint_id)).status).toBe(0);
+    expect(await admin('remove-webhook', added.endpoint_id)).toEqual({
+      status: 2,
+      out: '',
+      err: `error: No webhook endpoint with id ${added.endpoint_id}`,
+    });
   });
 });

@@ -19,6 +19,10 @@ test('the packed admin CLI is one executable file that runs without tsx or the c
   const help = spawnSync(outfile, ['--help'], { cwd: testTmpDir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
   expect(help.status).toBe(0);
   expect(help.stdout).toContain('create-client --org ORG --name NAME');
+  // Named as the operator ran it, with the package's version.
+  expect(help.stdout.split('\n')[0]).toBe('Usage: knap-admin <command> [options]');
+  const version = spawnSync(outfile, ['--version'], { cwd: testTmpDir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
+  expect(version.stdout.trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   const wrong = spawnSync(outfile, ['no-such-command'], { cwd: testTmpDir(), encoding: 'utf8', env: { PATH: process.env.PATH } });
   expect(wrong.status).toBe(2);
   expect(wrong.stderr).toContain('Unknown command "no-such-command"');
