@@ -67,6 +67,8 @@ const AuthorizationServerMetadataSchema = v.object({
 });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** A bearer route's scope, by either description of its tokens: a Bearer header, or client credentials. */
+const scoped = (scope: 'knaps:read' | 'knaps:write') => [{ bearer: [scope] }, { clientCredentials: [scope] }];
 const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
 const problem = (description: string) => ({ description, content: json('Error') });
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
@@ -324,7 +326,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'createKnap',
         tags: ['Knaps'],
         summary: 'Create a Knap',
-        security: [{ bearer: ['knaps:write'] }],
+        security: scoped('knaps:write'),
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -349,7 +351,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'listKnaps',
         tags: ['Knaps'],
         summary: 'List the Knaps this client may see, newest first',
-        security: [{ bearer: ['knaps:read'] }],
+        security: scoped('knaps:read'),
         parameters: [
           {
             name: 'limit',
@@ -371,7 +373,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'getKnap',
         tags: ['Knaps'],
         summary: 'Read one Knap',
-        security: [{ bearer: ['knaps:read'] }],
+        security: scoped('knaps:read'),
         parameters: [knapUuid],
         responses: {
           '200': { description: 'The Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
@@ -385,7 +387,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         summary: 'Change a Knap this client created (JSON merge patch)',
         description:
           'Any of the create fields; tool_metadata merges key by key, and null removes a field. The result is validated as a create body. The schedule is recomputed from now when its inputs change or the Knap is activated.',
-        security: [{ bearer: ['knaps:write'] }],
+        security: scoped('knaps:write'),
         parameters: [knapUuid, ifMatch],
         requestBody: {
           required: true,
@@ -408,7 +410,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'deleteKnap',
         tags: ['Knaps'],
         summary: 'Delete a Knap this client created',
-        security: [{ bearer: ['knaps:write'] }],
+        security: scoped('knaps:write'),
         parameters: [knapUuid, ifMatch],
         responses: {
           '204': { description: 'Deleted: gone from reads and lists, and it never runs again', headers: rateLimitHeaders },
@@ -426,7 +428,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         tags: ['Runs'],
         summary: 'Run a Knap now (a manual run)',
         description: 'No body. The run is delivered to the webhook endpoints of the organization in the background.',
-        security: [{ bearer: ['knaps:write'] }],
+        security: scoped('knaps:write'),
         parameters: [knapUuid],
         responses: {
           '202': { description: 'The run, pending', headers: rateLimitHeaders, content: json('Run') },
@@ -439,7 +441,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'listRuns',
         tags: ['Runs'],
         summary: "A Knap's runs, newest first",
-        security: [{ bearer: ['knaps:read'] }],
+        security: scoped('knaps:read'),
         parameters: [
           knapUuid,
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
@@ -458,7 +460,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'reportMeeting',
         tags: ['Runs'],
         summary: 'A meeting was transcribed: run every active after-meeting Knap the client sees, once per meeting',
-        security: [{ bearer: ['knaps:write'] }],
+        security: scoped('knaps:write'),
         requestBody: { required: true, content: json('MeetingTranscription') },
         responses: {
           '202': {
@@ -478,7 +480,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         operationId: 'previewSchedule',
         tags: ['Schedules'],
         summary: 'Read a schedule description: schedule_info, the next runs, and the schedule said back in English',
-        security: [{ bearer: ['knaps:read'] }],
+        security: scoped('knaps:read'),
         requestBody: { required: true, content: json('SchedulePreviewRequest') },
         responses: {
           '200': { description: 'How the description reads', headers: rateLimitHeaders, content: json('SchedulePreview') },
@@ -516,6 +518,21 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'An access token (knap_at_...) from /api/oauth/token' },
+      // The same tokens, described so a tool (the docs page's Authorize button) can get one itself.
+      clientCredentials: {
+        type: 'oauth2',
+        description: "OAuth 2.0 client credentials: an API client's id and secret buy an access token",
+        flows: {
+          clientCredentials: {
+            tokenUrl: `${serverUrl}/api/oauth/token`,
+            refreshUrl: `${serverUrl}/api/oauth/token`,
+            scopes: {
+              'knaps:read': 'Read Knaps, their runs and schedule previews',
+              'knaps:write': 'Create, change, delete and run Knaps',
+            },
+          },
+        },
+      },
       clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client id and secret' },
     },
     // Pipes with custom checks (lengths in characters, storable JSON) are enforced by the API
