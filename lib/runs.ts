@@ -1,11 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
 import type { RouteDefinition } from '../functions/routes.js';
+import { DUE_SHARDS } from '../shared/domain/runs.js';
 import type { KnapSettings } from './config.js';
 import type { KnapData } from './data.js';
 import { nameLogicalIds, pascalCase, reservedConcurrencyOf } from './functions.js';
@@ -45,6 +46,22 @@ const DELIVERER_TIMEOUT = Duration.seconds(30);
 /** A pass must end before the next one starts. */
 const DISPATCHER_TIMEOUT = Duration.seconds(55);
 
+/**
+ * The dispatcher's work each minute, split by due-index shard: one invocation per shard, each
+ * with the constant input `{"shards": [n]}`, so the claim rate grows with the shards (one
+ * Lambda claims on the order of 500 runs/s, and each shard is its own index partition).
+ * Together they cover every shard exactly once (test/cdk/runs.test.ts).
+ */
+export const DISPATCH_SHARD_GROUPS: readonly (readonly number[])[] = Array.from({ length: DUE_SHARDS }, (_, shard) => [shard]);
+/**
+ * The dispatcher's memory: 1,769 MB is one full vCPU. A pass is CPU-bound (about 1.7 ms of
+ * CPU per run, bench/dispatch.ts), and the 256 MB of the other functions is about a seventh
+ * of a vCPU: ~85 runs/s per shard instead of ~500. Idle passes (16 a minute) cost ~$1.60 a month.
+ */
+export const DISPATCHER_MEMORY_MB = 1769;
+/** EventBridge takes at most five targets per rule: the groups are spread over as many rules as that needs. */
+export const TARGETS_PER_RULE = 5;
+
 export interface KnapRunsProps {
   readonly data: KnapData;
   readonly settings: KnapSettings;
@@ -54,14 +71,15 @@ export interface KnapRunsProps {
 }
 
 /**
- * Knaps that run: the dispatcher every minute (EventBridge), the delivery queue with its
+ * Knaps that run: the dispatcher every minute, once per shard (EventBridge), the delivery queue with its
  * dead-letter queue (SQS), and the deliverer that drains it.
  */
 export class KnapRuns extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly byJob: ReadonlyMap<string, KnapFunction>;
-  readonly schedule: Rule;
+  /** The every-minute rules: together one dispatcher invocation per shard group. */
+  readonly schedules: readonly Rule[];
 
   constructor(scope: Construct, id: string, props: KnapRunsProps) {
     super(scope, id);
@@ -90,6 +108,7 @@ export class KnapRuns extends Construct {
         logLevel: props.settings.logLevel,
         defaultRateLimit: props.settings.defaultRateLimit,
         timeout: job.trigger === 'queue' ? DELIVERER_TIMEOUT : DISPATCHER_TIMEOUT,
+        ...(job.trigger === 'schedule' ? { memorySize: DISPATCHER_MEMORY_MB } : {}),
         reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, job.id),
         declareLocalEndpoint: props.settings.samLocal,
       });
@@ -105,11 +124,30 @@ export class KnapRuns extends Construct {
     deliverer?.live.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     const dispatcher = byJob.get('dispatch-runs');
-    this.schedule = new Rule(this, 'EveryMinute', {
-      description: 'Starts the Knap run dispatcher',
-      schedule: Schedule.rate(Duration.minutes(1)),
-      targets: dispatcher ? [new LambdaFunction(dispatcher.live, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })] : [],
-    });
+    const schedules: Rule[] = [];
+    if (dispatcher) {
+      for (let start = 0; start < DISPATCH_SHARD_GROUPS.length; start += TARGETS_PER_RULE) {
+        const groups = DISPATCH_SHARD_GROUPS.slice(start, start + TARGETS_PER_RULE);
+        const first = groups[0]?.[0];
+        const last = groups.at(-1)?.at(-1);
+        schedules.push(
+          new Rule(this, `EveryMinuteShards${first}To${last}`, {
+            description: `Starts the Knap run dispatcher, one invocation per shard group, shards ${first}-${last}`,
+            schedule: Schedule.rate(Duration.minutes(1)),
+            // Two retries; an event older than two minutes is dropped: the next pass catches up.
+            targets: groups.map(
+              (shards) =>
+                new LambdaFunction(dispatcher.live, {
+                  event: RuleTargetInput.fromObject({ shards }),
+                  retryAttempts: 2,
+                  maxEventAge: Duration.minutes(2),
+                }),
+            ),
+          }),
+        );
+      }
+    }
+    this.schedules = schedules;
 
     for (const [route, fn] of props.routeFunctions) {
       if (RUN_CREATING_ROUTES.includes(route.id)) this.canQueueRuns(fn);

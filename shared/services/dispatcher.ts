@@ -1,6 +1,7 @@
 /**
  * The schedule dispatcher: every active scheduled Knap gets exactly one run per occurrence.
- * Deployed, a Lambda started every minute calls it; under `npm start`, a timer every second.
+ * Deployed, a Lambda started every minute once per shard calls it for that shard (lib/runs.ts);
+ * under `npm start`, a timer every second, over every shard.
  *
  * For each due Knap (found through the sharded due index, never a scan):
  * 1. put the run, whose id derives from (uuid, occurrence): a second dispatcher, or this

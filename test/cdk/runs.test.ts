@@ -2,6 +2,9 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
+import { DISPATCH_SHARD_GROUPS, DISPATCHER_MEMORY_MB, TARGETS_PER_RULE } from '../../lib/runs.js';
+import { DUE_SHARDS } from '../../shared/domain/runs.js';
+import { allShards } from '../../shared/services/dispatcher.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -11,26 +14,38 @@ beforeAll(async () => {
 
 const queues = () => Object.entries(resourcesOf(template, 'AWS::SQS::Queue'));
 
-test('an EventBridge rule starts the dispatcher (its live alias) every minute, with retries', () => {
-  template.hasResourceProperties('AWS::Events::Rule', {
-    ScheduleExpression: 'rate(1 minute)',
-    State: 'ENABLED',
-    Targets: [
-      Match.objectLike({
-        Arn: { Ref: `${functionLogicalId('dispatch-runs')}Live` },
-        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 },
-      }),
-    ],
+test('EventBridge starts the dispatcher (its live alias) every minute once per shard, with retries', () => {
+  const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
+  const live = { Ref: `${functionLogicalId('dispatch-runs')}Live` };
+  const targets = rules.flatMap((rule) => {
+    expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+    expect(rule.Properties?.Targets.length).toBeLessThanOrEqual(TARGETS_PER_RULE);
+    return rule.Properties?.Targets as { Arn: unknown; Input: string; RetryPolicy: unknown }[];
   });
+  for (const target of targets) {
+    expect(target.Arn).toEqual(live);
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 });
+  }
+  // One invocation per shard each minute: every shard of the due index exactly once.
+  const shards = targets.map((target) => JSON.parse(target.Input) as { shards: number[] });
+  expect(shards).toHaveLength(DUE_SHARDS);
+  expect(shards.flatMap((input) => input.shards).sort((a, b) => a - b)).toEqual(allShards());
+  expect(DISPATCH_SHARD_GROUPS).toHaveLength(DUE_SHARDS);
+  // Each rule may invoke the live alias, and nothing else may.
+  const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+    (permission) => permission.Properties?.Principal === 'events.amazonaws.com',
+  );
+  expect(permissions).toHaveLength(rules.length);
+  for (const permission of permissions) {
+    expect(permission.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', FunctionName: live });
+  }
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('due scheduled Knaps'),
     Timeout: 55,
+    // One full vCPU: a pass is CPU-bound.
+    MemorySize: DISPATCHER_MEMORY_MB,
   });
-  template.hasResourceProperties('AWS::Lambda::Permission', {
-    Action: 'lambda:InvokeFunction',
-    Principal: 'events.amazonaws.com',
-    FunctionName: { Ref: `${functionLogicalId('dispatch-runs')}Live` },
-  });
+  expect(DISPATCHER_MEMORY_MB).toBe(1769);
 });
 
 test('the delivery queue: encrypted, TLS only, a dead-letter queue after five receives', () => {
