@@ -6,23 +6,49 @@
  * in the same run, the peer: the same number of plain conditional PutItems on the same
  * dynalite, the least any design must write per run. The ratio is what the dispatcher costs
  * over that floor; absolute numbers drift with this shared machine.
+ *
+ * `npm run bench:dispatch -- --workers 1,2 --knaps 20000`: the shard workers, as deployed
+ * (one dispatcher invocation per shard group, lib/runs.ts), on Amazon's DynamoDB Local (many
+ * threads; dynalite has one). For each worker count W: a fresh table with N Knaps due at once,
+ * spread over the shards by uuid; W worker processes (each its own SDK client), worker i over
+ * the shards s with s % W = i, started together; then a scan checks that every Knap has
+ * exactly one run and was claimed, and that no run was queued twice. Prints one Markdown row
+ * per W: runs/s overall and per worker, and the max lateness (from the start of the pass to
+ * the last run queued: the pass starts at the due minute).
  */
 import '../local/quiet-sdk-warning.js';
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../local/ensure-table.js';
 import { openLocalTable } from '../local/local-table.js';
+import { freePort } from '../local/ports.js';
+import { startDynamoDbLocal } from '../scripts/dynamodb-local.js';
 import { DEFAULT_RATE_LIMIT } from '../shared/domain/clients.js';
 import type { Knap } from '../shared/domain/knaps.js';
+import { DUE_SHARDS } from '../shared/domain/runs.js';
 import { staticKeyring } from '../shared/domain/sealed-tokens.js';
 import { noMetrics } from '../shared/metrics.js';
 import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
-import { dispatchDueRuns } from '../shared/services/dispatcher.js';
-import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { allShards, dispatchDueRuns } from '../shared/services/dispatcher.js';
+import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 
-const { values } = parseArgs({ options: { knaps: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({
+  options: {
+    knaps: { type: 'string', default: '10000' },
+    workers: { type: 'string' },
+    // Internal: a shard worker process started by the --workers bench.
+    worker: { type: 'boolean', default: false },
+    endpoint: { type: 'string' },
+    table: { type: 'string' },
+    shards: { type: 'string' },
+  },
+});
 const count = Number(values.knaps);
 const tableName = 'knap-bench-dispatch';
 
@@ -34,43 +60,256 @@ const inBatches = async <T>(items: T[], size: number, work: (item: T) => Promise
   for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map(work));
 };
 
-const main = async (): Promise<void> => {
+/** The dispatcher's dependencies on a repository, its clock at the due minute; `onQueued` sees every run queued. */
+const benchDeps = (repo: DynamoRepository, onQueued: (runId: string) => void): Deps => ({
+  repo,
+  clock: { now: () => AFTER },
+  log: console,
+  metrics: noMetrics,
+  defaultRateLimit: DEFAULT_RATE_LIMIT,
+  deliveries: {
+    enqueue: async (runId: string) => {
+      onQueued(runId);
+    },
+    enqueueMeetingFanOut: async () => undefined,
+  },
+  // The dispatcher seals no tokens.
+  tokenKeys: staticKeyring([randomBytes(32)]),
+});
+
+/** N active scheduled Knaps, every one due at DUE. */
+const dueKnaps = (n: number): Knap[] => {
+  const { schedule_info } = describeSchedule('every Monday at 9am', { now: new Date('2026-11-29T12:00:00Z') });
+  return Array.from({ length: n }, (_, index) => ({
+    uuid: randomUUID(),
+    name: `bench ${index}`,
+    creation_user_id: 1,
+    schedule_type: 'scheduled',
+    is_active: true,
+    visibility: 'private',
+    can_toggle_default_active: false,
+    active_by_default: true,
+    tool_metadata: { schedule_description: 'every Monday at 9am' },
+    creation_timestamp: '2026-11-29T12:00:00.000Z',
+    updated_at: '2026-11-29T12:00:00.000Z',
+    schedule_info,
+    next_run_at: DUE,
+  }));
+};
+
+/** What a shard worker reports on its last line of output. */
+interface WorkerReport {
+  created: number;
+  claimed: number;
+  queued: string[];
+  /** Epoch ms: the pass began (the go signal's time), the pass ended, the last run was queued. */
+  go: number;
+  ended: number;
+  lastQueued: number;
+  /** CPU time of the worker process during the pass. */
+  cpuMs: number;
+}
+
+/** A shard worker: says `ready`, waits for a `go <epoch ms>` line, runs one pass over its shards, prints its report. */
+const worker = async (): Promise<void> => {
+  const shards = (values.shards ?? '').split(',').map(Number);
+  const documents = createDocumentClient({ endpoint: values.endpoint });
+  const queued: string[] = [];
+  let lastQueued = 0;
+  const deps = benchDeps(new DynamoRepository(documents, values.table as string), (runId) => {
+    queued.push(runId);
+    lastQueued = Date.now();
+  });
+  const lines = createInterface({ input: process.stdin });
+  console.log('ready');
+  const goLine: string = await new Promise((resolve) => lines.once('line', resolve));
+  lines.close();
+  const go = Number(goLine.replace(/^go /, ''));
+  const cpuBefore = process.cpuUsage();
+  const result = await dispatchDueRuns(deps, shards);
+  const cpu = process.cpuUsage(cpuBefore);
+  const report: WorkerReport = {
+    created: result.created,
+    claimed: result.claimed,
+    queued,
+    go,
+    ended: Date.now(),
+    lastQueued,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
+  console.log(`report ${JSON.stringify(report)}`);
+  documents.destroy();
+};
+
+/** Starts a shard worker process over the given shards; resolves once it is ready, with its report to come. */
+const startWorker = async (endpoint: string, table: string, shards: number[]) => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/dispatch.ts', '--worker', '--endpoint', endpoint, '--table', table, '--shards', shards.join(',')],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  let ready!: () => void;
+  const isReady = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const report = new Promise<WorkerReport>((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (line === 'ready') ready();
+      else if (line.startsWith('report ')) resolve(JSON.parse(line.slice('report '.length)) as WorkerReport);
+      else console.log(`[worker ${shards.join(',')}] ${line}`);
+    });
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`worker ${shards.join(',')} exited with ${code}`))));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await Promise.race([isReady, report.then(() => undefined)]);
+  return { go: (at: number) => child.stdin.end(`go ${at}\n`), report, exited };
+};
+
+/** Every run item of the table, by Knap, and the Knaps still due: what the exactly-once check reads. */
+const tally = async (documents: ReturnType<typeof createDocumentClient>, table: string) => {
+  const runsByKnap = new Map<string, number>();
+  const stillDue: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({
+        TableName: table,
+        ProjectionExpression: '#type, knap_uuid, #uuid, next_run_at',
+        ExpressionAttributeNames: { '#type': 'type', '#uuid': 'uuid' },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (item.type === 'run') runsByKnap.set(item.knap_uuid, (runsByKnap.get(item.knap_uuid) ?? 0) + 1);
+      else if (item.uuid && item.next_run_at === DUE) stillDue.push(item.uuid);
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return { runsByKnap, stillDue };
+};
+
+/** The machine's CPU time so far, busy and total, in clock ticks (/proc/stat: every core, every process). */
+const machineCpu = (): { busy: number; total: number } => {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, ticks) => sum + ticks, 0);
+  // idle and iowait are fields 4 and 5 of the cpu line.
+  return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+};
+
+interface Row {
+  workers: number;
+  runs: number;
+  seconds: number;
+  perWorkerRate: number;
+  maxLatenessSeconds: number;
+  cpuMsPerRun: number;
+  /** Share of the machine's CPU (every core) in use during the pass: workers, DynamoDB Local and the rest. */
+  machineBusy: number;
+  duplicates: number;
+  missing: number;
+}
+
+/** One worker count: a fresh table, N due Knaps, W workers started together, the check. */
+const shardRound = async (endpoint: string, workers: number, count: number): Promise<Row> => {
+  const table = `knap-bench-shards-${workers}-${Date.now()}`;
+  const admin = createDynamoClient({ endpoint });
+  await ensureTable(admin, table);
+  admin.destroy();
+  const documents = createDocumentClient({ endpoint });
+  try {
+    const repo = new DynamoRepository(documents, table);
+    const knaps = dueKnaps(count);
+    const loadStarted = performance.now();
+    await inBatches(knaps, 50, (knap) => repo.putKnap(knap, { orgName: 'bench', creatorClientId: 'knap_ci_bench' }));
+    console.log(
+      `${workers} worker(s): loaded ${count} Knaps due at ${DUE} in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
+
+    const groups = Array.from({ length: workers }, (_, index) => allShards().filter((shard) => shard % workers === index));
+    const started = await Promise.all(groups.map((shards) => startWorker(endpoint, table, shards)));
+    const cpuBefore = machineCpu();
+    const go = Date.now();
+    for (const each of started) each.go(go);
+    const reports = await Promise.all(started.map((each) => each.report));
+    const cpuAfter = machineCpu();
+    await Promise.all(started.map((each) => each.exited));
+
+    const { runsByKnap, stillDue } = await tally(documents, table);
+    const queued = reports.flatMap((report) => report.queued);
+    const queuedTwice = queued.length - new Set(queued).size;
+    const knapsWithTwoRuns = [...runsByKnap.values()].filter((runs) => runs > 1).length;
+    const missing = knaps.filter((knap) => !runsByKnap.has(knap.uuid)).length + stillDue.length;
+    const created = reports.reduce((sum, report) => sum + report.created, 0);
+    const claimed = reports.reduce((sum, report) => sum + report.claimed, 0);
+    if (created !== count || claimed !== count || queued.length !== count) {
+      console.log(
+        `expected ${count} runs created, claimed and queued; got ${JSON.stringify({ created, claimed, queued: queued.length })}`,
+      );
+    }
+    const seconds = (Math.max(...reports.map((report) => report.ended)) - go) / 1000;
+    const perWorker = reports.map((report) => report.created / ((report.ended - go) / 1000));
+    return {
+      workers,
+      runs: created,
+      seconds,
+      perWorkerRate: perWorker.reduce((sum, rate) => sum + rate, 0) / perWorker.length,
+      maxLatenessSeconds: (Math.max(...reports.map((report) => report.lastQueued)) - go) / 1000,
+      cpuMsPerRun: reports.reduce((sum, report) => sum + report.cpuMs, 0) / Math.max(created, 1),
+      machineBusy: (cpuAfter.busy - cpuBefore.busy) / Math.max(cpuAfter.total - cpuBefore.total, 1),
+      duplicates: queuedTwice + knapsWithTwoRuns,
+      missing,
+    };
+  } finally {
+    documents.destroy();
+  }
+};
+
+/** Knaps of the untimed warm-up round. */
+const WARM_UP_KNAPS = 2000;
+
+const shardBench = async (workerCounts: number[]): Promise<void> => {
+  for (const workers of workerCounts) {
+    if (!Number.isInteger(workers) || workers < 1 || workers > DUE_SHARDS) throw new Error(`--workers: 1 to ${DUE_SHARDS} each`);
+  }
+  const dynamo = await startDynamoDbLocal(await freePort());
+  const rows: Row[] = [];
+  try {
+    // Untimed: the JVM compiles DynamoDB Local's hot paths first, so no timed round pays for that.
+    await shardRound(dynamo.endpoint, Math.max(...workerCounts), WARM_UP_KNAPS);
+    for (const workers of workerCounts) rows.push(await shardRound(dynamo.endpoint, workers, count));
+  } finally {
+    await dynamo.stop();
+  }
+  console.log(`\n${count} Knaps due at once, ${DUE_SHARDS} shards, DynamoDB Local (in memory), this machine:\n`);
+  console.log(
+    '| workers | runs | seconds | runs/s | per-worker runs/s | max lateness (s) | worker CPU ms/run | machine CPU busy | duplicates | missing |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.workers} | ${row.runs} | ${row.seconds.toFixed(1)} | ${(row.runs / row.seconds).toFixed(0)} | ${row.perWorkerRate.toFixed(0)} | ${row.maxLatenessSeconds.toFixed(1)} | ${row.cpuMsPerRun.toFixed(2)} | ${(row.machineBusy * 100).toFixed(0)} % | ${row.duplicates} | ${row.missing} |`,
+    );
+  }
+  const failed = rows.filter((row) => row.duplicates > 0 || row.missing > 0 || row.runs !== count);
+  if (failed.length > 0) {
+    process.exitCode = 1;
+    console.log(`\nNOT exactly once with ${failed.map((row) => row.workers).join(', ')} worker(s).`);
+  } else {
+    console.log(`\nEvery one of the ${count} Knaps ran exactly once with every worker count: duplicates 0, missing 0.`);
+  }
+};
+
+const peerBench = async (): Promise<void> => {
   const table = await openLocalTable({ tableName });
   const documents = createDocumentClient({ endpoint: table.endpoint });
   const repo = new DynamoRepository(documents, tableName);
   let queued = 0;
-  const deps: Deps = {
-    repo,
-    clock: { now: () => AFTER },
-    log: console,
-    metrics: noMetrics,
-    defaultRateLimit: DEFAULT_RATE_LIMIT,
-    deliveries: {
-      enqueue: async () => {
-        queued += 1;
-      },
-      enqueueMeetingFanOut: async () => undefined,
-    },
-    // The dispatcher seals no tokens.
-    tokenKeys: staticKeyring([randomBytes(32)]),
-  };
+  const deps = benchDeps(repo, () => {
+    queued += 1;
+  });
   try {
-    const { schedule_info } = describeSchedule('every Monday at 9am', { now: new Date('2026-11-29T12:00:00Z') });
-    const knaps: Knap[] = Array.from({ length: count }, (_, index) => ({
-      uuid: randomUUID(),
-      name: `bench ${index}`,
-      creation_user_id: 1,
-      schedule_type: 'scheduled',
-      is_active: true,
-      visibility: 'private',
-      can_toggle_default_active: false,
-      active_by_default: true,
-      tool_metadata: { schedule_description: 'every Monday at 9am' },
-      creation_timestamp: '2026-11-29T12:00:00.000Z',
-      updated_at: '2026-11-29T12:00:00.000Z',
-      schedule_info,
-      next_run_at: DUE,
-    }));
+    const knaps = dueKnaps(count);
     const loadStarted = performance.now();
     await inBatches(knaps, 50, (knap) => repo.putKnap(knap, { orgName: 'bench', creatorClientId: 'knap_ci_bench' }));
     console.log(`Loaded ${count} Knaps due at ${DUE} in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
@@ -112,4 +351,6 @@ const main = async (): Promise<void> => {
   }
 };
 
-await main();
+if (values.worker) await worker();
+else if (values.workers) await shardBench(values.workers.split(',').map(Number));
+else await peerBench();
