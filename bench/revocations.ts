@@ -17,7 +17,7 @@
  *    access tokens it issued). Every revoke must answer 200. Two cycles in every `--sample-every`
  *    are checked: the revoked cycle's access token must get 401 on GET /api/studio/knap-tools
  *    and, for a revoked refresh token, a refresh_token grant must answer 401 (the project's
- *    documented answer to an invalid refresh token, README);
+ *    documented answer to an invalid refresh token, docs/api.md);
  * 3. after the revocations, GET /api/studio/knap-tools with a live access token of the revoker
  *    and of the peer, in alternating rounds of `--requests` sequential requests each: p50 and
  *    p90 per side (all rounds pooled) and the ratio revoker/peer (median of per-round ratios);
