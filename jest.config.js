@@ -6,7 +6,8 @@ const common = {
     '^.+\\.ts$': [
       '@swc/jest',
       {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        // Import attributes kept (`with { type: 'json' }`): Jest refuses JSON imports without them.
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022', experimental: { keepImportAttributes: true } },
         module: { type: 'es6' },
         sourceMaps: 'inline',
       },
