@@ -62,10 +62,11 @@ test.concurrent('a manual run whose receiver fails four times is delivered on it
   for (const request of receiver.received) expect(request.headers['webhook-id']).toBe(runId);
   const at = receiver.received.map((request) => request.at);
   const gaps = at.slice(1).map((time, index) => time - (at[index] as number));
-  // Nominal waits of 1, 2, 4 and 8 s, each drawn from its upper half (jitter).
+  // Nominal waits of 1, 2, 4 and 8 s, each drawn from its upper half (jitter); the upper bound
+  // leaves a loaded CI machine seconds of slack, and the doubling still shows in the lower one.
   [1000, 2000, 4000, 8000].forEach((nominal, index) => {
     expect(gaps[index]).toBeGreaterThanOrEqual(nominal / 2 - 50);
-    expect(gaps[index]).toBeLessThan(nominal + 2000);
+    expect(gaps[index]).toBeLessThan(nominal + 5000);
   });
 }, 60_000);
 
