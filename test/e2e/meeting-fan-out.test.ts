@@ -113,7 +113,8 @@ test('the 202 lists the runs of 100 Knaps and says runs_pending for the rest; th
   // Only the first 100 runs are written (and queued for delivery) before the answer.
   expect(deliveriesQueued()).toHaveLength(100);
   expect(queue().fanOuts).toHaveLength(1);
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Bounded work: seconds at most (all of them used to take ~9 s and a 503), with room for a loaded machine.
+  expect(Date.now() - started).toBeLessThan(8_000);
 
   // 125 left: a page of 100, which queues the next, of 25.
   expect(await drainFanOut()).toBe(2);

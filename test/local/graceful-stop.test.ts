@@ -190,7 +190,8 @@ describe('SIGTERM to npm start', () => {
     expect(idle.ended).toBe(true);
     expectAnsweredOrRefused(idle, 1);
     expect(server.stderr()).toBe('');
-    expect(stoppedAfter).toBeLessThan(3000);
+    // Well under the 5 s the stop used to wait for the database, with room for a loaded machine.
+    expect(stoppedAfter).toBeLessThan(4500);
   }, 90_000);
 });
 
@@ -241,7 +242,7 @@ describe('the embedded DynamoDB', () => {
     expect(connection.answers()).toHaveLength(1);
     expect(connection.answers()[0]?.status).toBe(200);
     expect(connection.answers()[0]?.headers.connection).toBe('close');
-    expect(took).toBeLessThan(2000);
+    expect(took).toBeLessThan(4000);
   });
 
   test('a request that never finishes holds the close up for a moment, not for the 5 s last resort', async () => {
@@ -251,7 +252,7 @@ describe('the embedded DynamoDB', () => {
 
     const started = Date.now();
     expect(await errorsDuring(() => dynamo.close())).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(4500);
     await connection.closed;
   });
 });
