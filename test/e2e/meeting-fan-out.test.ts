@@ -4,11 +4,11 @@
  * queue makes after the answer, a page per message; still one run per Knap per meeting,
  * however many reports of it come and however their pages interleave.
  */
-import { randomUUID } from 'node:crypto';
 import type { Knap, KnapOwnership } from '../../shared/domain/knaps.js';
 import { MEETING_FAN_OUT_PAGE, type MeetingFanOut } from '../../shared/domain/runs.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 import { bearer, getToken, startTestApi, type TestApi } from '../support/api.js';
+import { putTestKnap } from '../support/deliveries.js';
 import { body as json } from '../support/json.js';
 
 const ORG = 'fan-out';
@@ -20,27 +20,8 @@ const eligible: string[] = [];
 /** Knaps the caller does not run after a meeting: inactive, manual, or another's private one. */
 const others: string[] = [];
 
-const putKnap = async (ownership: KnapOwnership, fields: Partial<Knap>): Promise<string> => {
-  const now = '2027-12-01T09:00:00Z';
-  const knap: Knap = {
-    uuid: randomUUID(),
-    name: 'After meetings',
-    creation_user_id: 1,
-    schedule_type: 'post_meeting_transcription',
-    is_active: true,
-    visibility: 'private',
-    can_toggle_default_active: false,
-    active_by_default: true,
-    tool_metadata: { action_description: 'Summarize the meeting' },
-    creation_timestamp: now,
-    updated_at: now,
-    schedule_info: null,
-    next_run_at: null,
-    ...fields,
-  };
-  if (!(await api.deps.repo.putKnap(knap, ownership))) throw new Error('knap exists');
-  return knap.uuid;
-};
+const putKnap = async (ownership: KnapOwnership, fields: Partial<Knap>): Promise<string> =>
+  (await putTestKnap(api.deps.repo, ownership, { schedule_type: 'post_meeting_transcription', ...fields })).uuid;
 
 /** `count` Knaps, 25 writes at a time. */
 const putKnaps = async (count: number, make: () => Promise<string>, into: string[]) => {

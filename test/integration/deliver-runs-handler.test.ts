@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHandler } from '../../functions/deliver-runs/handler.js';
 import { systemClock } from '../../shared/domain/clock.js';
-import type { Knap } from '../../shared/domain/knaps.js';
 import type { Repository } from '../../shared/domain/repository.js';
 import { runId } from '../../shared/domain/runs.js';
 import { deliverySettingsFromEnv } from '../../shared/services/delivery.js';
@@ -104,23 +102,11 @@ describe('deliver-runs Lambda (SQS consumer)', () => {
     const viewer = { clientId: 'knap_ci_fan_out', orgName: org };
     const uuids: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const at = '2026-11-23T10:00:00Z';
-      const knap: Knap = {
-        uuid: randomUUID(),
-        name: 'After meetings',
-        creation_user_id: 1,
-        schedule_type: 'post_meeting_transcription',
-        is_active: true,
-        visibility: 'private',
-        can_toggle_default_active: false,
-        active_by_default: true,
-        tool_metadata: { action_description: 'Summarize the meeting' },
-        creation_timestamp: at,
-        updated_at: at,
-        schedule_info: null,
-        next_run_at: null,
-      };
-      await deps.repo.putKnap(knap, { orgName: org, creatorClientId: viewer.clientId });
+      const knap = await putTestKnap(
+        deps.repo,
+        { orgName: org, creatorClientId: viewer.clientId },
+        { schedule_type: 'post_meeting_transcription' },
+      );
       uuids.push(knap.uuid);
     }
     const first = await deps.repo.listMeetingKnaps(viewer, { limit: 1 });

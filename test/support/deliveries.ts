@@ -168,8 +168,12 @@ export const putPendingRun = async (
   return run;
 };
 
-/** Stores a manual Knap and returns it. */
-export const putTestKnap = async (repo: Repository, ownership: KnapOwnership = OWNER): Promise<Knap> => {
+/** Stores a Knap (manual, active, private, unless `fields` say otherwise) and returns it. */
+export const putTestKnap = async (
+  repo: Repository,
+  ownership: KnapOwnership = OWNER,
+  fields: Partial<Knap> = {},
+): Promise<Knap> => {
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const knap: Knap = {
     uuid: randomUUID(),
@@ -185,6 +189,7 @@ export const putTestKnap = async (repo: Repository, ownership: KnapOwnership = O
     updated_at: now,
     schedule_info: null,
     next_run_at: null,
+    ...fields,
   };
   if (!(await repo.putKnap(knap, ownership))) throw new Error('knap exists');
   return knap;
