@@ -32,7 +32,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-import { PREFIX } from './credentials.js';
+import { hashCredential, PREFIX } from './credentials.js';
 
 export type SealedKind = 'access' | 'refresh';
 
@@ -113,8 +113,16 @@ export const unavailableKeyring = (reason: string): TokenKeyring => {
  * for every version. Taken of the token in its one exact spelling (see unseal), so one grant
  * has one id; earlier versions hashed the string as given, which for that spelling is the same.
  */
-export const grantIdOf = (refreshToken: string): string =>
-  createHash('sha256').update(refreshToken, 'utf8').digest().subarray(0, GRANT_BYTES).toString('base64url');
+export const grantIdOf = (refreshToken: string): string => grantOf(refreshToken).id;
+
+/**
+ * A refresh token's grant: the token's SHA-256 (hex, as every credential is kept: hashCredential)
+ * names its item, and its first 12 bytes are the id access tokens carry (grantIdOf).
+ */
+const grantOf = (refreshToken: string): { id: string; key: string } => {
+  const key = hashCredential(refreshToken);
+  return { id: Buffer.from(key, 'hex').subarray(0, GRANT_BYTES).toString('base64url'), key };
+};
 
 const mac = (key: TokenKey, body: Buffer): Buffer =>
   createHmac('sha256', key.secret).update(body).digest().subarray(0, MAC_BYTES);
@@ -164,17 +172,9 @@ export const seal = (
   return { body: sealed, tokenId: nonce.toString('base64url'), grantId: own?.id ?? claims.grantId, grantKey: own?.key ?? null };
 };
 
-/**
- * A refresh token's own grant, from its exact body: the SHA-256 of the token names its item
- * (as every credential is stored: by hash), and its first 12 bytes are the id access tokens carry.
- */
-const ownGrant = (kind: SealedKind, body: string): { id: string; key: string } | null => {
-  if (kind !== 'refresh') return null;
-  const digest = createHash('sha256')
-    .update(PREFIX.refreshToken + body, 'utf8')
-    .digest();
-  return { id: digest.subarray(0, GRANT_BYTES).toString('base64url'), key: digest.toString('hex') };
-};
+/** A refresh token's own grant, from its exact body; null for an access token. */
+const ownGrant = (kind: SealedKind, body: string): { id: string; key: string } | null =>
+  kind === 'refresh' ? grantOf(PREFIX.refreshToken + body) : null;
 
 /** Reads a length-prefixed string at `offset`; null when it runs past the end. */
 const readShort = (bytes: Buffer, offset: number): { value: string; next: number } | null => {
@@ -198,7 +198,6 @@ const parse = (body: string) => {
   if (!client || !scope || scope.next + MAC_BYTES !== bytes.length) return null;
   const grant = bytes.subarray(FIXED_BYTES - GRANT_BYTES, FIXED_BYTES);
   const kind: SealedKind = bytes[1] === 0 ? 'access' : 'refresh';
-  const own = ownGrant(kind, body);
   return {
     keyId: bytes.subarray(2, 6).toString('hex'),
     signed: bytes.subarray(0, scope.next),
@@ -209,8 +208,9 @@ const parse = (body: string) => {
       expiresAt: bytes.readUInt32BE(10),
       generation: bytes.readUInt32BE(14),
       tokenId: bytes.subarray(18, 18 + NONCE_BYTES).toString('base64url'),
-      grantId: own?.id ?? (grant.every((byte) => byte === 0) ? null : grant.toString('base64url')),
-      grantKey: own?.key ?? null,
+      // A refresh token's own grant is added once its MAC holds (unseal).
+      grantId: grant.every((byte) => byte === 0) ? null : grant.toString('base64url'),
+      grantKey: null,
       clientId: client.value,
       scope: scope.value,
       version,
@@ -226,6 +226,7 @@ export const unseal = async (body: string, keyring: TokenKeyring): Promise<Token
   const parsed = parse(body);
   if (!parsed) return null;
   const key = await keyring.verifyingKey(parsed.keyId);
-  if (!key) return null;
-  return timingSafeEqual(mac(key, parsed.signed), parsed.tag) ? parsed.claims : null;
+  if (!key || !timingSafeEqual(mac(key, parsed.signed), parsed.tag)) return null;
+  const own = ownGrant(parsed.claims.kind, body);
+  return own ? { ...parsed.claims, grantId: own.id, grantKey: own.key } : parsed.claims;
 };
