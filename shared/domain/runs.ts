@@ -183,15 +183,20 @@ export interface MeetingKnapsPage {
 
 /**
  * The rest of a meeting report, carried by the delivery queue: runs for the Knaps after
- * `cursor`, a page per message. Plain JSON (it travels in an SQS message body).
+ * `cursor`, a page per message. Plain JSON (it travels in an SQS message body), read back
+ * through this schema. `client_id` and `org_name`: the reporting client and its organization,
+ * whose Knaps (MeetingKnapsViewer).
  */
-export interface MeetingFanOut {
-  meeting: RunMeeting;
-  /** The reporting client and its organization: whose Knaps (MeetingKnapsViewer). */
-  client_id: string;
-  org_name: string;
-  cursor: string;
-}
+export const MeetingFanOutSchema = v.object({
+  meeting: v.pipe(
+    RunMeetingSchema,
+    v.check((meeting) => meeting.meeting_id !== ''),
+  ),
+  client_id: v.string(),
+  org_name: v.string(),
+  cursor: v.pipe(v.string(), v.minLength(1)),
+});
+export type MeetingFanOut = v.InferOutput<typeof MeetingFanOutSchema>;
 
 /** How long run history is kept (the item's TTL). */
 export const RUN_RETENTION_SECONDS = 90 * 24 * 3600;

@@ -8,7 +8,8 @@
  * never mistake each other, and run messages keep the shape earlier versions sent.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { MeetingFanOut } from '../domain/runs.js';
+import * as v from 'valibot';
+import { type MeetingFanOut, MeetingFanOutSchema } from '../domain/runs.js';
 import type { DeliveryQueue } from '../domain/webhooks.js';
 
 /** SQS's own limit on DelaySeconds. */
@@ -64,14 +65,17 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   }
 }
 
-/** A message body as sent by enqueue; null when it is not one (it can never be delivered: drop it). */
-export const parseDeliveryMessage = (body: string): DeliveryMessage | null => {
-  let value: unknown;
+/** A message's JSON, or undefined when it is none. */
+const parseBody = (body: string): unknown => {
   try {
-    value = JSON.parse(body);
+    return JSON.parse(body);
   } catch {
-    return null;
+    return undefined;
   }
+};
+
+/** A delivery message as enqueue sends it; null when it is not one (it can never be delivered: drop it). */
+const readDelivery = (value: unknown): DeliveryMessage | null => {
   if (typeof value !== 'object' || value === null) return null;
   const { run_id, not_before } = value as Record<string, unknown>;
   if (typeof run_id !== 'string' || run_id === '') return null;
@@ -79,51 +83,22 @@ export const parseDeliveryMessage = (body: string): DeliveryMessage | null => {
   return not_before === undefined ? { run_id } : { run_id, not_before };
 };
 
+/** A message body as sent by enqueue; null when it is not one. */
+export const parseDeliveryMessage = (body: string): DeliveryMessage | null => readDelivery(parseBody(body));
+
 /** Seconds still to wait before the message's attempt; 0 when it is due. */
 export const secondsToWait = (message: DeliveryMessage, now: number): number =>
   message.not_before ? Math.max(0, Math.ceil((Date.parse(message.not_before) - now) / 1000)) : 0;
-
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isNullableString = (value: unknown): boolean => value === null || typeof value === 'string';
-
-/** A meeting_fan_out message's task; null when it is not one. */
-const readFanOut = (value: unknown): MeetingFanOut | null => {
-  if (typeof value !== 'object' || value === null) return null;
-  const { meeting, client_id, org_name, cursor } = value as Record<string, unknown>;
-  if (!isString(client_id) || !isString(org_name) || !isString(cursor) || cursor === '') return null;
-  if (typeof meeting !== 'object' || meeting === null) return null;
-  const { meeting_id, title, occurred_at, transcript_url, user_id } = meeting as Record<string, unknown>;
-  if (!isString(meeting_id) || meeting_id === '') return null;
-  if (!isNullableString(title) || !isNullableString(occurred_at) || !isNullableString(transcript_url)) return null;
-  if (user_id !== null && !Number.isInteger(user_id)) return null;
-  return {
-    meeting: {
-      meeting_id,
-      title: title as string | null,
-      occurred_at: occurred_at as string | null,
-      transcript_url: transcript_url as string | null,
-      user_id: user_id as number | null,
-    },
-    client_id,
-    org_name,
-    cursor,
-  };
-};
 
 /** Any message of the queue: a delivery attempt, or a page of a meeting report's runs; null when neither. */
 export type QueueMessage = { delivery: DeliveryMessage } | { fanOut: MeetingFanOut };
 
 export const parseQueueMessage = (body: string): QueueMessage | null => {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return null;
-  }
+  const value = parseBody(body);
   if (typeof value === 'object' && value !== null && 'meeting_fan_out' in value) {
-    const fanOut = readFanOut((value as { meeting_fan_out: unknown }).meeting_fan_out);
-    return fanOut ? { fanOut } : null;
+    const fanOut = v.safeParse(MeetingFanOutSchema, value.meeting_fan_out);
+    return fanOut.success ? { fanOut: fanOut.output } : null;
   }
-  const delivery = parseDeliveryMessage(body);
+  const delivery = readDelivery(value);
   return delivery ? { delivery } : null;
 };
