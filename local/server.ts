@@ -74,7 +74,8 @@ const handlerLoader = (deps: Deps | undefined) => {
   };
 };
 
-const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
+/** A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit). */
+export const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {

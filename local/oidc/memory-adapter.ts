@@ -31,7 +31,11 @@ export const memoryAdapter = (now: () => number = Date.now): (new (name: string)
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
       entries.set(this.key(id), { payload, expiresAt: now() + expiresIn * 1000 });
-      if (payload.uid) byUid.set(`${this.name}:${payload.uid}`, id);
+      if (payload.uid) {
+        // Bounded like the entries: a uid whose entry is gone finds nothing anyway.
+        if (byUid.size >= MAX_ENTRIES) byUid.delete(byUid.keys().next().value as string);
+        byUid.set(`${this.name}:${payload.uid}`, id);
+      }
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

@@ -17,6 +17,7 @@ import type { AdminIssuerSettings } from '../../shared/auth/admin-tokens.js';
 import { verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
+import { readBody } from '../server.js';
 import { errorPage, loginPage } from './login-page.js';
 import { memoryAdapter } from './memory-adapter.js';
 
@@ -48,6 +49,9 @@ export interface LocalIdentity {
   settings: AdminIssuerSettings;
 }
 
+/** Accounts whose recent failures are kept at most: memory stays bounded whatever addresses are tried. */
+const MAX_THROTTLED_ACCOUNTS = 10_000;
+
 /** Failures per account in the current lockout window; kept in memory, like the sessions. */
 class SignInThrottle {
   readonly #failures = new Map<string, number[]>();
@@ -66,23 +70,17 @@ class SignInThrottle {
     return Math.ceil(((recent[0] as number) + SIGN_IN_LOCKOUT_SECONDS * 1000 - this.now()) / 1000);
   }
   failed(email: string): void {
+    if (!this.#failures.has(email) && this.#failures.size >= MAX_THROTTLED_ACCOUNTS) {
+      // Full: first drop what has lapsed; only a flood of fresh failures evicts the oldest account.
+      for (const known of [...this.#failures.keys()]) this.recent(known);
+      if (this.#failures.size >= MAX_THROTTLED_ACCOUNTS) this.#failures.delete(this.#failures.keys().next().value as string);
+    }
     this.#failures.set(email, [...this.recent(email), this.now()]);
   }
   succeeded(email: string): void {
     this.#failures.delete(email);
   }
 }
-
-const readForm = async (request: IncomingMessage): Promise<URLSearchParams> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > 16 * 1024) break;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-};
 
 const html = (response: ServerResponse, status: number, body: string): void => {
   response.writeHead(status, {
@@ -181,7 +179,12 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
   const callback = provider.callback();
 
   const signIn = async (request: IncomingMessage, response: ServerResponse, action: string): Promise<void> => {
-    const form = await readForm(request);
+    const body = await readBody(request);
+    if (body === null) {
+      html(response, 413, loginPage(action, 'That sign-in form is too large.'));
+      return;
+    }
+    const form = new URLSearchParams(body.toString('utf8'));
     const email = (form.get('email') ?? '').trim().toLowerCase();
     const password = form.get('password') ?? '';
     const wait = throttle.waitSeconds(email);
