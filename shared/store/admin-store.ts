@@ -9,7 +9,7 @@ import { AUDIT_RETENTION_SECONDS, type AuditAction, type AuditEvent, type AuditP
 import type { PageRequest } from '../domain/repository.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { auditCursor, key } from './keys.js';
-import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
+import type { Item, TableOps } from './table-ops.js';
 
 const adminToItem = (admin: AdminAccount): Item => ({
   ...key.admin(admin.email),
@@ -55,15 +55,8 @@ export class AdminStore {
   constructor(private readonly table: TableOps) {}
 
   /** False when an admin with this email exists already (nothing is written then). */
-  async putNewAdmin(admin: AdminAccount): Promise<boolean> {
-    const put = this.table.db.send(
-      new PutCommand({
-        TableName: this.table.tableName,
-        Item: adminToItem(admin),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return (await unlessConditionFails(put)) !== null;
+  putNewAdmin(admin: AdminAccount): Promise<boolean> {
+    return this.table.putNew(adminToItem(admin));
   }
 
   async getAdmin(email: string): Promise<AdminAccount | null> {

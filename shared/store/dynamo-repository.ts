@@ -120,15 +120,8 @@ export class DynamoRepository implements Repository {
     return this.clients.deleteTokens(tokenHashes);
   }
 
-  async putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean> {
-    const put = this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: knapToItem(knap, ownership),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return (await unlessConditionFails(put)) !== null;
+  putKnap(knap: Knap, ownership: KnapOwnership): Promise<boolean> {
+    return this.table.putNew(knapToItem(knap, ownership));
   }
 
   async getKnap(orgName: string, uuid: string): Promise<StoredKnap | null> {
@@ -382,11 +375,8 @@ export class DynamoRepository implements Repository {
     return added;
   }
 
-  async putRun(stored: StoredRun): Promise<boolean> {
-    const put = this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: runToItem(stored), ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
-    return (await unlessConditionFails(put)) !== null;
+  putRun(stored: StoredRun): Promise<boolean> {
+    return this.table.putNew(runToItem(stored));
   }
 
   async getRun(runId: string): Promise<StoredRun | null> {

@@ -8,6 +8,7 @@ import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -49,6 +50,14 @@ export class TableOps {
     readonly db: DynamoDBDocumentClient,
     readonly tableName: string,
   ) {}
+
+  /** Puts an item that must be new: false when one with its key exists (nothing is written then). */
+  async putNew(item: Item): Promise<boolean> {
+    const put = this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+    return (await unlessConditionFails(put)) !== null;
+  }
 
   async getItem(itemKey: Item): Promise<Item | null> {
     const result = await this.db.send(new GetCommand({ TableName: this.tableName, Key: itemKey, ConsistentRead: true }));
