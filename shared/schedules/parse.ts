@@ -5,6 +5,7 @@ import { contradiction, quote, ScheduleError } from './errors.js';
 import { type Facts, readFamilies } from './families/index.js';
 import type { StartMention } from './families/start-date.js';
 import { hhmm, type SubDailyTiming, subDailyTiming } from './families/sub-daily.js';
+import { prefixZone, zonePrefix } from './families/zone-keywords.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
 import { rejectBareDate } from './one-offs.js';
@@ -69,11 +70,14 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   const now = checkNow(options.now ?? new Date());
   // null counts as absent: JSON bodies carry a missing timezone as null.
   const fallbackZone = options.timezone == null ? DEFAULT_TIMEZONE : resolveZone(String(options.timezone));
-  const cron = readCron(text);
+  // crontab's "CRON_TZ=Europe/Paris 0 9 * * *": the zone of the cron line after it.
+  const prefixed = zonePrefix(text);
+  const cron = readCron(prefixed?.rest ?? text);
   if (cron) {
+    const zone = prefixed ? prefixZone(prefixed.name) : fallbackZone;
     const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
     const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
-    return orderFields({ ...cron.recurrence, schedule_time: time, ...end, timezone: fallbackZone, anchor_date: null });
+    return orderFields({ ...cron.recurrence, schedule_time: time, ...end, timezone: zone, anchor_date: null });
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
@@ -81,7 +85,8 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   rejectLeftovers(tokens, text, now);
   const timing = subDailyTiming(facts);
   if (timing) return orderFields(subDailyInfo(timing, facts, tokens, text, facts.zone?.zone ?? fallbackZone));
-  const recurrence = resolveRecurrence(facts, facts.period?.daily ?? false, text);
+  // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").
+  const recurrence = resolveRecurrence(facts, (facts.period?.daily ?? false) || facts.time !== null, text);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
   rejectBareDate(tokens, facts, text);
   const { hour, minute } = applyPeriod(facts.time, facts.period);

@@ -187,6 +187,12 @@ function cityZone(words: readonly Token[]): string | null {
   return matches.length === 1 ? (matches[0] as string) : null;
 }
 
+/** A one-zone country or an IANA city named by these words ("Japan", "Paris", "New York"), or null. */
+export function placeZone(words: readonly Token[]): string | null {
+  const name = words.map((w) => w.lower).join(' ');
+  return lookup(COUNTRY_ZONES, name) ?? cityZone(words);
+}
+
 /**
  * "<city> time" / "<country> time" just before a "time" word: up to three words, the longest
  * reading first ("New York time"). Returns the zone and the tokens, "time" included.

@@ -1,8 +1,8 @@
 /**
  * Weekday and month names one edit away ("tuesdya", "saturady", "febuary", "wendesday"): an
  * insertion, a deletion, a substitution or two neighbouring letters swapped. A word is corrected
- * only when it is not a word the parser knows, has at least five letters, and every name one
- * edit away means the same day or month. The token keeps the user's text, so error messages
+ * only when it is not a word the parser knows, has at least five letters, every name one
+ * edit away means the same day or month, and that name starts with the word's first letter. The token keeps the user's text, so error messages
  * still quote what was typed; only its lower-case form, which the readers match, changes.
  */
 import { quote, ScheduleError } from './errors.js';
@@ -121,6 +121,7 @@ export function correctTypos(tokens: readonly Token[]): void {
       const choices = names.map(capitalise).join(' or ');
       throw new ScheduleError(`${quote(t.text)} could be ${choices}: please spell it out`);
     }
-    if (names[0]) t.lower = names[0];
+    // Never a new first letter: "Moonday" may be Monday, "Funday" is no Sunday.
+    if (names[0] && names[0][0] === t.lower[0]) t.lower = names[0];
   }
 }

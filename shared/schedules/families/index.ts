@@ -29,6 +29,7 @@ import type {
 } from './family.js';
 import { intervals } from './intervals.js';
 import { deicticDates } from './one-offs.js';
+import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
 import type { StartMention } from './start-date.js';
@@ -38,14 +39,18 @@ import { placeTimes, zoneNames } from './time-zones.js';
 import { timesOfDay } from './times-of-day.js';
 import { endOf, units } from './units.js';
 import { weekdays } from './weekdays.js';
+import { zoneKeywords, zoneWordAfterPlace } from './zone-keywords.js';
 
 export type { DaySetMention, FrequencyMention, MinuteMention, NthMention, UnitMention, ValueMention, WindowMention, ZoneMention };
 
 export const FAMILIES: readonly PhraseFamily[] = [
+  openEnded,
   startDate,
   deicticDates,
+  zoneKeywords,
   zoneNames,
   placeTimes,
+  zoneWordAfterPlace,
   subDaily,
   timesOfDay,
   partsOfDay,

@@ -4,8 +4,16 @@
  */
 import { groups, rejectedGroups } from './corpus.js';
 
-/** "family 4 across DST: ..." -> "family 4"; groups before issue 9 count as "base". */
-const familyOf = (name: string): string => /^family \d+/.exec(name)?.[0] ?? 'base';
+/**
+ * "family 4 across DST: ..." -> "family 4"; "issue 25, family 2: ..." -> "i25 f2"; other issue 25
+ * groups are "i25 other"; groups before issue 9 count as "base".
+ */
+const familyOf = (name: string): string => {
+  const i25 = /^issue 25, family (\d+)/.exec(name);
+  if (i25) return `i25 f${i25[1]}`;
+  if (name.startsWith('issue 25')) return 'i25 other';
+  return /^family \d+/.exec(name)?.[0] ?? 'base';
+};
 
 const sizes = new Map<string, { accepted: number; refused: number }>();
 const entry = (family: string) => {
@@ -16,7 +24,12 @@ const entry = (family: string) => {
 for (const g of groups) entry(familyOf(g.name)).accepted += g.rows.length;
 for (const g of rejectedGroups) entry(familyOf(g.name)).refused += g.rows.length;
 
-const order = (f: string) => (f === 'base' ? 0 : Number(f.split(' ')[1]));
+const order = (f: string): number => {
+  if (f === 'base') return 0;
+  if (f === 'i25 other') return 300;
+  if (f.startsWith('i25 f')) return 200 + Number(f.slice(5));
+  return Number(f.split(' ')[1]);
+};
 const rows = [...sizes].sort(([a], [b]) => order(a) - order(b));
 console.log('family      accepted  refused');
 for (const [family, { accepted, refused }] of rows) {

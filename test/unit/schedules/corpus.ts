@@ -954,6 +954,82 @@ export const groups: Group[] = [
       ['every 2 hours', hourly(2, '00:00', null, { timezone: 'America/New_York' }), '2026-11-01T07:00:00Z'],
     ],
   },
+  {
+    // Issue 25, family 2: tails that only say the schedule has no end add nothing.
+    name: 'issue 25, family 2: open-ended tails',
+    now: WED,
+    rows: [
+      [
+        'every other Tuesday, indefinitely',
+        weekly([2], '09:00', { interval: 2, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      ['weekly on Fridays - forever', weekly([5], '09:00'), '2026-03-06T09:00:00Z'],
+      ['every day at 8am until further notice', daily('08:00'), '2026-03-05T08:00:00Z'],
+      ['every weekday at 9am from now on', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      ['monthly on the 1st until cancelled', monthly('09:00', { days_of_month: [1] }), '2026-04-01T09:00:00Z'],
+      ['every Monday with no end date', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['daily at 6pm, ongoing', daily('18:00'), '2026-03-04T18:00:00Z'],
+      ['every hour, indefinitely', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      [
+        'every 2 weeks on Monday going forward',
+        weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }),
+        '2026-03-09T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z. Now: 01:30 EST.
+    name: 'issue 25, family 2 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-08T06:30:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      ['every day at 9am until further notice', daily('09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+      ['every day at 2:30am forever', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+    ],
+  },
+  {
+    // Issue 25, family 4: "tz", "timezone", "time zone", "TZ=" before a zone, or after one.
+    // Paris is on CET (UTC+1), Denver on MST (UTC-7) until Sunday 8 March.
+    name: 'issue 25, family 4: zone keywords',
+    now: WED,
+    rows: [
+      ['weekdays 6pm tz Europe/Paris', weekly(WEEKDAYS, '18:00', { timezone: 'Europe/Paris' }), '2026-03-04T17:00:00Z'],
+      // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").
+      ['at 07:30 timezone Asia/Kolkata', daily('07:30', { timezone: 'Asia/Kolkata' }), '2026-03-05T02:00:00Z'],
+      ['TZ=America/Denver daily at noon', daily('12:00', { timezone: 'America/Denver' }), '2026-03-04T19:00:00Z'],
+      ['every day at 9 timezone Japan', daily('09:00', { timezone: 'Asia/Tokyo' }), '2026-03-05T00:00:00Z'],
+      // Chicago is on CDT (UTC-5) from Sunday 8 March.
+      [
+        'every Monday at 8am, time zone: America/Chicago',
+        weekly([1], '08:00', { timezone: 'America/Chicago' }),
+        '2026-03-09T13:00:00Z',
+      ],
+      ['daily at 9 in the Eastern time zone', daily('09:00', { timezone: 'America/New_York' }), '2026-03-04T14:00:00Z'],
+      ['every day at 9 Europe/Paris timezone', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      ['every day at 9 in the Paris time zone', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      ['TZ=UTC+2 every day at 10', daily('10:00', { timezone: 'Etc/GMT-2' }), '2026-03-05T08:00:00Z'],
+      ['CRON_TZ=Europe/Paris 0 9 * * 1-5', weekly(WEEKDAYS, '09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      // Was refused ("Could not tell how often"): a time alone is now daily, as above.
+      ['at 9am', daily('09:00'), '2026-03-05T09:00:00Z'],
+    ],
+  },
+  {
+    // Denver: 02:00 MST jumps to 03:00 MDT at 09:00Z. Now: 23:30 MST on Saturday 7 March.
+    name: 'issue 25, family 4 across DST: Denver springs forward on 2026-03-08',
+    now: '2026-03-08T06:30:00Z',
+    rows: [
+      // 02:30 does not exist: read with the offset before the gap, 03:30 MDT (09:30Z).
+      ['TZ=America/Denver daily at 2:30', daily('02:30', { timezone: 'America/Denver' }), '2026-03-08T09:30:00Z'],
+      ['every day at 8am tz America/Denver', daily('08:00', { timezone: 'America/Denver' }), '2026-03-08T14:00:00Z'],
+    ],
+  },
+  {
+    // Issue 25: a typo correction keeps the word's first letter.
+    name: 'issue 25: typos keep their first letter',
+    now: WED,
+    rows: [['every Moonday', weekly([1], '09:00'), '2026-03-09T09:00:00Z']],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1006,7 +1082,8 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day at 9am GMT-14', detail: ['Unsupported time zone "GMT-14"', 'from UTC-12 to UTC+14'] },
       { phrase: 'tomorrow at 9', detail: ['"tomorrow"', 'one-off'] },
       { phrase: 'next tuesday at 9', detail: ['"next"', 'one-off'] },
-      { phrase: 'at 9am', detail: ['"at 9am"', 'how often'] },
+      // 'at 9am' was refused here ("how often"): since issue 25 a time alone is daily (family 4 group).
+      { phrase: 'Europe/Berlin', detail: ['"Europe/Berlin"', 'how often'] },
       { phrase: 'every evening', detail: ['"evening"'] },
       { phrase: 'every last weekday of the month', detail: ['"last weekday"'] },
       { phrase: 'last business day of the month', detail: ['"last business day"'] },
@@ -1209,6 +1286,46 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: '*/7 * * * *', detail: ['"*/7 * * * *"', 'do not keep one pace'] },
       { phrase: '*/15 */2 * * *', detail: ['steps in both the minute and the hour fields'] },
       { phrase: '0-30/15 * * * *', detail: ['do not keep one pace'] },
+    ],
+  },
+  // Issue 25, family 2: an end or a number of runs is no open-ended tail: schedule_info has no end.
+  {
+    name: 'issue 25, family 2',
+    rows: [
+      { phrase: 'every day until 31 December 2026', detail: ['An end date ("until 31 December 2026") is not supported'] },
+      { phrase: 'every Monday until December', detail: ['An end date ("until December")'] },
+      { phrase: 'daily at 9am until the end of the year', detail: ['An end date ("until the end of the year")'] },
+      { phrase: 'every weekday till next Friday', detail: ['An end date ("till next Friday")'] },
+      { phrase: 'every Friday until tomorrow', detail: ['An end date ("until tomorrow")'] },
+      { phrase: 'every Monday for 6 weeks', detail: ['A number of runs ("for 6 weeks") is not supported'] },
+      { phrase: 'every day 10 times', detail: ['A number of runs ("10 times")'] },
+      { phrase: 'daily for the next three months', detail: ['A number of runs ("for the next three months")'] },
+      { phrase: 'indefinitely', detail: ['Could not tell how often to run "indefinitely"'] },
+      { phrase: 'every blorpday forever', detail: ['Could not understand "every blorpday"'] },
+    ],
+  },
+  // Issue 25, family 4: a keyword does not make an unknown, ambiguous or second zone acceptable.
+  {
+    name: 'issue 25, family 4',
+    rows: [
+      { phrase: 'every day at 9 tz=Mars/Olympus', detail: ['Unknown time zone "Mars/Olympus"'] },
+      { phrase: 'daily TZ=IST', detail: ['Ambiguous time zone "IST"'] },
+      { phrase: 'every day at 9 timezone blorp', detail: ['Could not understand "timezone blorp"'] },
+      {
+        phrase: 'daily tz Europe/Paris TZ=America/Denver',
+        detail: ['Conflicting time zones', '"Europe/Paris"', '"America/Denver"'],
+      },
+      { phrase: 'CRON_TZ=Mars/Olympus 0 9 * * *', detail: ['Unknown time zone "Mars/Olympus"'] },
+      { phrase: 'every day at 9 timezone UTC+5:30', detail: ['"UTC+5:30"', 'whole hours only'] },
+    ],
+  },
+  // Issue 25: a typo correction never changes the first letter, so a made-up word is no weekday.
+  {
+    name: 'issue 25: typos keep their first letter',
+    rows: [
+      { phrase: 'every Funday', detail: ['Could not understand "every Funday"'] },
+      { phrase: 'every Bunday at 9', detail: ['Could not understand "every Bunday"'] },
+      { phrase: 'every Wuesday', detail: ['Could not understand "every Wuesday"'] },
     ],
   },
 ];

@@ -1,0 +1,177 @@
+/**
+ * Issue 25, family 2, open-ended tails: "indefinitely", "forever", "until further notice", "from
+ * now on", "with no end date". They add nothing (every schedule runs until the Knap is
+ * deactivated), so they are claimed with no fact. What schedule_info cannot hold is refused here,
+ * before the one-off and month readers see its words: an end ("until 31 December 2026", "until
+ * June", "through the end of the year") and a number of runs ("for 6 weeks", "10 times").
+ * Its own stage, first with the start dates: "until December" must not become "in December".
+ */
+import { quote, ScheduleError } from '../errors.js';
+import { isWord, type Token } from '../tokens.js';
+import { CARDINAL_WORDS, MONTHS, WEEKDAYS } from '../vocabulary.js';
+import { claim, type PhraseFamily, type View } from './family.js';
+import { text } from './readers.js';
+
+/** Word sequences that only say the schedule has no end; "-" inside them ("never-ending") is skipped. */
+const TAILS: readonly string[][] = [
+  ['indefinitely'],
+  ['forever'],
+  ['for', 'ever'],
+  ['forevermore'],
+  ['perpetually'],
+  ['permanently'],
+  ['endlessly'],
+  ['ongoing'],
+  ['henceforth'],
+  ['in', 'perpetuity'],
+  ['going', 'forward'],
+  ['from', 'now', 'on'],
+  ['from', 'now', 'onwards'],
+  ['from', 'now', 'onward'],
+  ['for', 'the', 'foreseeable', 'future'],
+  ['never', 'ending'],
+  ['neverending'],
+  ['with', 'no', 'end', 'date'],
+  ['with', 'no', 'end'],
+  ['without', 'an', 'end', 'date'],
+  ['without', 'end', 'date'],
+  ['without', 'end'],
+  ['no', 'end', 'date'],
+  ['until', 'further', 'notice'],
+  ['till', 'further', 'notice'],
+  ['until', 'cancelled'],
+  ['until', 'canceled'],
+  ['until', 'stopped'],
+  ['until', 'disabled'],
+  ['until', 'turned', 'off'],
+  ['until', 'i', 'stop', 'it'],
+  ['until', 'told', 'otherwise'],
+];
+
+/** The tokens of a tail starting at i, dashes between its words included, or null. */
+function readTail(free: readonly Token[], i: number): Token[] | null {
+  let best: Token[] | null = null;
+  for (const words of TAILS) {
+    const tokens: Token[] = [];
+    let j = i;
+    let ok = true;
+    for (const [k, word] of words.entries()) {
+      if (k > 0 && free[j]?.kind === 'dash') tokens.push(free[j++] as Token);
+      const t = free[j];
+      if (!isWord(t, word)) {
+        ok = false;
+        break;
+      }
+      tokens.push(t);
+      j++;
+    }
+    if (ok && (!best || tokens.length > best.length)) best = tokens;
+  }
+  return best;
+}
+
+const END_WORDS = ['until', 'till', 'til', 'untill', 'through', 'thru', 'ending', 'ends', 'expiring', 'expires'];
+type Kind = 'number' | 'weekday' | 'month' | null;
+const kindOf = (t: Token | undefined): Kind => {
+  if (t?.kind === 'num' || t?.kind === 'ord') return 'number';
+  if (WEEKDAYS.has(t?.lower ?? '')) return 'weekday';
+  return MONTHS.has(t?.lower ?? '') ? 'month' : null;
+};
+
+/** "Monday until Friday", "June through August", "days 1 through 7": a range, not an end. */
+function isRange(free: readonly Token[], i: number, lead: number): boolean {
+  const before = kindOf(free[i - 1]);
+  return before !== null && before === kindOf(free[i + lead]);
+}
+const isYear = (t: Token | undefined): boolean => t?.kind === 'num' && /^(19|20|21)\d\d$/.test(t.text);
+
+/** What comes after an end word and makes it an end date: a month, a year, a weekday, "the end of", "tomorrow", "next ...". */
+function endDateAt(free: readonly Token[], i: number): boolean {
+  let j = i;
+  while (isWord(free[j], 'on', 'the', 'in', 'at')) j++;
+  const t = free[j];
+  if (!t) return false;
+  // "until 1700 hrs" is a time of day, not the year 1700.
+  if (isYear(t)) return !isWord(free[j + 1], 'hrs', 'hr', 'hours', 'h');
+  if (t.kind === 'ord' && (MONTHS.has(free[j + 1]?.lower ?? '') || isWord(free[j + 1], 'of'))) return true;
+  if (t.kind === 'num' && t.text.length <= 2 && MONTHS.has(free[j + 1]?.lower ?? '')) return true;
+  if (t.kind !== 'word') return false;
+  if (MONTHS.has(t.lower) || WEEKDAYS.has(t.lower)) return true;
+  return ['end', 'today', 'tomorrow', 'tonight', 'next', 'this', 'coming', 'christmas', 'year', 'month', 'week'].includes(
+    t.lower,
+  );
+}
+
+const NO_END = 'a schedule runs until the Knap is deactivated or deleted, and schedule_info has no end';
+
+function refuseEndDate(view: View, i: number): never | null {
+  const { free } = view;
+  const t = free[i];
+  if (t?.kind !== 'word') return null;
+  const lead = END_WORDS.includes(t.lower)
+    ? 1
+    : isWord(t, 'end', 'stop', 'stopping') && isWord(free[i + 1], 'on', 'after', 'by')
+      ? 2
+      : 0;
+  if (lead === 0 || isRange(free, i, lead) || !endDateAt(free, i + lead)) return null;
+  // Quote up to the end of the date's words, so the user sees what was not kept.
+  let j = i + lead;
+  while (j < free.length && !isWord(free[j], 'every', 'each', 'at', 'daily', 'weekly', 'monthly')) j++;
+  const what = text(view, free.slice(i, Math.max(j, i + lead + 1)));
+  throw new ScheduleError(`An end date (${quote(what)}) is not supported: ${NO_END}; deactivate the Knap when it should stop`);
+}
+
+const COUNT_UNITS = [
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'time',
+  'times',
+  'occurrence',
+  'occurrences',
+  'run',
+  'runs',
+  'repetitions',
+];
+const RUN_UNITS = ['times', 'occurrences', 'runs', 'repetitions'];
+const countOf = (t: Token | undefined): boolean =>
+  t !== undefined && ((t.kind === 'num' && t.text.length <= 4) || CARDINAL_WORDS.has(t.lower) || isWord(t, 'a', 'one'));
+
+/** "for 6 weeks", "for the next 3 months", "10 times", "after 5 occurrences": a number of runs. */
+function refuseCount(view: View, i: number): never | null {
+  const { free } = view;
+  const t = free[i];
+  let j = i;
+  if (isWord(t, 'for', 'after')) {
+    j++;
+    while (isWord(free[j], 'the', 'next', 'following', 'only')) j++;
+    if (!countOf(free[j]) || !isWord(free[j + 1], ...COUNT_UNITS)) return null;
+    // "for a week" after "every day"... is still a limit; "for" + "every" is not read here.
+    j += 2;
+  } else if (countOf(t) && isWord(free[i + 1], ...RUN_UNITS)) {
+    // "3 times a week" is a frequency (family 5), not a number of runs.
+    if (isWord(free[i + 2], 'a', 'an', 'per', 'each', 'every')) return null;
+    j += 2;
+  } else {
+    return null;
+  }
+  const what = text(view, free.slice(i, j));
+  throw new ScheduleError(
+    `A number of runs (${quote(what)}) is not supported: ${NO_END}; deactivate the Knap when it should stop`,
+  );
+}
+
+export const openEnded: PhraseFamily = {
+  name: 'open-ended tails',
+  stage: 'start',
+  read(view, i) {
+    const tail = readTail(view.free, i);
+    if (tail) return claim(view, i, tail.length, []);
+    return refuseEndDate(view, i) ?? refuseCount(view, i);
+  },
+};
