@@ -11,7 +11,9 @@
 import type { PeriodMention, TimeMention } from '../time-of-day.js';
 import { markUsed, type Token, unused } from '../tokens.js';
 import { bareMonthDays, months } from './calendar-dates.js';
+import { dayLists } from './day-lists.js';
 import { dayNumbers } from './day-numbers.js';
+import { daysOfTheWeek } from './days-of-the-week.js';
 import { exclusions } from './exclusions.js';
 import type {
   DaySetMention,
@@ -54,9 +56,11 @@ export const FAMILIES: readonly PhraseFamily[] = [
   subDaily,
   timesOfDay,
   partsOfDay,
+  daysOfTheWeek,
   intervals,
   ordinalDays,
   dayNumbers,
+  dayLists,
   bareMonthDays,
   months,
   exclusions,

@@ -1030,6 +1030,85 @@ export const groups: Group[] = [
     now: WED,
     rows: [['every Moonday', weekly([1], '09:00'), '2026-03-09T09:00:00Z']],
   },
+  {
+    // Issue 25, family 1: day numbers without "day" or ordinals, beside a month unit.
+    name: 'issue 25, family 1: bare lists of day numbers',
+    now: WED,
+    rows: [
+      ['3,10,17 of each month at 08:00', monthly('08:00', { days_of_month: [3, 10, 17] }), '2026-03-10T08:00:00Z'],
+      ['on 1, 15 monthly', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['monthly on 5 and 20', monthly('09:00', { days_of_month: [5, 20] }), '2026-03-05T09:00:00Z'],
+      ['the 3, 10 and 17 of every month', monthly('09:00', { days_of_month: [3, 10, 17] }), '2026-03-10T09:00:00Z'],
+      ['1, 15 and last of every month', monthly('09:00', { days_of_month: [1, 15, -1] }), '2026-03-15T09:00:00Z'],
+      [
+        '3,10,17 of every 2 months',
+        monthly('09:00', { days_of_month: [3, 10, 17], interval: 2, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      [
+        '1, 15 of every quarter',
+        monthly('09:00', { days_of_month: [1, 15], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      ['monthly on 1,15 at 9am', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['15 of each month at 6pm', monthly('18:00', { days_of_month: [15] }), '2026-03-15T18:00:00Z'],
+      // Berlin is on CET (UTC+1): noon is 11:00Z.
+      [
+        '5, 20 of each month at noon Europe/Berlin',
+        monthly('12:00', { days_of_month: [5, 20], timezone: 'Europe/Berlin' }),
+        '2026-03-05T11:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 02:00 CET jumps to 03:00 CEST at 01:00Z on Sunday 29 March. Now: Saturday 28 March, 13:00 CET.
+    name: 'issue 25, family 1 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 does not exist on the 29th: 03:30 CEST (01:30Z).
+      [
+        '29, 30 of each month at 02:30',
+        monthly('02:30', { days_of_month: [29, 30], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:30:00Z',
+      ],
+      [
+        'on 28, 29 monthly at 9am',
+        monthly('09:00', { days_of_month: [28, 29], timezone: 'Europe/Berlin' }),
+        '2026-03-29T07:00:00Z',
+      ],
+    ],
+  },
+  {
+    // Issue 25, family 3: "every day of the week" is the daily unit, narrowed by the days named.
+    name: 'issue 25, family 3: every day of the week',
+    now: WED,
+    rows: [
+      ['each day of the week from Tuesday through Thursday at 7pm', weekly([2, 3, 4], '19:00'), '2026-03-04T19:00:00Z'],
+      ['every day of the week except Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
+      ['every day of the week', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['7 days a week at 6am', daily('06:00'), '2026-03-05T06:00:00Z'],
+      ['every day of the week, Monday to Friday, at 8:30', weekly(WEEKDAYS, '08:30'), '2026-03-05T08:30:00Z'],
+      ['each day of the week in March', daily('09:00', { months_of_year: [3] }), '2026-03-05T09:00:00Z'],
+      ['every day of the month at noon', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['on every day of the week: Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z on Sunday 8 March. Now: Saturday 7 March, 10:00 EST.
+    name: 'issue 25, family 3 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-07T15:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // Saturday's 09:00 is past: Sunday 09:00 EDT (13:00Z).
+      [
+        'every day of the week from Saturday to Sunday at 9am',
+        weekly([0, 6], '09:00', { timezone: 'America/New_York' }),
+        '2026-03-08T13:00:00Z',
+      ],
+      ['7 days a week at 2:30am', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1326,6 +1405,29 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every Funday', detail: ['Could not understand "every Funday"'] },
       { phrase: 'every Bunday at 9', detail: ['Could not understand "every Bunday"'] },
       { phrase: 'every Wuesday', detail: ['Could not understand "every Wuesday"'] },
+    ],
+  },
+  // Issue 25, family 1: numbers with no month beside them, or that are no day of a month.
+  {
+    name: 'issue 25, family 1',
+    rows: [
+      { phrase: '3, 10, 17', detail: ['Could not understand "3, 10, 17"'] },
+      { phrase: '3,10,17 of each week', detail: ['Could not understand "3,10,17"'] },
+      { phrase: '1, 15 of every 2 weeks', detail: ['Could not understand "1, 15"'] },
+      { phrase: '0, 15 of each month', detail: ['"0" is not a day of the month'] },
+      { phrase: '5, 32 of each month', detail: ['"32" is not a day of the month'] },
+      { phrase: '5, 20 of each month and every Monday', detail: ['"Monday"', '"5 20"', 'contradict'] },
+    ],
+  },
+  // Issue 25, family 3: "every day of the week" beside what no set of weekdays can be.
+  {
+    name: 'issue 25, family 3',
+    rows: [
+      { phrase: 'every day of the week on the 15th', detail: ['"every day of the week"', '"15th"', 'contradict'] },
+      { phrase: 'every day of the week except weekends', detail: ['"except" before "weekends" is not supported'] },
+      { phrase: 'every day of the fortnight', detail: ['"every day"', '"fortnight"', 'contradict'] },
+      { phrase: 'every day of the week every 2 weeks', detail: ['"every day of the week"', '"every 2 weeks"', 'contradict'] },
+      { phrase: '7 days a month', detail: ['Could not understand "7"'] },
     ],
   },
 ];

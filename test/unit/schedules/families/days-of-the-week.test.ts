@@ -1,0 +1,25 @@
+import { daysOfTheWeek } from '../../../../shared/schedules/families/days-of-the-week.js';
+import { readWith } from './read.js';
+
+describe('issue 25, family 3: every day of the week', () => {
+  test.each([
+    ['each day of the week from Tuesday through Thursday at 7pm', ['each', 'day', 'of', 'the', 'week']],
+    ['every day of the week except Sunday', ['every', 'day', 'of', 'the', 'week']],
+    ['all days of the week at 9', ['all', 'days', 'of', 'the', 'week']],
+    ['every day of week', ['every', 'day', 'of', 'week']],
+    ['every day of the month at noon', ['every', 'day', 'of', 'the', 'month']],
+    ['7 days a week at 6am', ['7', 'days', 'a', 'week']],
+    ['seven days per week', ['seven', 'days', 'per', 'week']],
+  ])('%s is the daily unit', (phrase, claimed) => {
+    const read = readWith(daysOfTheWeek, phrase);
+    expect(read.facts.units).toEqual([expect.objectContaining({ unit: 'day', interval: 1 })]);
+    expect(read.claimed).toEqual(claimed);
+  });
+
+  test.each(['every day', 'every day of the fortnight', '7 days a month', 'every Monday of the week', 'days of the week'])(
+    '%s: not claimed',
+    (phrase) => {
+      expect(readWith(daysOfTheWeek, phrase).claimed).toEqual([]);
+    },
+  );
+});
