@@ -46,10 +46,12 @@ export interface FrequencyMention {
   text: string;
 }
 
-/** "at :15", "15 past the hour", "on the hour": the minute of each hour (family 1). */
+/** "at :15", "15 past the hour", "on the hour", "quarter to": the minute of each hour (family 1). */
 export interface MinuteMention {
   minute: number;
   text: string;
+  /** "quarter to", "ten to the hour": minutes before the next hour, which every N hours counts to. */
+  toHour?: boolean;
 }
 
 /** "between 8am and 8pm", "from 9:00 to 17:00", "from 9am": the hours a sub-daily schedule runs in. */

@@ -41,6 +41,7 @@ import { placeTimes, zoneNames } from './time-zones.js';
 import { timesOfDay } from './times-of-day.js';
 import { endOf, units } from './units.js';
 import { weekdays } from './weekdays.js';
+import { startingAtTime } from './window-words.js';
 import { zoneKeywords, zoneWordAfterPlace } from './zone-keywords.js';
 
 export type { DaySetMention, FrequencyMention, MinuteMention, NthMention, UnitMention, ValueMention, WindowMention, ZoneMention };
@@ -56,6 +57,7 @@ export const FAMILIES: readonly PhraseFamily[] = [
   subDaily,
   timesOfDay,
   partsOfDay,
+  startingAtTime,
   daysOfTheWeek,
   intervals,
   ordinalDays,

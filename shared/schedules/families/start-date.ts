@@ -7,6 +7,7 @@
  */
 import { type CivilDate, dayNumber, daysInMonth, weekdayOf } from '../calendar.js';
 import { quote, ScheduleError } from '../errors.js';
+import { readAt } from '../time-of-day.js';
 import { isWord, spanText, type Token } from '../tokens.js';
 import { MONTH_NAMES, MONTHS, WEEKDAY_NAMES, WEEKDAYS } from '../vocabulary.js';
 import { claim, type PhraseFamily } from './family.js';
@@ -50,6 +51,8 @@ export const startDate: PhraseFamily = {
     const { free, description } = view;
     const starting = free[i];
     if (!isWord(starting, 'starting')) return null;
+    // "starting at 9 and finishing at 17", "starting 9am": a time of day, not a date (window-words.ts).
+    if (isWord(free[i + 1], 'at') || readAt(free, i + 1)) return null;
     const on = isWord(free[i + 1], 'on', 'from') ? 1 : 0;
     const weekdayToken = free[i + 1 + on];
     const weekday = weekdayToken?.kind === 'word' ? WEEKDAYS.get(weekdayToken.lower) : undefined;

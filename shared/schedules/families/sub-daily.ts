@@ -1,7 +1,8 @@
 /**
  * Family 1, every N hours or minutes: "every 4 hours", "hourly", "every 20 minutes", "every
  * half hour", with the minute of the hour ("hourly at :15", "every hour at 15 past", "on the
- * hour") and a window of the day ("every 3 hours between 8am and 8pm"). Its own stage, before
+ * hour"; read in minutes-of-hour.ts) and a window of the day ("every 3 hours between 8am and
+ * 8pm"; its words since issue 25 in window-words.ts). Its own stage, before
  * times of day, which would read "at 15" as 15:00. The minute and the window are read only
  * when the description has a frequency, so other schedules read exactly as before.
  *
@@ -11,18 +12,19 @@
  * finer than a minute is accepted.
  */
 import { contradiction, quote, ScheduleError } from '../errors.js';
-import { readAt, toTwentyFour } from '../time-of-day.js';
+import { fixesHalf, readAt, toTwentyFour } from '../time-of-day.js';
 import { isWord, spanText, type Token } from '../tokens.js';
-import { CARDINAL_WORDS, ORDINAL_WORDS } from '../vocabulary.js';
+import { ORDINAL_WORDS } from '../vocabulary.js';
 import { type Claim, claim, type Fact, type FrequencyMention, type PhraseFamily, type View } from './family.js';
 import type { Facts } from './index.js';
+import { MINUTE_WORDS, readMinute } from './minutes-of-hour.js';
 import { countValue, text } from './readers.js';
+import { windowLead, windowSeparator } from './window-words.js';
 
 /** isWord without narrowing: a false answer says nothing about the token's type. */
 const wordIs = (t: Token | undefined, ...words: string[]): boolean => isWord(t, ...words);
 
 const HOUR_WORDS = ['hour', 'hours', 'hr', 'hrs'];
-const MINUTE_WORDS = ['minute', 'minutes', 'min', 'mins'];
 const SECOND_WORDS = ['second', 'seconds', 'sec', 'secs'];
 const MINUTES_PER_DAY = 24 * 60;
 
@@ -86,49 +88,11 @@ function readEverySecond(view: View, i: number): never | null {
 
 const hasFrequency = (view: View): boolean => view.free.some((_, j) => readFrequency(view, j) !== null);
 
-const MINUTE_NAMES: ReadonlyMap<string, number> = new Map([
-  ['quarter', 15],
-  ['half', 30],
-  ['twenty', 20],
-  ...[...CARDINAL_WORDS].filter(([, n]) => n % 5 === 0),
-]);
-
-function minuteFact(view: View, i: number, length: number, minute: number, before: Token[]): Claim {
-  const tokens = [...before, ...view.free.slice(i, i + length)];
-  return claim(view, i, length, [{ kind: 'minuteOfHour', minute: { minute, text: text(view, tokens) } }], before);
-}
-
-/** ":15", "15 past the hour", "quarter past", "20 minutes past the hour", "on the hour", "at minute 15". */
-function readMinute(view: View, i: number): Claim | null {
-  const { free, description } = view;
-  const [t, next] = [free[i], free[i + 1]];
-  const at = isWord(free[i - 1], 'at') ? [free[i - 1] as Token] : [];
-  if (isWord(t, 'on') && isWord(next, 'the') && isWord(free[i + 2], 'hour')) return minuteFact(view, i, 3, 0, []);
-  // ":15": the colon is skipped by the tokenizer, so look at the text itself.
-  if (t?.kind === 'num' && t.text.length === 2 && description[t.start - 1] === ':') {
-    if (t.value > 59) throw new ScheduleError(`${quote(`:${t.text}`)} is not a minute of the hour (:00 to :59)`);
-    return minuteFact(view, i, 1, t.value, at);
-  }
-  if (isWord(t, 'minute') && next?.kind === 'num' && next.text.length <= 2) {
-    if (next.value > 59) throw new ScheduleError(`${quote(text(view, [t, next]))} is not a minute of the hour (0 to 59)`);
-    return minuteFact(view, i, 2, next.value, at);
-  }
-  // "15 past", "15 minutes past the hour", "quarter past": not "quarter past 9", a time of day.
-  const minute = t?.kind === 'num' && t.text.length <= 2 ? t.value : MINUTE_NAMES.get(t?.kind === 'word' ? t.lower : '');
-  if (minute === undefined) return null;
-  const minutesWord = isWord(next, ...MINUTE_WORDS) ? 1 : 0;
-  const past = free[i + 1 + minutesWord];
-  if (!isWord(past, 'past', 'after')) return null;
-  const theHour = isWord(free[i + 2 + minutesWord], 'the') && isWord(free[i + 3 + minutesWord], 'hour') ? 2 : 0;
-  const following = free[i + 2 + minutesWord];
-  if (!theHour && following && (following.kind === 'num' || CARDINAL_WORDS.has(following.lower))) return null;
-  if (minute > 59) throw new ScheduleError(`${quote(text(view, [t as Token, past]))} is not a minute of the hour (0 to 59)`);
-  return minuteFact(view, i, 2 + minutesWord + theHour, minute, at);
-}
-
 interface WindowTime {
   minutes: number;
   tokens: Token[];
+  /** Whether am/pm or a 24-hour reading fixed the half of the day ("5pm", "17"), unlike "5". */
+  fixed: boolean;
 }
 
 /** A time at a window's edge: "8am", "17:30", "noon", or a bare 24-hour "9" / "17". */
@@ -137,34 +101,43 @@ function readEdge(view: View, i: number): WindowTime | null {
   const t = view.free[i];
   if (reading) {
     const time = toTwentyFour(reading, spanText(view.description, reading.tokens));
-    return { minutes: time.hour * 60 + time.minute, tokens: reading.tokens };
+    return { minutes: time.hour * 60 + time.minute, tokens: reading.tokens, fixed: fixesHalf(reading) };
   }
   if (t?.kind === 'num' && t.text.length <= 2) {
     const time = toTwentyFour({ hour: t.value, minute: 0, meridiem: null, tokens: [t] }, t.text);
-    return { minutes: time.hour * 60, tokens: [t] };
+    return { minutes: time.hour * 60, tokens: [t], fixed: time.hour > 12 || time.hour === 0 };
   }
   return null;
 }
 
-/** "between 8am and 8pm", "from 9:00 to 17:00", "9am-5pm", "9am to 5pm", "from 9am" (refused later). */
+const HALF_DAY = 12 * 60;
+
+/**
+ * "between 8am and 8pm", "from 9:00 to 17:00", "9am-5pm", "9am to 5pm", "from 9am" (refused
+ * later), and in words (window-words.ts): "starting at 9 and finishing at 17", "between the hours
+ * of 8am and 6pm". An end before the start with no am/pm ("from 9 to 5") is in the afternoon.
+ */
 function readWindow(view: View, i: number): Claim | null {
   const { free } = view;
-  const lead = isWord(free[i], 'between', 'from') ? 1 : 0;
+  const lead = windowLead(free, i);
   const start = readEdge(view, i + lead);
-  // Without "between" / "from", only a time that is one on its own ("9am", not "9").
+  // Without a lead word, only a time that is one on its own ("9am", not "9").
   if (!start || (!lead && !readAt(free, i))) return null;
   const sepAt = i + lead + start.tokens.length;
-  const sep = free[sepAt];
-  const okSep = isWord(free[i], 'between')
-    ? isWord(sep, 'and')
-    : sep?.kind === 'dash' || isWord(sep, 'to', 'until', 'till', 'through');
-  const end = okSep ? readEdge(view, sepAt + 1) : null;
-  const length = end ? sepAt + 1 + end.tokens.length - i : lead ? sepAt - i : 0;
-  if (length === 0 || (!isWord(free[i], 'from') && !end)) return null;
+  const between = isWord(free[i], 'between');
+  const sep = windowSeparator(free, sepAt, between);
+  const end = sep ? readEdge(view, sepAt + sep) : null;
+  const length = end ? sepAt + sep + end.tokens.length - i : lead ? sepAt - i : 0;
+  // "between 9am" alone is no window; "from 9am" or "starting at 9" alone is refused later.
+  if (length === 0 || (between && !end)) return null;
+  let endMinutes = end?.minutes ?? null;
+  if (end && endMinutes !== null && !end.fixed && endMinutes < start.minutes && endMinutes + HALF_DAY > start.minutes) {
+    endMinutes += HALF_DAY;
+  }
   const tokens = free.slice(i, i + length);
   const fact: Fact = {
     kind: 'window',
-    window: { start: start.minutes, end: end?.minutes ?? null, text: text(view, [...tokens]) },
+    window: { start: start.minutes, end: endMinutes, text: text(view, [...tokens]) },
   };
   return claim(view, i, length, [fact]);
 }
@@ -267,6 +240,15 @@ export function subDailyTiming(facts: Facts): SubDailyTiming | null {
   if (minute) {
     if (start % 60 !== 0 && start % 60 !== minute.minute) throw contradiction(window?.text ?? '', minute.text);
     start = start - (start % 60) + minute.minute;
+    // "every 2 hours at quarter to": a quarter to every second hour, 01:45, 03:45 ... 23:45.
+    if (minute.toHour && freq.interval > 1) {
+      if (window) {
+        throw new ScheduleError(
+          `${quote(minute.text)} with ${quote(window.text)} is not supported: give the minute past the hour, e.g. "${freq.text} at :${String(minute.minute).padStart(2, '0')} ${window.text}"`,
+        );
+      }
+      start += (freq.interval - 1) * 60;
+    }
   }
   const end = window?.end ?? null;
   if (window && end !== null) {

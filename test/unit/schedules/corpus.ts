@@ -1109,6 +1109,83 @@ export const groups: Group[] = [
       ['7 days a week at 2:30am', daily('02:30', { timezone: 'America/New_York' }), '2026-03-08T07:30:00Z'],
     ],
   },
+  {
+    // Issue 25, family 6: the minute of each hour, in words; "to" counts back from the next hour.
+    name: 'issue 25, family 6: minutes within the hour',
+    now: WED,
+    rows: [
+      ['at twenty past every hour', hourly(1, '00:20', null), '2026-03-04T10:20:00Z'],
+      ['every hour at quarter to', hourly(1, '00:45', null), '2026-03-04T10:45:00Z'],
+      ['at ten to every hour', hourly(1, '00:50', null), '2026-03-04T10:50:00Z'],
+      ['every hour at 5 minutes to the hour', hourly(1, '00:55', null), '2026-03-04T10:55:00Z'],
+      // A quarter to every second hour: 01:45, 03:45 ... 09:45, 11:45.
+      ['every 2 hours at quarter to', hourly(2, '01:45', null), '2026-03-04T11:45:00Z'],
+      ['every hour on the half hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['every hour at the top of the hour', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
+      ['hourly at the bottom of the hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['every hour at 45', hourly(1, '00:45', null), '2026-03-04T10:45:00Z'],
+      ['every hour at the 30 minute mark', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['hourly at :45 on weekdays', hourly(1, '00:45', null, { days_of_week: WEEKDAYS }), '2026-03-04T10:45:00Z'],
+      ['every hour at quarter to between 9am and 5pm', hourly(1, '09:45', '17:00'), '2026-03-04T10:45:00Z'],
+    ],
+  },
+  {
+    // 03:00 CEST falls back to 02:00 CET at 01:00Z. Now: 02:10 CEST (00:10Z).
+    name: 'issue 25, family 6 across DST: Berlin falls back on 2026-10-25',
+    now: '2026-10-25T00:10:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:45 CEST (00:45Z), then 02:45 again in CET (01:45Z).
+      ['every hour at quarter to', hourly(1, '00:45', null, { timezone: 'Europe/Berlin' }), '2026-10-25T00:45:00Z'],
+      // 01:45 CEST was 23:45Z yesterday; 03:45 CET is 02:45Z.
+      ['every 2 hours at quarter to', hourly(2, '01:45', null, { timezone: 'Europe/Berlin' }), '2026-10-25T02:45:00Z'],
+    ],
+  },
+  {
+    // Issue 25, family 10: a window of the day in words; "from 9 to 5" ends in the afternoon.
+    name: 'issue 25, family 10: sub-daily windows in words',
+    now: WED,
+    rows: [
+      [
+        'every 30 minutes from 8:15 am until 5:15 pm on weekdays',
+        minutely(30, '08:15', '17:15', { days_of_week: WEEKDAYS }),
+        '2026-03-04T10:15:00Z',
+      ],
+      ['starting at 9 and finishing at 17 every 2 hours', hourly(2, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      ['every hour beginning 8am, ending 6pm', hourly(1, '08:00', '18:00'), '2026-03-04T11:00:00Z'],
+      ['every 2 hours between the hours of 8am and 6pm', hourly(2, '08:00', '18:00'), '2026-03-04T12:00:00Z'],
+      ['every hour from 9 to 5', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      ['every 15 minutes between 10 and 2', minutely(15, '10:00', '14:00'), '2026-03-04T10:15:00Z'],
+      [
+        'every 2 hours starting at 8 and ending at 6pm on weekdays',
+        hourly(2, '08:00', '18:00', { days_of_week: WEEKDAYS }),
+        '2026-03-04T12:00:00Z',
+      ],
+      ['every 20 minutes starting at 9:10 and stopping at 11:50', minutely(20, '09:10', '11:50'), '2026-03-04T10:10:00Z'],
+      ['every hour between 9 to 5', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      // Without a frequency, "starting at 9am" is the time of day.
+      ['every day starting at 9am', daily('09:00'), '2026-03-05T09:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z. Now: 01:30 EST.
+    name: 'issue 25, family 10 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-08T06:30:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:00 does not exist: it runs once, moved past the gap, at 03:00 EDT (07:00Z).
+      [
+        'every hour starting at 1 and ending at 4',
+        hourly(1, '01:00', '04:00', { timezone: 'America/New_York' }),
+        '2026-03-08T07:00:00Z',
+      ],
+      [
+        'every 30 minutes from 1:30 until 3:30',
+        minutely(30, '01:30', '03:30', { timezone: 'America/New_York' }),
+        '2026-03-08T07:00:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1428,6 +1505,37 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day of the fortnight', detail: ['"every day"', '"fortnight"', 'contradict'] },
       { phrase: 'every day of the week every 2 weeks', detail: ['"every day of the week"', '"every 2 weeks"', 'contradict'] },
       { phrase: '7 days a month', detail: ['Could not understand "7"'] },
+    ],
+  },
+  // Issue 25, family 6: minutes that are no minute of the hour, or do not fit the rest.
+  {
+    name: 'issue 25, family 6',
+    rows: [
+      { phrase: 'every hour at half to', detail: ['"half to" is not a minute of the hour'] },
+      { phrase: 'every hour at 9', detail: ['"9"', 'does not fit "every hour"'] },
+      { phrase: 'every hour at 75', detail: ['"75" is not a minute of the hour'] },
+      {
+        phrase: 'every 2 hours at quarter to between 9am and 5pm',
+        detail: ['"at quarter to" with "between 9am and 5pm" is not supported', '"every 2 hours at :45 between 9am and 5pm"'],
+      },
+      { phrase: 'every 20 minutes at quarter to', detail: ['"at quarter to"', 'does not fit "every 20 minutes"'] },
+      { phrase: 'every hour at quarter past and quarter to', detail: ['"at quarter past"', '"quarter to"', 'contradict'] },
+      { phrase: 'at quarter to', detail: ['Could not understand "to"'] },
+    ],
+  },
+  // Issue 25, family 10: windows that run backwards, fit one run, are half said, or come twice.
+  {
+    name: 'issue 25, family 10',
+    rows: [
+      { phrase: 'every hour starting at 9', detail: ['Please give both ends of "starting at 9"'] },
+      { phrase: 'every 3 hours starting at 8pm and ending at 6am', detail: ['runs backwards or across midnight'] },
+      { phrase: 'every 8 hours starting at 9 and finishing at 16', detail: ['runs only once a day'] },
+      { phrase: 'every hour from 18 to 6', detail: ['"from 18 to 6" runs backwards'] },
+      { phrase: 'starting at 9 and finishing at 17', detail: ['Only one time of day per schedule', '"9"', '"17"'] },
+      {
+        phrase: 'every 2 hours starting at 9 and finishing at 17 and from 18 to 20',
+        detail: ['"starting at 9 and finishing at 17"', '"from 18 to 20"', 'contradict'],
+      },
     ],
   },
 ];
