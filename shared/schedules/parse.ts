@@ -2,6 +2,7 @@ import { isoSeconds } from '../domain/clock.js';
 import { civilDate, formatDate } from './calendar.js';
 import { readCron } from './cron.js';
 import { contradiction, quote, ScheduleError } from './errors.js';
+import { checkTimesPer } from './families/frequency-words.js';
 import { type Facts, readFamilies } from './families/index.js';
 import type { StartMention } from './families/start-date.js';
 import { hhmm, type SubDailyTiming, subDailyTiming } from './families/sub-daily.js';
@@ -87,6 +88,7 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
   if (timing) return orderFields(subDailyInfo(timing, facts, tokens, text, facts.zone?.zone ?? fallbackZone));
   // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").
   const recurrence = resolveRecurrence(facts, (facts.period?.daily ?? false) || facts.time !== null, text);
+  checkTimesPer(facts, recurrence);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
   rejectBareDate(tokens, facts, text);
   const { hour, minute } = applyPeriod(facts.time, facts.period);
@@ -113,15 +115,18 @@ const ALL_DAYS: Recurrence = {
  * the same words without the frequency would be, and must be a plain set of days (no interval).
  */
 function subDailyDays(facts: Facts, tokens: readonly Token[], description: string): Recurrence {
-  const choosesDays = facts.weekdayGroups.length + facts.nth.length + facts.monthDays.length + facts.months.length > 0;
+  const choosesDays =
+    facts.weekdayGroups.length + facts.nth.length + facts.weeksOfMonth.length + facts.monthDays.length + facts.months.length > 0;
   const freq = facts.frequencies[0]?.text ?? '';
+  // "twice a week every hour": a number of runs a week is no pace within the day.
+  if (facts.timesPer[0]) throw contradiction(facts.timesPer[0].text, freq);
   const [unit] = facts.units.filter((u) => u.unit !== 'day' || u.interval !== 1);
   // "every hour every week" names no day; "every hour every 2 days" has no pace within the day.
   if (unit && (!choosesDays || unit.interval !== 1)) throw contradiction(unit.text, freq);
   if (!choosesDays && facts.excludedWeekdays.length === 0) return ALL_DAYS;
   // "every hour except Sunday", "every hour in December": every day, as after "every day".
   const everyDay = { unit: 'day' as const, interval: 1, text: freq };
-  const onlyMonths = facts.weekdayGroups.length + facts.nth.length + facts.monthDays.length === 0;
+  const onlyMonths = facts.weekdayGroups.length + facts.nth.length + facts.weeksOfMonth.length + facts.monthDays.length === 0;
   const days = resolveRecurrence(onlyMonths && !unit ? { ...facts, units: [everyDay] } : facts, false, description);
   rejectBareDate(tokens, facts, description);
   return days;

@@ -4,7 +4,9 @@
  * plain weekdays, then a bare unit ("weekly") or a daily part of the day ("every morning").
  */
 import { contradiction, quote, ScheduleError } from './errors.js';
+import { narrowDaily } from './families/frequency-words.js';
 import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './families/index.js';
+import { weeksAsNth } from './families/weeks-of-month.js';
 import type { ScheduleInfo } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
 
@@ -114,12 +116,15 @@ function applyExclusions(facts: Facts, unit: UnitMention | null): DaySetMention 
   return { days, text: `${base.text} ${excludedText}` };
 }
 
-function gatherParts(facts: Facts): Parts {
+function gatherParts(given: Facts): Parts {
+  const facts = narrowDaily(given);
   const unit = singleUnit(facts.units);
+  const weekdays = applyExclusions(facts, unit);
+  const weeks = weeksAsNth(facts.weeksOfMonth, weekdays);
   const parts: Parts = {
     unit,
-    weekdays: applyExclusions(facts, unit),
-    nth: mergeNth(facts.nth),
+    weekdays: weeks ? null : weekdays,
+    nth: mergeNth(weeks ? [...facts.nth, weeks] : facts.nth),
     monthDays: values(facts.monthDays),
     monthDayText: mentionText(facts.monthDays),
     months: values(facts.months),

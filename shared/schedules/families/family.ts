@@ -8,6 +8,7 @@
 import type { PeriodMention, TimeMention } from '../time-of-day.js';
 import type { Token } from '../tokens.js';
 import type { Unit } from '../vocabulary.js';
+import type { TimesPerMention } from './frequency-words.js';
 import type { StartMention } from './start-date.js';
 
 export interface UnitMention {
@@ -62,6 +63,12 @@ export interface WindowMention {
   text: string;
 }
 
+/** "the first and third week of each month", "week 2": weeks of the month, for the weekdays named elsewhere. */
+export interface WeeksMention {
+  weeks: number[];
+  text: string;
+}
+
 /** One fact a family found; `kind` says which collection of `Facts` it joins. */
 export type Fact =
   | { kind: 'start'; start: StartMention }
@@ -77,7 +84,9 @@ export type Fact =
   | { kind: 'month'; month: ValueMention }
   | { kind: 'frequency'; frequency: FrequencyMention }
   | { kind: 'minuteOfHour'; minute: MinuteMention }
-  | { kind: 'window'; window: WindowMention };
+  | { kind: 'window'; window: WindowMention }
+  | { kind: 'timesPer'; timesPer: TimesPerMention }
+  | { kind: 'weeksOfMonth'; weeks: WeeksMention };
 
 /** What a family read at a position. */
 export interface Claim {

@@ -26,9 +26,11 @@ import type {
   UnitMention,
   ValueMention,
   View,
+  WeeksMention,
   WindowMention,
   ZoneMention,
 } from './family.js';
+import { frequencyWords, type TimesPerMention } from './frequency-words.js';
 import { intervals } from './intervals.js';
 import { deicticDates } from './one-offs.js';
 import { openEnded } from './open-ended.js';
@@ -41,10 +43,22 @@ import { placeTimes, zoneNames } from './time-zones.js';
 import { timesOfDay } from './times-of-day.js';
 import { endOf, units } from './units.js';
 import { weekdays } from './weekdays.js';
+import { weeksOfMonth } from './weeks-of-month.js';
 import { startingAtTime } from './window-words.js';
 import { zoneKeywords, zoneWordAfterPlace } from './zone-keywords.js';
 
-export type { DaySetMention, FrequencyMention, MinuteMention, NthMention, UnitMention, ValueMention, WindowMention, ZoneMention };
+export type {
+  DaySetMention,
+  FrequencyMention,
+  MinuteMention,
+  NthMention,
+  TimesPerMention,
+  UnitMention,
+  ValueMention,
+  WeeksMention,
+  WindowMention,
+  ZoneMention,
+};
 
 export const FAMILIES: readonly PhraseFamily[] = [
   openEnded,
@@ -59,7 +73,9 @@ export const FAMILIES: readonly PhraseFamily[] = [
   partsOfDay,
   startingAtTime,
   daysOfTheWeek,
+  frequencyWords,
   intervals,
+  weeksOfMonth,
   ordinalDays,
   dayNumbers,
   dayLists,
@@ -90,6 +106,10 @@ export interface Facts {
   frequencies: FrequencyMention[];
   minutesOfHour: MinuteMention[];
   windows: WindowMention[];
+  /** "twice a month": runs per unit, checked against the days named (issue 25, family 5). */
+  timesPer: TimesPerMention[];
+  /** "the first and third week of each month": weeks for the weekdays named (issue 25, family 8). */
+  weeksOfMonth: WeeksMention[];
 }
 
 function gather(facts: readonly Fact[]): Facts {
@@ -112,6 +132,8 @@ function gather(facts: readonly Fact[]): Facts {
     frequencies: of('frequency').map((f) => f.frequency),
     minutesOfHour: of('minuteOfHour').map((f) => f.minute),
     windows: of('window').map((f) => f.window),
+    timesPer: of('timesPer').map((f) => f.timesPer),
+    weeksOfMonth: of('weeksOfMonth').map((f) => f.weeks),
   };
 }
 

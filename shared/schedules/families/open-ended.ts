@@ -155,7 +155,7 @@ function refuseCount(view: View, i: number): never | null {
     j += 2;
   } else if (countOf(t) && isWord(free[i + 1], ...RUN_UNITS)) {
     // "3 times a week" is a frequency (family 5), not a number of runs.
-    if (isWord(free[i + 2], 'a', 'an', 'per', 'each', 'every')) return null;
+    if (isWord(free[i + 2], 'a', 'an', 'per', 'each', 'every', 'daily', 'weekly', 'monthly', 'yearly', 'annually')) return null;
     j += 2;
   } else {
     return null;

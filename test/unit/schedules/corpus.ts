@@ -1186,6 +1186,105 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 25, family 5: "N times a <unit>" is the unit, with exactly N days named in it; a
+    // daily word beside a month and days of the month gives way to them.
+    name: 'issue 25, family 5: a frequency word narrowed by a rule',
+    now: WED,
+    rows: [
+      ['daily on the 5th and 20th of the month', monthly('09:00', { days_of_month: [5, 20] }), '2026-03-05T09:00:00Z'],
+      ['twice a month, on the 3rd and the 18th', monthly('09:00', { days_of_month: [3, 18] }), '2026-03-18T09:00:00Z'],
+      ['three times a week on Mon, Wed and Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+      ['twice weekly on Tuesdays and Fridays at 7am', weekly([2, 5], '07:00'), '2026-03-06T07:00:00Z'],
+      ['semi-monthly on the 1st and 15th', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['twice a year on January 1 and July 1', yearly([1, 7], '09:00', { days_of_month: [1] }), '2026-07-01T09:00:00Z'],
+      [
+        'every day on the first Monday of the month',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }),
+        '2026-04-06T09:00:00Z',
+      ],
+      ['daily on the last day of the month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
+      ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z on Sunday 8 March. Now: Wednesday 4 March.
+    name: 'issue 25, family 5 across DST: New York springs forward on 2026-03-08',
+    now: WED,
+    timezone: 'America/New_York',
+    rows: [
+      // Sunday 8 March 02:30 does not exist: 03:30 EDT (07:30Z).
+      [
+        'twice a week on Sundays and Wednesdays at 2:30am',
+        weekly([0, 3], '02:30', { timezone: 'America/New_York' }),
+        '2026-03-08T07:30:00Z',
+      ],
+      [
+        'daily on the 8th and 20th of the month at 9am',
+        monthly('09:00', { days_of_month: [8, 20], timezone: 'America/New_York' }),
+        '2026-03-08T13:00:00Z',
+      ],
+    ],
+  },
+  {
+    // Issue 25, family 8: weeks of the month are the nth weekday (days 1-7 are the first week).
+    name: 'issue 25, family 8: weeks of the month in other words',
+    now: WED,
+    rows: [
+      [
+        'in the first and third week of each month on Mondays',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [1, 3] }),
+        '2026-03-16T09:00:00Z',
+      ],
+      ['on the 2 Fri of every month', monthly('09:00', { days_of_week: [5], weeks_of_month: [2] }), '2026-03-13T09:00:00Z'],
+      ['on the 4 Wed monthly', monthly('09:00', { days_of_week: [3], weeks_of_month: [4] }), '2026-03-25T09:00:00Z'],
+      [
+        'Mondays in the last week of the month at 9',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [-1] }),
+        '2026-03-30T09:00:00Z',
+      ],
+      [
+        'in week 2 of every month on Tuesday',
+        monthly('09:00', { days_of_week: [2], weeks_of_month: [2] }),
+        '2026-03-10T09:00:00Z',
+      ],
+      ['the 1 and 3 Mon of each month', monthly('09:00', { days_of_week: [1], weeks_of_month: [1, 3] }), '2026-03-16T09:00:00Z'],
+      [
+        'on Friday of the second week of every month',
+        monthly('09:00', { days_of_week: [5], weeks_of_month: [2] }),
+        '2026-03-13T09:00:00Z',
+      ],
+      [
+        'in the second week of every quarter on Thursday',
+        monthly('09:00', { days_of_week: [4], weeks_of_month: [2], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-09T09:00:00Z',
+      ],
+      [
+        'every year in the first week of March on Mondays',
+        yearly([3], '09:00', { days_of_week: [1], weeks_of_month: [1] }),
+        '2027-03-01T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 02:00 CET jumps to 03:00 CEST at 01:00Z on Sunday 29 March, the last Sunday of March.
+    name: 'issue 25, family 8 across DST: Berlin springs forward on 2026-03-29',
+    now: WED,
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 does not exist: 03:30 CEST (01:30Z).
+      [
+        'Sundays in the last week of the month at 2:30',
+        monthly('02:30', { days_of_week: [0], weeks_of_month: [-1], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:30:00Z',
+      ],
+      [
+        'on the 5 Sun of every month at 9am',
+        monthly('09:00', { days_of_week: [0], weeks_of_month: [5], timezone: 'Europe/Berlin' }),
+        '2026-03-29T07:00:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1254,7 +1353,8 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every Friday the 13th', detail: ['"Friday"', '"13th"'] },
       { phrase: 'first Monday and third Wednesday', detail: ['"first Monday"', '"third Wednesday"'] },
       { phrase: 'on the 1st and 15th of January and July', detail: ['not supported'] },
-      { phrase: 'twice a week', detail: ['Could not understand "twice"'] },
+      // Still refused; since issue 25 (family 5) the detail asks for the days instead of "Could not understand".
+      { phrase: 'twice a week', detail: ['"twice a week"', 'which days'] },
       { phrase: 'every day except weekends', detail: ['"except"'] },
       { phrase: 'mondays 9', detail: ['"9"'] },
       { phrase: 'every 2 weeks and every 3 weeks', detail: ['"every 2 weeks"', '"every 3 weeks"'] },
@@ -1536,6 +1636,32 @@ export const rejectedGroups: RejectionGroup[] = [
         phrase: 'every 2 hours starting at 9 and finishing at 17 and from 18 to 20',
         detail: ['"starting at 9 and finishing at 17"', '"from 18 to 20"', 'contradict'],
       },
+    ],
+  },
+  // Issue 25, family 5: a number of runs that does not match the days named, or names none.
+  {
+    name: 'issue 25, family 5',
+    rows: [
+      { phrase: 'twice a month', detail: ['Please say which days "twice a month" runs on'] },
+      { phrase: 'twice a month on the 3rd', detail: ['"twice a month" does not match the days named (1 day a month)'] },
+      { phrase: 'three times a week on Mondays and Fridays', detail: ['"three times a week" does not match the days named'] },
+      { phrase: 'twice a day at 9am and 5pm', detail: ['Only one time of day per schedule', '"9am"', '"5pm"'] },
+      { phrase: 'twice a day', detail: ['"twice a day" is not supported', 'every 12 hours'] },
+      { phrase: 'twice a week every hour', detail: ['"twice a week"', '"every hour"', 'contradict'] },
+      { phrase: 'twice a month on Mondays', detail: ['Say which "Mondays" of the month'] },
+      { phrase: 'every day on the 15th of every week', detail: ['"every day"', '"every week"', 'contradict'] },
+    ],
+  },
+  // Issue 25, family 8: weeks that are no week of the month, or with no weekday to run.
+  {
+    name: 'issue 25, family 8',
+    rows: [
+      { phrase: 'first week of every month', detail: ['Say which day of "first week"'] },
+      { phrase: '6th week of the month on Monday', detail: ['"6th week" is not a week of the month'] },
+      { phrase: 'the 6 Fri of every month', detail: ['"6 Fri" is not a week of the month'] },
+      { phrase: 'every day in the first week of the month', detail: ['Say which day of "first week"'] },
+      { phrase: 'in the first week of each month on Mondays and the 15th', detail: ['"15th"', 'contradict'] },
+      { phrase: 'the first week of the month on Monday and third Wednesday', detail: ['Different weekdays in different weeks'] },
     ],
   },
 ];
