@@ -8,7 +8,8 @@
  * Start-up and warm-up are left out (samples outside the load window); dynalite is not in
  * the profile. The temporary files are removed.
  *
- * Routes: token (client_credentials grant), create, list, get.
+ * Routes: token (client_credentials grant), create, list, get; `peer`: the benchmark's anchor
+ * (bench/peer/, oidc-provider + limiter) under the same token load, to compare profiles.
  */
 import '../local/quiet-sdk-warning.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,6 +21,7 @@ import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
 import { startStackProcess, tokenForm } from './local-server.js';
+import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 
 const { values } = parseArgs({
@@ -35,32 +37,30 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const route = values.route as string;
-if (!['token', 'create', 'list', 'get'].includes(route)) throw new Error(`--route: token, create, list or get, not ${route}`);
+if (!['token', 'create', 'list', 'get', 'peer'].includes(route))
+  throw new Error(`--route: token, create, list, get or peer, not ${route}`);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const command = `npm run bench:profile${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 
 const profileDir = mkdtempSync(join(tmpdir(), 'knap-cpu-prof-'));
 const dynalite = await startDynaliteProcess();
-const stack = await startStackProcess(
-  {},
-  {
-    dynamodbEndpoint: dynalite.endpoint,
-    // 1 ms sampling (the default) over seconds of load is thousands of samples per core.
-    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
-  },
-);
+// 1 ms sampling (the default) over seconds of load is thousands of samples per core.
+const profiled = ['--cpu-prof', '--cpu-prof-dir', profileDir];
+const peer = route === 'peer' ? await startPeerProcess({ dynamodbEndpoint: dynalite.endpoint, nodeArgs: profiled }) : undefined;
+const stack = await startStackProcess({}, { dynamodbEndpoint: dynalite.endpoint, ...(peer ? {} : { nodeArgs: profiled }) });
+const server = peer ?? stack;
 let stopped = false;
 try {
   const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'profile', rateLimit: 1_000_000 });
   const form = tokenForm(client);
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
   const target: { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } = {
-    url: `${stack.url}/api/oauth/token`,
+    url: peer ? peer.tokenUrl : `${stack.url}/api/oauth/token`,
     method: 'POST',
     headers: formHeaders,
-    body: form,
+    body: peer ? tokenForm(peer) : form,
   };
-  if (route !== 'token') {
+  if (route !== 'token' && route !== 'peer') {
     const granted = await fetch(target.url, { method: 'POST', headers: formHeaders, body: form });
     const { access_token: token } = (await granted.json()) as { access_token: string };
     const bearer = { authorization: `Bearer ${token}` };
@@ -86,11 +86,11 @@ try {
   await load(Number(values.warmup));
   // The profile's timestamps are on the same monotonic clock as process.hrtime.
   const fromUs = Number(process.hrtime.bigint() / 1000n);
-  const cpuBefore = cpuMs(stack.pid);
+  const cpuBefore = cpuMs(server.pid);
   const result = await load(duration);
-  const cpuDuring = cpuMs(stack.pid) - cpuBefore;
+  const cpuDuring = cpuMs(server.pid) - cpuBefore;
   const toUs = Number(process.hrtime.bigint() / 1000n);
-  await stack.stop();
+  await server.stop();
   stopped = true;
 
   // One profile per thread (the tsx loader's too): the main thread's, busy under load, is the largest.
@@ -141,7 +141,8 @@ try {
     );
   }
 } finally {
-  if (!stopped) await stack.stop();
+  if (!stopped) await server.stop();
+  if (peer) await stack.stop();
   await dynalite.stop();
   rmSync(profileDir, { recursive: true, force: true });
 }

@@ -7,8 +7,8 @@ import { matchPath, type RouteDefinition, routes } from '../functions/routes.js'
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import { inRequestScope } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
-import { requestRoundTrips } from '../shared/store/dynamo-client.js';
 import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -146,12 +146,16 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters);
       const calls = { count: 0 };
-      const result = await requestRoundTrips.run(calls, () => handler(event, lambdaContext(route.id, lambdaTimeoutMs)));
+      const result = await inRequestScope({ roundTrips: calls }, () => handler(event, lambdaContext(route.id, lambdaTimeoutMs)));
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       answer(request, response, result);
     }
     // The path only: a client may put credentials in the query string, and the log is stdout.
-    if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
+    if (options.accessLog) {
+      // Named as the deployed function's log group is, so a line leads to the code that served it.
+      const fn = matched ? ` fn=${matched.route.id}` : '';
+      console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${fn}`);
+    }
   };
 
   /** Every exchange under way: done once its handler has returned and its answer is written (or its connection gone). */

@@ -1,17 +1,41 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The correlation id of the request being handled, across its awaits: API Gateway's request
- * id (`requestContext.requestId`, what its access log records as `requestId`), returned to
- * the caller as `X-Request-Id` and added to every log line written on the request's behalf.
- * A store rather than a logger key: under `npm start` one process serves requests at once.
+ * What the request being handled carries across its awaits, in ONE AsyncLocalStorage: each
+ * instance in use makes every promise of the process pay for its propagation (Node's promise
+ * hooks), so the correlation id, the deadline and the round-trip counter share a store.
  */
-export const requestScope = new AsyncLocalStorage<{ correlationId: string }>();
+export interface RequestScope {
+  /**
+   * API Gateway's request id (`requestContext.requestId`, what its access log records as
+   * `requestId`), returned to the caller as `X-Request-Id` and added to every log line written
+   * on the request's behalf. A store rather than a logger key: under `npm start` one process
+   * serves requests at once.
+   */
+  correlationId?: string;
+  /**
+   * When the request must have its answer (epoch ms). Every DynamoDB call made on its behalf,
+   * retries included, gives up by then, so a stalled or throttling DynamoDB becomes a 503
+   * inside the Lambda timeout instead of a hung invocation.
+   */
+  deadline?: number;
+  /** Counts the DynamoDB calls made on its behalf (the local server's X-DynamoDB-Round-Trips). */
+  roundTrips?: { count: number };
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `work` with `fields` added to the current scope (an outer one's fields stay unless replaced). */
+export const inRequestScope = <T>(fields: RequestScope, work: () => T): T =>
+  storage.run({ ...storage.getStore(), ...fields }, work);
+
+/** The current request's scope; undefined outside a request. */
+export const currentRequest = (): RequestScope | undefined => storage.getStore();
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** The keys every log line of the current request carries (none outside a request). */
 export const correlationKeys = (): { correlation_id: string } | undefined => {
-  const scope = requestScope.getStore();
-  return scope ? { correlation_id: scope.correlationId } : undefined;
+  const id = storage.getStore()?.correlationId;
+  return id === undefined ? undefined : { correlation_id: id };
 };

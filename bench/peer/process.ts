@@ -25,9 +25,11 @@ export const startPeerProcess = async (options: {
   dynamodbEndpoint: string;
   tableName?: string;
   rateLimit?: number;
+  /** Extra arguments for node (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }): Promise<RunningPeer> => {
   const tableName = options.tableName ?? 'oidc-provider-peer';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/peer/server.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'bench/peer/server.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,

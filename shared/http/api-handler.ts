@@ -1,9 +1,8 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
-import { requestDeadline } from '../deadline.js';
 import { startInvocation } from '../lambda/invocation.js';
-import { requestScope } from '../request-scope.js';
+import { inRequestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
 import { basicChallenge } from './basic-challenge.js';
@@ -66,10 +65,7 @@ export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (requ
   const lambda = chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.requestState }));
   return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     await startInvocation(deps.log, context);
-    return requestScope.run({ correlationId: correlationId(event, context) }, () =>
-      requestDeadline.run(Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS, () =>
-        lambda(event, context as ApiContext),
-      ),
-    );
+    const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
+    return inRequestScope({ correlationId: correlationId(event, context), deadline }, () => lambda(event, context as ApiContext));
   };
 };

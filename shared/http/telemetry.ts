@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { Metrics } from '../metrics.js';
-import { REQUEST_ID_HEADER, requestScope } from '../request-scope.js';
+import { currentRequest, REQUEST_ID_HEADER } from '../request-scope.js';
 import type { ApiMiddleware, HttpEvent } from './types.js';
 
 /**
@@ -14,7 +14,7 @@ export const correlationId = (event: HttpEvent, context: Context): string =>
 /** `X-Request-Id` on every response, errors included: what an integrator quotes to support. */
 export const requestIdHeader = (): ApiMiddleware => {
   const add: NonNullable<ApiMiddleware['after']> = async (request) => {
-    const id = requestScope.getStore()?.correlationId ?? correlationId(request.event, request.context);
+    const id = currentRequest()?.correlationId ?? correlationId(request.event, request.context);
     if (request.response) request.response.headers = { ...request.response.headers, [REQUEST_ID_HEADER]: id };
   };
   return { after: add, onError: add };

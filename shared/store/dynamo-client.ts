@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { requestDeadline } from '../deadline.js';
 import { traceWhenSampled } from '../lambda/sampled-tracing.js';
+import { currentRequest } from '../request-scope.js';
 
 /**
  * Every DynamoDB call this process makes, by operation; read by tests and the benchmark.
@@ -23,9 +22,6 @@ export const roundTrips = {
   },
 };
 
-/** Counts the calls made on behalf of one request, across its awaits (the local server's X-DynamoDB-Round-Trips). */
-export const requestRoundTrips = new AsyncLocalStorage<{ count: number }>();
-
 export class DeadlineExceededError extends Error {
   constructor(command: string) {
     super(`DynamoDB did not answer ${command} before the request deadline`);
@@ -34,7 +30,7 @@ export class DeadlineExceededError extends Error {
 }
 
 const withinDeadline = async <T>(call: Promise<T>, command: string): Promise<T> => {
-  const deadline = requestDeadline.getStore();
+  const deadline = currentRequest()?.deadline;
   if (deadline === undefined) return call;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -87,7 +83,7 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
     (next, context) => async (args) => {
       // A retry whose turn comes after the request was answered must not reach the table: a
       // write that lands after "not stored" (or "may not have been") would surprise everyone.
-      const deadline = requestDeadline.getStore();
+      const deadline = currentRequest()?.deadline;
       if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(context.commandName ?? 'a command');
       return next(args);
     },
@@ -99,8 +95,8 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
       roundTrips.total += 1;
       const name = context.commandName ?? 'unknown';
       roundTrips.byCommand[name] = (roundTrips.byCommand[name] ?? 0) + 1;
-      const scope = requestRoundTrips.getStore();
-      if (scope) scope.count += 1;
+      const counter = currentRequest()?.roundTrips;
+      if (counter) counter.count += 1;
       const depth = roundTrips.answeredDepth + 1;
       roundTrips.depth = Math.max(roundTrips.depth, depth);
       try {

@@ -27,10 +27,18 @@ beforeEach(() => {
 
 describe('local access log', () => {
   test.each([
-    ['GET', '/api/studio/knap-tools?access_token=knap_at_SECRET1&limit=5', /^GET \/api\/studio\/knap-tools 401 \d+ms$/],
-    ['POST', '/api/oauth/token?client_id=knap_ci_x&client_secret=knap_cs_SECRET2', /^POST \/api\/oauth\/token 4\d\d \d+ms$/],
+    [
+      'GET',
+      '/api/studio/knap-tools?access_token=knap_at_SECRET1&limit=5',
+      /^GET \/api\/studio\/knap-tools 401 \d+ms fn=list-knaps$/,
+    ],
+    [
+      'POST',
+      '/api/oauth/token?client_id=knap_ci_x&client_secret=knap_cs_SECRET2',
+      /^POST \/api\/oauth\/token 4\d\d \d+ms fn=token$/,
+    ],
     ['GET', '/nowhere?refresh_token=knap_rt_SECRET3', /^GET \/nowhere 404 \d+ms$/],
-  ])('%s %s: the path and status, never the query string', async (method, target, line) => {
+  ])('%s %s: the path, status and function, never the query string', async (method, target, line) => {
     const response = await fetch(`${api.url}${target}`, { method });
     await response.arrayBuffer();
     // The line is written after the response ends; wait for it rather than for a fixed time.
