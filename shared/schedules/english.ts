@@ -113,6 +113,13 @@ function isQuarterly(info: ScheduleInfo, months: readonly number[]): boolean {
   return sameList(ascending(months), lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS);
 }
 
+/** Nine to eleven months are said by the ones left out: "except August" (issue 25, family 7). */
+function monthsLeftOut(months: readonly number[]): string | null {
+  const set = new Set(months);
+  if (set.size < 9 || set.size > 11) return null;
+  return monthWords([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].filter((m) => !set.has(m)));
+}
+
 /**
  * Interval 1: the fields alone decide the runs, so the wording follows them ("Every Monday",
  * "On the 1st of every month", "Every year on 25 December") whatever schedule_type says.
@@ -125,10 +132,14 @@ function everyPeriod(info: ScheduleInfo): Phrase {
     if (info.schedule_type === 'monthly' && isQuarterly(info, months)) {
       return { text: `On ${days.text} of every quarter`, said: [...days.said, 'months_of_year'] };
     }
+    const except = monthsLeftOut(months);
+    if (except) return { text: `On ${days.text} of every month except ${except}`, said: [...days.said, 'months_of_year'] };
     const date = dateWords(days, info, months);
     return { text: `Every year on ${date.text}`, said: date.said };
   }
-  const inMonths: Phrase = months ? { text: ` in ${monthWords(months)}`, said: ['months_of_year'] } : { text: '', said: [] };
+  const except = months ? monthsLeftOut(months) : null;
+  const monthText = except ? ` except in ${except}` : months ? ` in ${monthWords(months)}` : '';
+  const inMonths: Phrase = months ? { text: monthText, said: ['months_of_year'] } : { text: '', said: [] };
   if (info.days_of_week) {
     const text = `Every ${weekdayWords(info.days_of_week, false)}${inMonths.text}`;
     return { text, said: ['days_of_week', ...inMonths.said] };

@@ -1,9 +1,10 @@
 import { isoSeconds } from '../domain/clock.js';
-import { civilDate, formatDate } from './calendar.js';
+import { type CivilDate, civilDate, formatDate } from './calendar.js';
 import { readCron } from './cron.js';
-import { contradiction, quote, ScheduleError } from './errors.js';
+import { contradiction, ScheduleError } from './errors.js';
 import { checkTimesPer } from './families/frequency-words.js';
 import { type Facts, readFamilies } from './families/index.js';
+import { dayFromStart, relativeDate } from './families/relative-start.js';
 import type { StartMention } from './families/start-date.js';
 import { hhmm, type SubDailyTiming, subDailyTiming } from './families/sub-daily.js';
 import { prefixZone, zonePrefix } from './families/zone-keywords.js';
@@ -48,25 +49,32 @@ function pad2(n: number): string {
 /**
  * With an interval over 1 the schedule is pinned to its first run after `now`, or on or after
  * the start date when the text gives one; later runs count whole intervals from that run's day,
- * week, month or year.
+ * week, month or year. An interval-1 schedule keeps no anchor: its start only holds back the
+ * first run (describeSchedule's next_run_at).
  */
-function withAnchor(info: ScheduleInfo, now: Date, start: StartMention | null): ScheduleInfo {
-  if (info.interval === 1) {
-    // Interval-1 schedules have no anchor to keep a start date in: refused, not dropped.
-    if (start) throw new ScheduleError(`A start date (${quote(start.text)}) needs an interval, e.g. "every 2 weeks"`);
-    return info;
-  }
+function withAnchor(info: ScheduleInfo, now: Date, start: CivilDate | null): ScheduleInfo {
+  if (info.interval === 1) return info;
   const zone = zoneOf(info.timezone);
-  const from = start ? new Date(localToInstant(start.date, 0, 0, zone) - 1) : now;
+  const from = start ? new Date(localToInstant(start, 0, 0, zone) - 1) : now;
   const first = nextRunAt({ ...info, interval: 1, anchor_date: null }, from);
   return { ...info, anchor_date: formatDate(civilDate(localDayNumber(first.getTime(), zone))) };
 }
 
-/**
- * Parses a natural-language recurrence. A time zone named in the text wins over
- * `options.timezone`, which must still be a valid zone when given.
- */
-export function parseSchedule(description: string, options: ParseOptions = {}): ScheduleInfo {
+/** The start's local date: as written, or worked out from today in the zone ("next Tuesday"). */
+function startDateOf(start: StartMention | null, now: Date, zone: string): CivilDate | null {
+  if (!start) return null;
+  if (start.date) return start.date;
+  const today = civilDate(localDayNumber(now.getTime(), zoneOf(zone)));
+  return start.relative ? relativeDate(start.relative, today) : null;
+}
+
+interface Parsed {
+  info: ScheduleInfo;
+  /** The start of the start date's day less a millisecond: no run before it. Null without a start. */
+  notBefore: Date | null;
+}
+
+function parse(description: string, options: ParseOptions): Parsed {
   const text = checkDescription(description);
   const now = checkNow(options.now ?? new Date());
   // null counts as absent: JSON bodies carry a missing timezone as null.
@@ -78,27 +86,40 @@ export function parseSchedule(description: string, options: ParseOptions = {}): 
     const zone = prefixed ? prefixZone(prefixed.name) : fallbackZone;
     const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
     const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
-    return orderFields({ ...cron.recurrence, schedule_time: time, ...end, timezone: zone, anchor_date: null });
+    const info = orderFields({ ...cron.recurrence, schedule_time: time, ...end, timezone: zone, anchor_date: null });
+    return { info, notBefore: null };
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
   const facts = readFamilies(tokens, text);
   rejectLeftovers(tokens, text, now);
+  const zone = facts.zone?.zone ?? fallbackZone;
   const timing = subDailyTiming(facts);
-  if (timing) return orderFields(subDailyInfo(timing, facts, tokens, text, facts.zone?.zone ?? fallbackZone));
+  if (timing) return { info: orderFields(subDailyInfo(timing, facts, tokens, text, zone)), notBefore: null };
   // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").
-  const recurrence = resolveRecurrence(facts, (facts.period?.daily ?? false) || facts.time !== null, text);
-  checkTimesPer(facts, recurrence);
+  const resolved = resolveRecurrence(facts, (facts.period?.daily ?? false) || facts.time !== null, text);
+  checkTimesPer(facts, resolved);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
   rejectBareDate(tokens, facts, text);
+  const start = startDateOf(facts.start, now, zone);
+  const recurrence = start ? dayFromStart(resolved, facts, start) : resolved;
   const { hour, minute } = applyPeriod(facts.time, facts.period);
   const info: ScheduleInfo = {
     ...recurrence,
     schedule_time: `${pad2(hour)}:${pad2(minute)}`,
-    timezone: facts.zone?.zone ?? fallbackZone,
+    timezone: zone,
     anchor_date: null,
   };
-  return withAnchor(orderFields(info), now, facts.start);
+  const notBefore = start ? new Date(localToInstant(start, 0, 0, zoneOf(zone)) - 1) : null;
+  return { info: withAnchor(orderFields(info), now, start), notBefore };
+}
+
+/**
+ * Parses a natural-language recurrence. A time zone named in the text wins over
+ * `options.timezone`, which must still be a valid zone when given.
+ */
+export function parseSchedule(description: string, options: ParseOptions = {}): ScheduleInfo {
+  return parse(description, options).info;
 }
 
 const ALL_DAYS: Recurrence = {
@@ -116,7 +137,13 @@ const ALL_DAYS: Recurrence = {
  */
 function subDailyDays(facts: Facts, tokens: readonly Token[], description: string): Recurrence {
   const choosesDays =
-    facts.weekdayGroups.length + facts.nth.length + facts.weeksOfMonth.length + facts.monthDays.length + facts.months.length > 0;
+    facts.weekdayGroups.length +
+      facts.nth.length +
+      facts.weeksOfMonth.length +
+      facts.monthDays.length +
+      facts.months.length +
+      facts.excludedMonths.length >
+    0;
   const freq = facts.frequencies[0]?.text ?? '';
   // "twice a week every hour": a number of runs a week is no pace within the day.
   if (facts.timesPer[0]) throw contradiction(facts.timesPer[0].text, freq);
@@ -168,8 +195,13 @@ export function orderFields(info: ScheduleInfo): ScheduleInfo {
   };
 }
 
+/**
+ * schedule_info and the first run strictly after `now`; a start date ("starting next Tuesday")
+ * holds the first run back to it, also for an interval-1 schedule, which keeps no anchor.
+ */
 export function describeSchedule(description: string, options: DescribeOptions): ScheduleDescription {
   const now = checkNow(options?.now);
-  const info = parseSchedule(description, { ...options, now });
-  return { schedule_info: info, next_run_at: isoSeconds(nextRunAt(info, now)) };
+  const { info, notBefore } = parse(description, { ...options, now });
+  const from = notBefore && notBefore.getTime() > now.getTime() ? notBefore : now;
+  return { schedule_info: info, next_run_at: isoSeconds(nextRunAt(info, from)) };
 }

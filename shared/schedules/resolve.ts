@@ -6,6 +6,7 @@
 import { contradiction, quote, ScheduleError } from './errors.js';
 import { narrowDaily } from './families/frequency-words.js';
 import type { DaySetMention, Facts, NthMention, UnitMention, ValueMention } from './families/index.js';
+import { applyMonthExclusions, monthsLeft } from './families/month-exclusions.js';
 import { weeksAsNth } from './families/weeks-of-month.js';
 import type { ScheduleInfo } from './types.js';
 import { MAX_DAYS_IN_MONTH, MONTH_NAMES } from './vocabulary.js';
@@ -127,7 +128,10 @@ function gatherParts(given: Facts): Parts {
     nth: mergeNth(weeks ? [...facts.nth, weeks] : facts.nth),
     monthDays: values(facts.monthDays),
     monthDayText: mentionText(facts.monthDays),
-    months: values(facts.months),
+    months:
+      facts.excludedMonths.length && facts.months.length
+        ? monthsLeft(values(facts.months) ?? [], mentionText(facts.months), facts)
+        : values(facts.months),
     monthText: mentionText(facts.months),
     onlyInMonths: facts.onlyInMonths,
   };
@@ -251,6 +255,11 @@ function fromUnit(unit: UnitMention): Recurrence {
 }
 
 export function resolveRecurrence(facts: Facts, dailyPeriod: boolean, description: string): Recurrence {
+  // "every Monday except August": the schedule without the exclusion, then its months but those.
+  if (facts.excludedMonths.length && !facts.months.length) {
+    const r = resolveRecurrence({ ...facts, excludedMonths: [] }, dailyPeriod, description);
+    return applyMonthExclusions(r, facts);
+  }
   const p = gatherParts(facts);
   checkDayChoices(p);
   if (p.unit?.unit === 'quarter') return quarterly(p);

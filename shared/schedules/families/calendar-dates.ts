@@ -68,6 +68,8 @@ export const months: PhraseFamily = {
       }
       if (isWord(free[j], 'and') && isMonthAt(free, j + 1)) j++;
     }
-    return claim(view, i, j - i, facts);
+    // "from March to October": "from" opens the range (elsewhere it would be left unread).
+    const from = isWord(free[i - 1], 'from') && readMonthRange(free, i) ? [free[i - 1] as Token] : [];
+    return claim(view, i, j - i, facts, from);
   },
 };

@@ -69,6 +69,12 @@ export interface WeeksMention {
   text: string;
 }
 
+/** "except August", "except in July and August": months taken out (issue 25, family 7). */
+export interface MonthSetMention {
+  months: number[];
+  text: string;
+}
+
 /** One fact a family found; `kind` says which collection of `Facts` it joins. */
 export type Fact =
   | { kind: 'start'; start: StartMention }
@@ -86,7 +92,8 @@ export type Fact =
   | { kind: 'minuteOfHour'; minute: MinuteMention }
   | { kind: 'window'; window: WindowMention }
   | { kind: 'timesPer'; timesPer: TimesPerMention }
-  | { kind: 'weeksOfMonth'; weeks: WeeksMention };
+  | { kind: 'weeksOfMonth'; weeks: WeeksMention }
+  | { kind: 'excludedMonths'; months: MonthSetMention };
 
 /** What a family read at a position. */
 export interface Claim {

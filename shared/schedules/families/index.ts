@@ -20,6 +20,7 @@ import type {
   Fact,
   FrequencyMention,
   MinuteMention,
+  MonthSetMention,
   NthMention,
   PhraseFamily,
   Stage,
@@ -32,10 +33,12 @@ import type {
 } from './family.js';
 import { frequencyWords, type TimesPerMention } from './frequency-words.js';
 import { intervals } from './intervals.js';
+import { monthExclusions } from './month-exclusions.js';
 import { deicticDates } from './one-offs.js';
 import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
+import { relativeStart } from './relative-start.js';
 import type { StartMention } from './start-date.js';
 import { startDate } from './start-date.js';
 import { subDaily } from './sub-daily.js';
@@ -51,6 +54,7 @@ export type {
   DaySetMention,
   FrequencyMention,
   MinuteMention,
+  MonthSetMention,
   NthMention,
   TimesPerMention,
   UnitMention,
@@ -62,6 +66,7 @@ export type {
 
 export const FAMILIES: readonly PhraseFamily[] = [
   openEnded,
+  relativeStart,
   startDate,
   deicticDates,
   zoneKeywords,
@@ -81,6 +86,7 @@ export const FAMILIES: readonly PhraseFamily[] = [
   dayLists,
   bareMonthDays,
   months,
+  monthExclusions,
   exclusions,
   weekdays,
   units,
@@ -110,6 +116,8 @@ export interface Facts {
   timesPer: TimesPerMention[];
   /** "the first and third week of each month": weeks for the weekdays named (issue 25, family 8). */
   weeksOfMonth: WeeksMention[];
+  /** "except August": months taken out of the others (issue 25, family 7). */
+  excludedMonths: MonthSetMention[];
 }
 
 function gather(facts: readonly Fact[]): Facts {
@@ -134,6 +142,7 @@ function gather(facts: readonly Fact[]): Facts {
     windows: of('window').map((f) => f.window),
     timesPer: of('timesPer').map((f) => f.timesPer),
     weeksOfMonth: of('weeksOfMonth').map((f) => f.weeks),
+    excludedMonths: of('excludedMonths').map((f) => f.months),
   };
 }
 

@@ -131,9 +131,11 @@ export function isMonthAt(free: readonly Token[], i: number): boolean {
   if (t.lower !== 'may') return true;
   const [prev, next] = [free[i - 1], free[i + 1]];
   const nearDay = (n: Token | undefined) => n?.kind === 'ord' || isDayNumber(n);
-  // A month before it: "April, May, June and July".
+  // A month before it: "April, May, June and July", "March to May".
   if (nearDay(prev) || nearDay(next) || isWord(next, 'the', 'and') || isMonth(prev)) return true;
-  return isWord(prev, 'in', 'of', 'every', 'each', 'and', 'the');
+  const dash = free[i - 1]?.kind === 'dash';
+  if (dash || isWord(prev, ...RANGE_WORDS)) return isMonth(free[i - 2]);
+  return isWord(prev, 'in', 'of', 'every', 'each', 'and', 'the', 'from', 'except', 'excluding');
 }
 
 export interface WeekdayItem {

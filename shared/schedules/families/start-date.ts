@@ -1,6 +1,6 @@
 /**
- * "starting Monday 30 November 2026": the first run of an every-N schedule, which fixes the
- * weeks (days, months, years) it runs in. Schedules are said back with it (english.ts), so the
+ * "starting Monday 30 November 2026": the first run of a schedule, which for an every-N one also
+ * fixes the weeks (days, months, years) it runs in. Schedules are said back with it (english.ts), so the
  * parser reads it: "30 November 2026", "November 30, 2026" or "2026-11-30", after an optional
  * weekday that must be the date's own. Its own stage, first: the date's weekday and month must
  * not be read as the recurrence's.
@@ -11,9 +11,13 @@ import { readAt } from '../time-of-day.js';
 import { isWord, spanText, type Token } from '../tokens.js';
 import { MONTH_NAMES, MONTHS, WEEKDAY_NAMES, WEEKDAYS } from '../vocabulary.js';
 import { claim, type PhraseFamily } from './family.js';
+import type { RelativeDay } from './relative-start.js';
 
 export interface StartMention {
-  date: CivilDate;
+  /** The date written; null for a start relative to today, worked out in parse.ts. */
+  date: CivilDate | null;
+  /** "starting next Tuesday", "beginning tomorrow" (relative-start.ts); null for a written date. */
+  relative?: RelativeDay | null;
   /** The whole clause as written, "starting" included. */
   text: string;
 }

@@ -1285,6 +1285,180 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 25, family 7: months left out are months_of_year without them.
+    name: 'issue 25, family 7: month exclusions',
+    now: WED,
+    rows: [
+      [
+        'on the 5th of every month except August',
+        monthly('09:00', { days_of_month: [5], months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'every Monday except in July and August',
+        weekly([1], '09:00', { months_of_year: [1, 2, 3, 4, 5, 6, 9, 10, 11, 12] }),
+        '2026-03-09T09:00:00Z',
+      ],
+      [
+        'every day except in August',
+        daily('09:00', { months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'weekdays except December at 8am',
+        weekly(WEEKDAYS, '08:00', { months_of_year: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }),
+        '2026-03-05T08:00:00Z',
+      ],
+      [
+        'daily excluding June through August',
+        daily('09:00', { months_of_year: [1, 2, 3, 4, 5, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'every day except Sunday and August',
+        weekly([1, 2, 3, 4, 5, 6], '09:00', { months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'every day from March to October except August',
+        daily('09:00', { months_of_year: [3, 4, 5, 6, 7, 9, 10] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'first day of every quarter except October',
+        monthly('09:00', { days_of_month: [1], months_of_year: [1, 4, 7] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      [
+        'every hour except in August',
+        hourly(1, '00:00', null, { months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-04T11:00:00Z',
+      ],
+      [
+        'on the 1st and 15th of every month except July and August',
+        monthly('09:00', { days_of_month: [1, 15], months_of_year: [1, 2, 3, 4, 5, 6, 9, 10, 11, 12] }),
+        '2026-03-15T09:00:00Z',
+      ],
+      [
+        'last Friday of the month except December',
+        monthly('09:00', { days_of_week: [5], weeks_of_month: [-1], months_of_year: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }),
+        '2026-03-27T09:00:00Z',
+      ],
+      [
+        'every 3 days except in August',
+        daily('09:00', { interval: 3, anchor_date: '2026-03-05', months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      // March is left out: the first Monday after it is 6 April.
+      [
+        'every Monday except March',
+        weekly([1], '09:00', { months_of_year: [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12] }),
+        '2026-04-06T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 02:00 CET jumps to 03:00 CEST at 01:00Z on Sunday 29 March.
+    name: 'issue 25, family 7 across DST: Berlin springs forward on 2026-03-29',
+    now: WED,
+    timezone: 'Europe/Berlin',
+    rows: [
+      // 02:30 does not exist: 03:30 CEST (01:30Z).
+      [
+        'on the 29th of every month except April at 2:30',
+        monthly('02:30', {
+          days_of_month: [29],
+          months_of_year: [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12],
+          timezone: 'Europe/Berlin',
+        }),
+        '2026-03-29T01:30:00Z',
+      ],
+      [
+        'last Sunday of the month except February at 2:30',
+        monthly('02:30', {
+          days_of_week: [0],
+          weeks_of_month: [-1],
+          months_of_year: [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+          timezone: 'Europe/Berlin',
+        }),
+        '2026-03-29T01:30:00Z',
+      ],
+    ],
+  },
+  {
+    // Issue 25, family 9: a start relative to today fixes the first run, and with an interval the
+    // anchor; with no day named, the start's own day is the day. Wednesday 4 March 2026.
+    name: 'issue 25, family 9: start phrases relative to today',
+    now: WED,
+    rows: [
+      [
+        'every other week starting next Tuesday',
+        weekly([2], '09:00', { interval: 2, anchor_date: '2026-03-10' }),
+        '2026-03-10T09:00:00Z',
+      ],
+      ['every weekday from tomorrow onwards', weekly(WEEKDAYS, '09:00'), '2026-03-05T09:00:00Z'],
+      // Interval 1 keeps no anchor: the start holds back the first run only.
+      ['weekly starting next Tuesday', weekly([2], '09:00'), '2026-03-10T09:00:00Z'],
+      ['monthly starting next month', monthly('09:00', { days_of_month: [1] }), '2026-04-01T09:00:00Z'],
+      ['every 2 weeks starting Monday', weekly([1], '09:00', { interval: 2, anchor_date: '2026-03-09' }), '2026-03-09T09:00:00Z'],
+      ['every 3 days starting today at 6pm', daily('18:00', { interval: 3, anchor_date: '2026-03-04' }), '2026-03-04T18:00:00Z'],
+      // Friday 6 March is held back: next week's Friday.
+      ['every Friday as of next week', weekly([5], '09:00'), '2026-03-13T09:00:00Z'],
+      ['yearly starting tomorrow', yearly([3], '09:00', { days_of_month: [5] }), '2026-03-05T09:00:00Z'],
+      [
+        'every 2 weeks starting next Wednesday',
+        weekly([3], '09:00', { interval: 2, anchor_date: '2026-03-11' }),
+        '2026-03-11T09:00:00Z',
+      ],
+      [
+        'every other month starting next month on the 15th',
+        monthly('09:00', { days_of_month: [15], interval: 2, anchor_date: '2026-04-15' }),
+        '2026-04-15T09:00:00Z',
+      ],
+      ['daily at 9am starting next month', daily('09:00'), '2026-04-01T09:00:00Z'],
+      ['every day effective immediately', daily('09:00'), '2026-03-05T09:00:00Z'],
+      // Was refused ("needs an interval"): a written start holds back an interval-1 schedule too.
+      ['every Monday starting 30 November 2026', weekly([1], '09:00'), '2026-11-30T09:00:00Z'],
+      // A written start with no day named picks its own weekday, as a relative one does.
+      [
+        'every 2 weeks starting Tuesday 1 December 2026',
+        weekly([2], '09:00', { interval: 2, anchor_date: '2026-12-01' }),
+        '2026-12-01T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // Wednesday 4 March 2026, 05:00 UTC: today's 06:00 run is still ahead.
+    name: 'issue 25, family 9: the start holds back a run due today',
+    now: '2026-03-04T05:00:00Z',
+    rows: [
+      ['daily beginning tomorrow at 6', daily('06:00'), '2026-03-05T06:00:00Z'],
+      ['every day at 6am starting today', daily('06:00'), '2026-03-04T06:00:00Z'],
+    ],
+  },
+  {
+    // "Tomorrow" is the zone's: 23:30Z on Wednesday is already Thursday 08:30 in Tokyo.
+    name: "issue 25, family 9: today is the schedule zone's today",
+    now: '2026-03-04T23:30:00Z',
+    timezone: 'Asia/Tokyo',
+    rows: [['daily starting tomorrow at 9', daily('09:00', { timezone: 'Asia/Tokyo' }), '2026-03-06T00:00:00Z']],
+  },
+  {
+    // 02:00 EST jumps to 03:00 EDT at 07:00Z on Sunday 8 March. Now: Friday 6 March, 07:00 EST.
+    name: 'issue 25, family 9 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-06T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      // 02:30 does not exist: 03:30 EDT (07:30Z).
+      [
+        'every 2 weeks starting this Sunday at 2:30am',
+        weekly([0], '02:30', { interval: 2, anchor_date: '2026-03-08', timezone: 'America/New_York' }),
+        '2026-03-08T07:30:00Z',
+      ],
+      ['weekly starting next Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1363,7 +1537,8 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'it may run daily', detail: ['"it may"'] },
       { phrase: 'every Friday evening', detail: ['"evening"'] },
       { phrase: 'every day at 9am GMT+15', detail: ['"GMT+15"'] },
-      { phrase: 'every Monday starting 30 November 2026', detail: ['"starting 30 November 2026"', 'needs an interval'] },
+      // 'every Monday starting 30 November 2026' was refused here ("needs an interval"): since issue 25
+      // (family 9) a start holds back an interval-1 schedule's first run; see the family 9 group.
       {
         phrase: 'every 2 weeks on Monday starting Tuesday 30 November 2026',
         detail: ['"starting Tuesday 30 November 2026"', 'is a Monday, not a Tuesday'],
@@ -1662,6 +1837,36 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day in the first week of the month', detail: ['Say which day of "first week"'] },
       { phrase: 'in the first week of each month on Mondays and the 15th', detail: ['"15th"', 'contradict'] },
       { phrase: 'the first week of the month on Monday and third Wednesday', detail: ['Different weekdays in different weeks'] },
+    ],
+  },
+  // Issue 25, family 7: a date left out, an interval of months, or a month that was not there.
+  {
+    name: 'issue 25, family 7',
+    rows: [
+      { phrase: 'every Monday except August 15', detail: ['"except August 15" leaves out a date', 'whole months only'] },
+      {
+        phrase: 'every 2 months on the 1st except August',
+        detail: ['"except August" with an interval of months is not supported'],
+      },
+      { phrase: 'every day from March to May except August', detail: ['"except August"', 'contradict'] },
+      { phrase: 'every day except in January through December', detail: ['leaves no month to run'] },
+      { phrase: 'every year on March 3 except August', detail: ['"March"', '"except August"', 'contradict'] },
+      { phrase: 'except August', detail: ['Could not tell how often to run "except August"'] },
+    ],
+  },
+  // Issue 25, family 9: a start with nothing to start, with every N hours, or said twice.
+  {
+    name: 'issue 25, family 9',
+    rows: [
+      { phrase: 'starting next Tuesday', detail: ['Could not tell how often to run "starting next Tuesday"'] },
+      { phrase: 'every hour starting tomorrow', detail: ['"starting tomorrow"', 'not supported with "every hour"'] },
+      { phrase: 'every day starting yesterday', detail: ['Could not read the date after "starting"'] },
+      { phrase: 'every 2 weeks from Monday', detail: ['Could not understand "from"'] },
+      {
+        phrase: 'every 2 weeks starting next Tuesday starting 30 November 2026',
+        detail: ['Only one start date', '"starting next Tuesday"', '"starting 30 November 2026"'],
+      },
+      { phrase: 'next Tuesday at 9am', detail: ['"next" (in "next Tuesday")', 'one-off'] },
     ],
   },
 ];

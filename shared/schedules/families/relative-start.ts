@@ -1,0 +1,128 @@
+/**
+ * Issue 25, family 9, starts relative to today: "starting next Tuesday", "beginning tomorrow",
+ * "from today onwards", "effective next month", "starting this Friday", "starting now". The start
+ * fixes the first run, and with an interval its phase (anchor_date), as an absolute start date
+ * does (start-date.ts); the date is worked out in parse.ts from `now` in the schedule's zone
+ * (startDateOf). "next Tuesday" is the first Tuesday after today, "this Tuesday" / "Tuesday" the
+ * first on or after it, "next week" its Monday, "next month" / "next year" their first day.
+ * Read in the start stage, before one-offs.ts would refuse "tomorrow" and "next Tuesday" alone.
+ */
+import { type CivilDate, civilDate, dayNumber, weekdayOf } from '../calendar.js';
+import type { Recurrence } from '../resolve.js';
+import { isWord, type Token } from '../tokens.js';
+import { MONTHS, WEEKDAYS } from '../vocabulary.js';
+import { claim, type PhraseFamily } from './family.js';
+import type { Facts } from './index.js';
+import { text } from './readers.js';
+
+export type RelativeDay =
+  | { kind: 'day'; offset: number }
+  | { kind: 'weekday'; day: number; after: boolean }
+  | { kind: 'week' | 'month' | 'year' };
+
+const LEADS = ['starting', 'beginning', 'commencing', 'effective', 'start', 'starts', 'begins', 'from'];
+const PICKERS = ['next', 'this', 'coming', 'upcoming'];
+
+/** "as of", "as from", "starting", "starting on", "beginning from": the lead's length, or 0. */
+function leadLength(free: readonly Token[], i: number): number {
+  let n = 0;
+  if (isWord(free[i], 'as') && isWord(free[i + 1], 'of', 'from')) n = 2;
+  else if (isWord(free[i], ...LEADS)) n = 1;
+  if (n === 0) return 0;
+  return isWord(free[i + n], 'on', 'from') && !isWord(free[i], 'from') ? n + 1 : n;
+}
+
+const isSingularWeekday = (t: Token | undefined): number | undefined =>
+  t?.kind === 'word' && !t.lower.endsWith('days') ? WEEKDAYS.get(t.lower) : undefined;
+
+/** What follows the lead: the relative day and how many tokens it takes; null for "now". */
+function readRelative(
+  free: readonly Token[],
+  j: number,
+  bareWeekday: boolean,
+): { day: RelativeDay | null; length: number } | null {
+  const t = free[j];
+  if (isWord(t, 'today')) return { day: { kind: 'day', offset: 0 }, length: 1 };
+  if (isWord(t, 'tomorrow', 'tmrw', 'tmr')) return { day: { kind: 'day', offset: 1 }, length: 1 };
+  if (isWord(t, 'now', 'immediately')) return { day: null, length: 1 };
+  if (isWord(t, 'right') && isWord(free[j + 1], 'now', 'away')) return { day: null, length: 2 };
+  const the = isWord(t, 'the') && isWord(free[j + 1], 'coming', 'next') ? 1 : 0;
+  const picker = free[j + the];
+  if (isWord(picker, ...PICKERS)) {
+    const after = picker.lower === 'next';
+    const weekday = isSingularWeekday(free[j + the + 1]);
+    if (weekday !== undefined) return { day: { kind: 'weekday', day: weekday, after }, length: the + 2 };
+    const unit = free[j + the + 1];
+    if (after && isWord(unit, 'week', 'month', 'year'))
+      return { day: { kind: unit.lower as 'week' | 'month' | 'year' }, length: the + 2 };
+    return null;
+  }
+  const weekday = isSingularWeekday(t);
+  if (!bareWeekday || weekday === undefined) return null;
+  // "starting Monday 30 November 2026" is an absolute date (start-date.ts).
+  const next = free[j + 1];
+  if (next?.kind === 'num' || next?.kind === 'ord' || MONTHS.has(next?.lower ?? '')) return null;
+  return { day: { kind: 'weekday', day: weekday, after: false }, length: 1 };
+}
+
+export const relativeStart: PhraseFamily = {
+  name: 'start relative to today',
+  stage: 'start',
+  read(view, i) {
+    const { free } = view;
+    const lead = leadLength(free, i);
+    if (lead === 0) return null;
+    // "from Monday to Friday" is a range of weekdays: after "from", only "next Monday", "today"...
+    const relative = readRelative(free, i + lead, !isWord(free[i], 'from'));
+    if (!relative) return null;
+    const tail = isWord(free[i + lead + relative.length], 'onwards', 'onward', 'forward', 'on') ? 1 : 0;
+    const length = lead + relative.length + tail;
+    if (!relative.day) return claim(view, i, length, []);
+    const start = { date: null, relative: relative.day, text: text(view, free.slice(i, i + length)) };
+    return claim(view, i, length, [{ kind: 'start', start }]);
+  },
+};
+
+/** The local date a relative start names, `today` being the local date of now in the schedule's zone. */
+export function relativeDate(day: RelativeDay, today: CivilDate): CivilDate {
+  const n = dayNumber(today.year, today.month, today.day);
+  switch (day.kind) {
+    case 'day':
+      return civilDate(n + day.offset);
+    case 'weekday': {
+      const ahead = (day.day - weekdayOf(n) + 7) % 7;
+      return civilDate(n + (ahead === 0 && day.after ? 7 : ahead));
+    }
+    case 'week':
+      // The Monday of next week (ISO weeks run Monday to Sunday).
+      return civilDate(n + 7 - ((weekdayOf(n) + 6) % 7));
+    case 'month':
+      return today.month === 12
+        ? { year: today.year + 1, month: 1, day: 1 }
+        : { year: today.year, month: today.month + 1, day: 1 };
+    default:
+      return { year: today.year + 1, month: 1, day: 1 };
+  }
+}
+
+/**
+ * "every other week starting next Tuesday": with no day named, the start's own day is the day
+ * (its weekday, its day of the month, its date), so the first run is on the start, not on the
+ * unit's default (Monday, the 1st, 1 January) after it. A quarter keeps its months.
+ */
+export function dayFromStart(r: Recurrence, facts: Facts, start: CivilDate): Recurrence {
+  const named =
+    facts.weekdayGroups.length +
+    facts.excludedWeekdays.length +
+    facts.nth.length +
+    facts.weeksOfMonth.length +
+    facts.monthDays.length +
+    facts.months.length;
+  // A quarter ("quarterly starting next month") keeps its months and its 1st.
+  if (named > 0 || (r.schedule_type !== 'yearly' && r.months_of_year !== null)) return r;
+  const weekday = weekdayOf(dayNumber(start.year, start.month, start.day));
+  if (r.schedule_type === 'weekly') return { ...r, days_of_week: [weekday] };
+  if (r.schedule_type === 'monthly') return { ...r, days_of_month: [start.day] };
+  if (r.schedule_type === 'yearly') return { ...r, days_of_month: [start.day], months_of_year: [start.month] };
+  return r;
+}
