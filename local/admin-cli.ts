@@ -40,6 +40,7 @@ Commands:
   remove-webhook ENDPOINT_ID [--json]
   create-admin --org ORG --email EMAIL [--password P] [--json]
   backfill-due-index [--json]
+  backfill-run-index [--json]
   migrate-revocations [--json]
   --version, --help
 
@@ -51,6 +52,7 @@ endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; wit
 
 backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
 the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
+backfill-run-index does the same for runs made before admins could list them (GET /api/admin/runs).
 
 create-admin makes an organization admin of the local identity provider (npm start); without
 --password a password is generated and printed once. Passwords are kept only as scrypt hashes.
@@ -308,6 +310,11 @@ export const runAdmin = async (
       case 'backfill-due-index': {
         const added = await (await getDeps()).repo.backfillDueIndex();
         print({ added }, [`Due index: ${added} scheduled Knap(s) added; they run from their next occurrence.`]);
+        return 0;
+      }
+      case 'backfill-run-index': {
+        const added = await (await getDeps()).repo.backfillOrgRunsIndex();
+        print({ added }, [`Runs: ${added} run(s) added to their organization's listing.`]);
         return 0;
       }
       case 'create-admin': {

@@ -20,7 +20,8 @@ export interface DispatchTimerOptions {
 
 /**
  * Starts with the upkeep a deployment runs once after an upgrade (the due-index backfill for
- * Knaps made before the index existed; revocation marks moved off client items), then a pass
+ * Knaps made before the index existed; revocation marks moved off client items; runs of earlier
+ * versions given their place in the organization's listing), then a pass
  * every interval; never two passes at once, and close() waits for the one under way.
  */
 export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer => {
@@ -38,6 +39,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
       if (added > 0) console.log(`Due index: added ${added} scheduled Knap(s) written before it existed`);
       const moved = await deps.repo.migrateClientRevocations(epochSeconds(deps.clock.now()));
       if (moved.removed > 0) console.log(`Revocations: moved ${moved.removed} mark(s) off ${moved.clients} client item(s)`);
+      const listed = await deps.repo.backfillOrgRunsIndex();
+      if (listed > 0) console.log(`Runs: listed ${listed} run(s) written before admins could list them`);
       backfilled = true;
     }
     await dispatchDueRuns(deps);

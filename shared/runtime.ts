@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import type { AdminTokenVerifier } from './auth/admin-tokens.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
@@ -43,6 +44,8 @@ export interface Deps {
    * up; unset, they are refused with no I/O (STORED_TOKENS_UNTIL, see storedTokensUntilFromEnv).
    */
   storedTokensUntil?: number;
+  /** Verifies organization admins' access tokens (the admin functions only); absent, admin routes answer 503. */
+  adminTokens?: AdminTokenVerifier;
 }
 
 /**
@@ -102,6 +105,8 @@ export interface DepsParts {
   tokenKeys?: () => TokenKeyring;
   /** Functions that queue runs: how to open the SQS queue DELIVERY_QUEUE_URL names. */
   remoteDeliveries?: (url: string) => DeliveryQueue;
+  /** Admin functions: the admin token verifier (ADMIN_ISSUER...; see shared/auth/admin-tokens.ts). */
+  adminTokens?: () => AdminTokenVerifier | undefined;
 }
 
 /**
@@ -120,6 +125,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     storedTokensUntil: storedTokensUntilFromEnv(),
   };
   if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();
+  if (parts.adminTokens && !defaults.adminTokens) defaults.adminTokens = parts.adminTokens();
   openRemoteQueue ??= parts.remoteDeliveries;
   return defaults;
 };

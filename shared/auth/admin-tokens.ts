@@ -6,6 +6,7 @@
  * {"message"}, so the functions check the token themselves and answer {"detail"}.
  */
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { AdminTokenError } from './admin-token-error.js';
 
 export interface AdminIssuerSettings {
   issuer: string;
@@ -25,8 +26,7 @@ export interface AdminIdentity {
   subject: string;
 }
 
-/** Why a token was refused, for the 401's detail: never more than the caller could know. */
-export class AdminTokenError extends Error {}
+export { AdminTokenError };
 
 const stringClaim = (payload: JWTPayload, name: string): string | undefined => {
   const value = payload[name];
@@ -71,4 +71,10 @@ export const adminIssuerFromEnv = (env: NodeJS.ProcessEnv = process.env): AdminI
     orgClaim: env.ADMIN_ORG_CLAIM || 'org',
     ...(env.ADMIN_JWKS_URI ? { jwksUri: env.ADMIN_JWKS_URI } : {}),
   };
+};
+
+/** The verifier the environment configures, or undefined when no admin issuer is set (admin routes then answer 503). */
+export const adminTokensFromEnv = (env: NodeJS.ProcessEnv = process.env): AdminTokenVerifier | undefined => {
+  const settings = adminIssuerFromEnv(env);
+  return settings ? adminTokenVerifier(settings) : undefined;
 };

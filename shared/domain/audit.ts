@@ -1,6 +1,6 @@
 /**
  * The audit log: every change to an organization's API clients and webhook endpoints, by an
- * admin or by the operators' CLI, and admins' sign-ins. Events name what changed, never a
+ * admin or by the operators' CLI, admins' sign-ins, and runs they sent again. Events name what changed, never a
  * secret or a hash.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,13 +13,14 @@ export const AUDIT_ACTIONS = [
   'client.revoke',
   'webhook.create',
   'webhook.delete',
+  'run.redeliver',
   'admin.create',
   'admin.sign_in',
   'admin.sign_in_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = 'client' | 'webhook' | 'admin';
+export type AuditTargetType = 'client' | 'webhook' | 'admin' | 'run';
 
 /** Kept at least a year (the contract); the table's TTL removes an event after this. */
 export const AUDIT_RETENTION_SECONDS = 400 * 24 * 3600;

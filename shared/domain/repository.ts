@@ -45,6 +45,8 @@ export interface CountRequestInput {
 export type CountRequestResult = { applied: true; state: MeteredClient } | { applied: false; state: MeteredClient | null };
 
 export interface ClientChanges {
+  name?: string;
+  description?: string;
   secretHash?: string;
   status?: ClientStatus;
   /** A limit of its own, or null to follow the deployment's default again. */
@@ -71,7 +73,16 @@ export interface Repository {
   putNewClient(client: ApiClient): Promise<void>;
   getClient(clientId: string): Promise<ApiClient | null>;
   listClientsByOrg(orgName: string): Promise<ApiClient[]>;
-  updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null>;
+  /**
+   * Applies `changes` in one conditional write; null when there is no such client (or, with
+   * `onlyIf`, when it is not of that organization, or not active: nothing is written then).
+   */
+  updateClient(
+    clientId: string,
+    changes: ClientChanges,
+    now: string,
+    onlyIf?: { orgName: string; active: boolean },
+  ): Promise<ApiClient | null>;
   countRequest(input: CountRequestInput): Promise<CountRequestResult>;
   /** Stores several tokens in one round trip (an access and a refresh token per grant). */
   putTokens(records: TokenRecord[]): Promise<void>;
@@ -149,6 +160,16 @@ export interface Repository {
   getRun(runId: string): Promise<StoredRun | null>;
   /** A Knap's runs, newest first. */
   listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }>;
+  /** An organization's runs, newest first, with their attempt logs. */
+  listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }>;
+  /**
+   * Makes a run of `orgName` pending again for every endpoint (its retries counted afresh), in
+   * one conditional write that holds only while it is not pending: `pending` when it already
+   * was (nothing written), `not_found` when there is no such run in the organization.
+   */
+  redeliverRun(runId: string, orgName: string): Promise<'redelivering' | 'pending' | 'not_found'>;
+  /** Gives runs written before the organization index existed their entry in it; returns how many. Idempotent. */
+  backfillOrgRunsIndex(): Promise<number>;
   /**
    * Records one delivery attempt on the run: attempts + 1, when, the error, the new status.
    * Null when there is no such run, or when it no longer has `attempt.number - 1` attempts
@@ -170,8 +191,8 @@ export interface Repository {
 
   putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
-  /** The endpoint deleted, or null when no endpoint has this id. */
-  deleteWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
+  /** The endpoint deleted, or null when no endpoint has this id (in `orgName`, when given). */
+  deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null>;
 }
 
 /** A paging cursor the store did not issue for this listing. */

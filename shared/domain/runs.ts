@@ -56,12 +56,47 @@ export const RunPageSchema = v.object({
 });
 export type RunPage = v.InferOutput<typeof RunPageSchema>;
 
+/** What one delivery attempt did at one endpoint (or, when nothing was sent, why: endpoint_id null). */
+export const DeliveryAttemptEntrySchema = v.object({
+  at: timestamp,
+  endpoint_id: v.pipe(v.nullable(v.string()), v.description('null when the attempt sent nothing (no endpoint, Knap deleted)')),
+  status: v.picklist(['delivered', 'failed', 'no_endpoint']),
+  error: v.pipe(
+    v.nullable(v.string()),
+    v.description("Why it failed (timeout, the endpoint's HTTP status...); never a response body"),
+  ),
+});
+export type DeliveryAttemptEntry = v.InferOutput<typeof DeliveryAttemptEntrySchema>;
+
+/** How many attempts a run keeps the details of: the most recent ones (redeliveries add more). */
+export const ATTEMPT_LOG_SIZE = 24;
+
+/** A run as organization admins see it: with what each delivery attempt did at each endpoint, oldest first. */
+export const AdminRunSchema = v.object({
+  ...RunSchema.entries,
+  delivery_attempts: v.pipe(
+    v.array(DeliveryAttemptEntrySchema),
+    v.description(`One entry per endpoint per attempt, oldest first (the last ${ATTEMPT_LOG_SIZE} attempts)`),
+  ),
+});
+export type AdminRun = v.InferOutput<typeof AdminRunSchema>;
+
+export const AdminRunPageSchema = v.object({
+  runs: v.array(AdminRunSchema),
+  next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next page; null at the end')),
+});
+export type AdminRunPage = v.InferOutput<typeof AdminRunPageSchema>;
+
 /** A run as stored: with the organization it belongs to and the endpoints that already took it. */
 export interface StoredRun {
   run: Run;
   orgName: string;
   /** Endpoint ids that answered 2xx: a retry sends only to the others. */
   deliveredTo: string[];
+  /** The recent attempts' entries, oldest first (runs of earlier versions: none). */
+  attemptLog?: DeliveryAttemptEntry[];
+  /** `attempts` when the run was last redelivered: retries count from there (0 until then). */
+  retryBase?: number;
 }
 
 /** Characters after `run_`: 32 base64url characters are 24 bytes (192 bits). */

@@ -1,6 +1,6 @@
 /** Webhook endpoints of an organization: where its Knaps' runs are delivered (Standard Webhooks). */
 import { randomBytes } from 'node:crypto';
-import type { MeetingFanOut } from './runs.js';
+import type { DeliveryAttemptEntry, MeetingFanOut } from './runs.js';
 
 export interface WebhookEndpoint {
   endpointId: string;
@@ -27,6 +27,8 @@ export interface DeliveryAttempt {
   deliveredTo: string[];
   /** Null when every endpoint has the run now. Never a response body: it may hold secrets. */
   error: string | null;
+  /** What happened at each endpoint (one entry without an endpoint when nothing was sent). */
+  entries?: DeliveryAttemptEntry[];
 }
 
 /** Where runs wait for their next delivery attempt: SQS when deployed, a timer under npm start. */

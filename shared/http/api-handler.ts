@@ -5,6 +5,7 @@ import { startInvocation } from '../lambda/invocation.js';
 import { inRequestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
+import { adminAuth } from './admin-auth.js';
 import { basicChallenge } from './basic-challenge.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
@@ -20,8 +21,12 @@ import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult } from './types.j
 export interface ApiHandlerOptions {
   /** How to parse the body; `none` leaves it as sent. */
   body: 'json' | 'form' | 'none';
-  /** `client`: the handler authenticates an OAuth client (form or HTTP Basic) itself. */
-  auth: 'bearer' | 'client' | 'none';
+  /**
+   * `bearer`: an API client's access token, metered; `admin`: an organization admin's access
+   * token (not metered: the stack throttles admin routes); `client`: the handler authenticates
+   * an OAuth client (form or HTTP Basic) itself.
+   */
+  auth: 'bearer' | 'admin' | 'client' | 'none';
   maxBodyBytes: number;
   /** Responses that carry or judge credentials must never be cached, errors included. */
   noStore?: boolean;
@@ -60,6 +65,7 @@ export const apiHandler = (deps: Deps, options: ApiHandlerOptions, handle: (requ
     .use(errorHandler(deps))
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
     .use(options.auth === 'bearer' ? [bearerAuth(deps)] : [])
+    .use(options.auth === 'admin' ? [adminAuth(deps)] : [])
     .use(bodyLimit(options.maxBodyBytes))
     .use(bodyParsers[options.body]);
   const lambda = chain.handler((event, context) => handle({ event, body: event.body as unknown, state: context.requestState }));

@@ -35,3 +35,6 @@ export const baseUrlOf = (event: HttpEvent): string => {
     (event.requestContext.domainName.endsWith('.amazonaws.com') ? 'https' : 'http');
   return `${scheme}://${event.requestContext.domainName}`;
 };
+
+/** 204: done, nothing to say. */
+export const noContent = (): HttpResult => ({ statusCode: 204, headers: {}, body: '' });

@@ -113,11 +113,19 @@ export const deliverRun = async (
     return updated;
   };
 
+  const at = isoSeconds(startedAt);
+  /** What an attempt that sent nothing records: one entry with no endpoint. */
+  const nothingSent = (error: string, status: 'failed' | 'no_endpoint') => ({
+    deliveredTo: [],
+    error,
+    entries: [{ at, endpoint_id: null, status, error }],
+  });
+
   const knap = await deps.repo.getKnap(orgName, run.knap_uuid);
-  if (!knap) return record({ deliveredTo: [], error: KNAP_DELETED }, 'failed');
+  if (!knap) return record(nothingSent(KNAP_DELETED, 'failed'), 'failed');
   const endpoints = await deps.repo.listWebhookEndpoints(orgName);
   if (endpoints.length === 0 && stored.deliveredTo.length === 0) {
-    return record({ deliveredTo: [], error: NO_ENDPOINT }, 'no_endpoint');
+    return record(nothingSent(NO_ENDPOINT, 'no_endpoint'), 'no_endpoint');
   }
 
   const waiting = endpoints.filter((endpoint) => !stored.deliveredTo.includes(endpoint.endpointId));
@@ -126,12 +134,19 @@ export const deliverRun = async (
     sendWebhook({ url: endpoint.url, body, headers: signedHeaders(endpoint.secret, run.run_id, startedAt, body) }, settings);
   const results = await Promise.all(waiting.map(send));
 
-  const deliveredTo = waiting.filter((_, index) => results[index]?.ok).map((endpoint) => endpoint.endpointId);
-  const errors = results.flatMap((result) => (result.ok ? [] : [result.error]));
-  if (errors.length === 0) return record({ deliveredTo, error: null }, 'delivered');
+  const entries = waiting.map((endpoint, index) => {
+    const result = results[index] as SendResult;
+    return result.ok
+      ? { at, endpoint_id: endpoint.endpointId, status: 'delivered' as const, error: null }
+      : { at, endpoint_id: endpoint.endpointId, status: 'failed' as const, error: result.error };
+  });
+  const deliveredTo = entries.filter((entry) => entry.status === 'delivered').map((entry) => entry.endpoint_id);
+  const errors = entries.flatMap((entry) => (entry.error === null ? [] : [entry.error]));
+  if (errors.length === 0) return record({ deliveredTo, error: null, entries }, 'delivered');
 
-  const delay = retryDelaySeconds(number, settings.random, settings.retry);
-  const updated = await record({ deliveredTo, error: summarize(errors) }, delay === null ? 'failed' : 'pending');
+  // A redelivered run's retries count from its redelivery.
+  const delay = retryDelaySeconds(number - (stored.retryBase ?? 0), settings.random, settings.retry);
+  const updated = await record({ deliveredTo, error: summarize(errors), entries }, delay === null ? 'failed' : 'pending');
   // Re-queued after the attempt is recorded: an attempt that fails to record is retried by
   // the queue instead, and never leaves two chains of retries behind.
   if (updated && delay !== null) await deps.deliveries.enqueue(runId, delay);

@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/audit.js';
 import type { ApiClient } from '../domain/clients.js';
 import type { RateState } from '../domain/rate-limit.js';
 
@@ -7,7 +8,21 @@ export interface RequestState {
   rate?: RateState;
   /** The authenticated caller of a bearer-protected endpoint. */
   caller?: Caller;
+  /** The organization admin calling an admin route, as their token proves. */
+  admin?: OrgAdmin;
 }
+
+/** An organization admin: acts only in `orgName`; `actor` names them in the audit log. */
+export interface OrgAdmin {
+  orgName: string;
+  actor: Actor;
+}
+
+/** The authenticated admin; only admin handlers call this, after the admin auth middleware. */
+export const adminOf = (state: RequestState): OrgAdmin => {
+  if (!state.admin) throw new Error('Handler reached without an authenticated admin');
+  return state.admin;
+};
 
 export interface Caller {
   client: ApiClient;

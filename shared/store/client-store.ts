@@ -86,17 +86,43 @@ export class ClientStore {
     return (await this.table.itemsOfKeysIndex('gsi3', key.orgClients(orgName))).map(itemToClient);
   }
 
-  async updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
+  async updateClient(
+    clientId: string,
+    changes: ClientChanges,
+    now: string,
+    onlyIf?: { orgName: string; active: boolean },
+  ): Promise<ApiClient | null> {
     const sets = ['updated_at = :now'];
     const removes: string[] = [];
     const values: Item = { ':now': now };
+    const names: Record<string, string> = {};
+    if (changes.name !== undefined) {
+      sets.push('#name = :name');
+      names['#name'] = 'name';
+      values[':name'] = changes.name;
+    }
+    if (changes.description !== undefined) {
+      sets.push('description = :description');
+      values[':description'] = changes.description;
+    }
     if (changes.secretHash !== undefined) {
       sets.push('secret_hash = :secret');
       values[':secret'] = changes.secretHash;
     }
     if (changes.status !== undefined) {
       sets.push('#status = :status');
+      names['#status'] = 'status';
       values[':status'] = changes.status;
+    }
+    const conditions = ['attribute_exists(pk)'];
+    if (onlyIf) {
+      conditions.push('org_name = :org');
+      values[':org'] = onlyIf.orgName;
+      if (onlyIf.active) {
+        conditions.push('#status = :active');
+        names['#status'] = 'status';
+        values[':active'] = 'active';
+      }
     }
     if (changes.rateLimit === null) removes.push('rate_limit');
     if (typeof changes.rateLimit === 'number') {
@@ -113,8 +139,8 @@ export class ClientStore {
           TableName: this.tableName,
           Key: key.client(clientId),
           UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: changes.status !== undefined ? { '#status': 'status' } : undefined,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),

@@ -35,25 +35,18 @@ import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import { AdminStore } from './admin-store.js';
 import { ClientStore } from './client-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import {
-  dueIndexEntry,
-  itemToIdempotency,
-  itemToKnap,
-  itemToRun,
-  itemToStoredKnap,
-  itemToStoredRun,
-  itemToWebhook,
-  knapToItem,
-  runToItem,
-  webhookToItem,
-} from './items.js';
-import { key, knapIndexCursor, runsCursor } from './keys.js';
+import { dueIndexEntry, itemToIdempotency, itemToKnap, itemToStoredKnap, knapToItem } from './items.js';
+import { key, knapIndexCursor } from './keys.js';
+import { type RedeliveryResult, RunStore } from './run-store.js';
 import { type Item, TableOps, unlessConditionFails } from './table-ops.js';
+import { WebhookStore } from './webhook-store.js';
 
 export class DynamoRepository implements Repository {
   private readonly table: TableOps;
   private readonly clients: ClientStore;
   private readonly admins: AdminStore;
+  private readonly runs: RunStore;
+  private readonly webhooks: WebhookStore;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -62,6 +55,8 @@ export class DynamoRepository implements Repository {
     this.table = new TableOps(db, tableName);
     this.clients = new ClientStore(this.table);
     this.admins = new AdminStore(this.table);
+    this.runs = new RunStore(this.table);
+    this.webhooks = new WebhookStore(this.table);
   }
 
   putNewClient(client: ApiClient): Promise<void> {
@@ -76,8 +71,13 @@ export class DynamoRepository implements Repository {
     return this.clients.listClientsByOrg(orgName);
   }
 
-  updateClient(clientId: string, changes: ClientChanges, now: string): Promise<ApiClient | null> {
-    return this.clients.updateClient(clientId, changes, now);
+  updateClient(
+    clientId: string,
+    changes: ClientChanges,
+    now: string,
+    onlyIf?: { orgName: string; active: boolean },
+  ): Promise<ApiClient | null> {
+    return this.clients.updateClient(clientId, changes, now, onlyIf);
   }
 
   countRequest(input: CountRequestInput): Promise<CountRequestResult> {
@@ -376,107 +376,47 @@ export class DynamoRepository implements Repository {
   }
 
   putRun(stored: StoredRun): Promise<boolean> {
-    return this.table.putNew(runToItem(stored));
+    return this.runs.putRun(stored);
   }
 
-  async getRun(runId: string): Promise<StoredRun | null> {
-    const item = await this.table.getItem(key.run(runId));
-    return item ? itemToStoredRun(item) : null;
+  getRun(runId: string): Promise<StoredRun | null> {
+    return this.runs.getRun(runId);
   }
 
-  async listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }> {
-    const result = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': key.knapRuns(knapUuid) },
-        ScanIndexForward: false,
-        Limit: page.limit,
-        ExclusiveStartKey: decodeCursor(page.cursor, runsCursor(knapUuid)),
-      }),
-    );
-    return { runs: (result.Items ?? []).map(itemToRun), next: encodeCursor(result.LastEvaluatedKey) };
+  listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }> {
+    return this.runs.listRuns(knapUuid, page);
   }
 
-  async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
-    const written = await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key.run(runId),
-          UpdateExpression:
-            'SET attempts = attempts + :one, last_attempt_at = :at, last_attempt_id = :id, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered)',
-          // Not attribute_exists alone: two deliveries of one message must not both count.
-          ConditionExpression: 'attribute_exists(pk) AND attempts = :before',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':before': attempt.number - 1,
-            ':at': attempt.at,
-            ':id': attempt.id,
-            ':error': attempt.error,
-            ':status': status,
-            ':delivered': attempt.deliveredTo,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    if (written?.Attributes) return itemToStoredRun(written.Attributes);
-    // Refused: by another copy of the attempt, or by our own write, applied on a try of the
-    // SDK whose answer was lost and refused on its retry. A second round trip, only then.
-    const item = await this.table.getItem(key.run(runId));
-    return item?.last_attempt_id === attempt.id ? itemToStoredRun(item) : null;
+  listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }> {
+    return this.runs.listRunsByOrg(orgName, page);
   }
 
-  async pendingRunIds(): Promise<string[]> {
-    const ids: string[] = [];
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression: '#type = :run AND #status = :pending',
-          ProjectionExpression: 'run_id',
-          ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
-          ExpressionAttributeValues: { ':run': 'run', ':pending': 'pending' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) ids.push(String(item.run_id));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return ids;
+  recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
+    return this.runs.recordDeliveryAttempt(runId, attempt, status);
   }
 
-  async putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: webhookToItem(endpoint),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  redeliverRun(runId: string, orgName: string): Promise<RedeliveryResult> {
+    return this.runs.redeliverRun(runId, orgName);
   }
 
-  async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
-    const items = await this.table.itemsOfKeysIndex('gsi3', key.orgWebhooks(orgName));
-    return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  pendingRunIds(): Promise<string[]> {
+    return this.runs.pendingRunIds();
   }
 
-  async deleteWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null> {
-    const deleted = await unlessConditionFails(
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: key.webhook(endpointId),
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_OLD',
-        }),
-      ),
-    );
-    return deleted?.Attributes ? itemToWebhook(deleted.Attributes) : null;
+  backfillOrgRunsIndex(): Promise<number> {
+    return this.runs.backfillOrgRunsIndex();
+  }
+
+  putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+    return this.webhooks.putWebhookEndpoint(endpoint);
+  }
+
+  listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
+    return this.webhooks.listWebhookEndpoints(orgName);
+  }
+
+  deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null> {
+    return this.webhooks.deleteWebhookEndpoint(endpointId, orgName);
   }
 
   putNewAdmin(admin: AdminAccount): Promise<boolean> {

@@ -3,7 +3,14 @@ import type { ApiClient } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
 import type { MeteredClient } from '../domain/repository.js';
-import { RUN_RETENTION_SECONDS, type Run, type RunMeeting, type StoredRun } from '../domain/runs.js';
+import {
+  ATTEMPT_LOG_SIZE,
+  type DeliveryAttemptEntry,
+  RUN_RETENTION_SECONDS,
+  type Run,
+  type RunMeeting,
+  type StoredRun,
+} from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
 import type { WebhookEndpoint } from '../domain/webhooks.js';
@@ -248,11 +255,40 @@ const readMeeting = (item: Item): RunMeeting | null => {
   };
 };
 
+/** The index entry that lists a run among its organization's (runs of earlier versions get it by backfill). */
+export const orgRunsEntry = (run: Pick<Run, 'run_id' | 'created_at'>, orgName: string): Item => ({
+  gsi2pk: key.orgRuns(orgName),
+  gsi2sk: `${run.created_at}#${run.run_id}`,
+});
+
+/**
+ * A run keeps the entries of its last ATTEMPT_LOG_SIZE attempts, attempt n in attribute
+ * `da_<n mod ATTEMPT_LOG_SIZE>`: a ring the attempt's own write overwrites, so however often
+ * a run is redelivered the item stays bounded, and no read comes before the write.
+ */
+export const attemptLogAttribute = (attemptNumber: number): string => `da_${attemptNumber % ATTEMPT_LOG_SIZE}`;
+
+const readAttemptLog = (item: Item): DeliveryAttemptEntry[] =>
+  Object.entries(item)
+    .filter(([name, value]) => /^da_\d+$/.test(name) && value !== null && typeof value === 'object')
+    .map(([, value]) => value as { n?: unknown; entries?: unknown })
+    .filter((slot) => typeof slot.n === 'number' && Array.isArray(slot.entries))
+    .sort((a, b) => (a.n as number) - (b.n as number))
+    .flatMap((slot) =>
+      (slot.entries as Record<string, unknown>[]).map((entry) => ({
+        at: String(entry.at),
+        endpoint_id: stringOrNull(entry.endpoint_id),
+        status: entry.status as DeliveryAttemptEntry['status'],
+        error: stringOrNull(entry.error),
+      })),
+    );
+
 export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => ({
   ...key.run(run.run_id),
   type: 'run',
   gsi1pk: key.knapRuns(run.knap_uuid),
   gsi1sk: `${run.created_at}#${run.run_id}`,
+  ...orgRunsEntry(run, orgName),
   org_name: orgName,
   delivered_to: deliveredTo,
   expires_at: Math.floor(Date.parse(run.created_at) / 1000) + RUN_RETENTION_SECONDS,
@@ -268,6 +304,8 @@ export const itemToStoredRun = (item: Item): StoredRun => ({
   run: itemToRun(item),
   orgName: String(item.org_name),
   deliveredTo: Array.isArray(item.delivered_to) ? item.delivered_to.map(String) : [],
+  attemptLog: readAttemptLog(item),
+  retryBase: typeof item.retry_base === 'number' ? item.retry_base : 0,
 });
 
 export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({

@@ -14,6 +14,7 @@
  * |             |                         |               | gsi3 (active scheduled only): `DUE#<shard>` / `<next_run_at>#<uuid>`|
  * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
  * | run         | `RUN#<run_id>`          | `RUN`         | gsi1: `KNAPRUNS#<uuid>` / `<created_at>#<run_id>` (TTL 90 days)    |
+ * |             |                         |               | gsi2: `ORG#<org>#RUNS` / `<created_at>#<run_id>` (admins' listing)  |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
@@ -21,7 +22,7 @@
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
  * admin only), token by hash (GetItem), a grant and revocations (BatchGetItem), Knaps a client created (gsi1), Knaps its organization
  * shares (gsi2), both newest first; due Knaps (gsi3, per shard, by next run: the dispatcher
- * never scans), a Knap's runs (gsi1, newest first), an organization's webhook endpoints (gsi3).
+ * never scans), a Knap's runs (gsi1, newest first), an organization's runs (gsi2, newest first), an organization's webhook endpoints (gsi3).
  *
  * The due index is sharded by a hash of the Knap's uuid, so that a minute when 100,000 Knaps
  * are due (Monday 09:00) spreads over DUE_SHARDS partitions instead of one.
@@ -61,6 +62,7 @@ export const key = {
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,
+  orgRuns: (orgName: string) => `ORG#${orgName}#RUNS`,
   orgWebhooks: (orgName: string) => `ORG#${orgName}#WEBHOOKS`,
   due: (shard: number) => `DUE#${shard}`,
   orgClients: (orgName: string) => `ORG#${orgName}#CLIENTS`,
@@ -85,6 +87,14 @@ export const runsCursor = (knapUuid: string): CursorShape => ({
   sk: (value) => value === 'RUN',
   gsi1pk: (value) => value === key.knapRuns(knapUuid),
   gsi1sk: () => true,
+});
+
+/** The LastEvaluatedKey of a page of an organization's runs. */
+export const orgRunsCursor = (orgName: string): CursorShape => ({
+  pk: (value) => value.startsWith('RUN#'),
+  sk: (value) => value === 'RUN',
+  gsi2pk: (value) => value === key.orgRuns(orgName),
+  gsi2sk: () => true,
 });
 
 /** The LastEvaluatedKey of a page of an organization's audit events. */

@@ -1,0 +1,16 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseAddWebhook } from '../../shared/schemas/admin.js';
+import { addOrgWebhook } from '../../shared/services/org-admin.js';
+import { adminOf } from '../../shared/services/request-state.js';
+
+/** POST /api/admin/webhooks */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true }, async ({ body, state }) =>
+    json(201, await addOrgWebhook(deps, adminOf(state), parseAddWebhook(body).url)),
+  );
+
+export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

@@ -1,0 +1,15 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { listOrgClients } from '../../shared/services/org-admin.js';
+import { adminOf } from '../../shared/services/request-state.js';
+
+/** GET /api/admin/clients */
+export const createHandler = (deps: Deps) =>
+  apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true }, async ({ state }) =>
+    json(200, await listOrgClients(deps, adminOf(state))),
+  );
+
+export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

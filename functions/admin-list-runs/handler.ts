@@ -1,0 +1,19 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
+import { listOrgRuns } from '../../shared/services/org-admin.js';
+import { adminOf } from '../../shared/services/request-state.js';
+
+/** GET /api/admin/runs */
+export const createHandler = (deps: Deps) =>
+  apiHandler(
+    deps,
+    { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
+    async ({ event, state }) =>
+      json(200, await listOrgRuns(deps, adminOf(state), parseListKnapsQuery(event.queryStringParameters))),
+  );
+
+export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

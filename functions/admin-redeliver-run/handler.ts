@@ -1,0 +1,18 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { redeliverOrgRun } from '../../shared/services/org-admin.js';
+import { adminOf } from '../../shared/services/request-state.js';
+
+/** POST /api/admin/runs/{run_id}/redeliver */
+export const createHandler = (deps: Deps) =>
+  apiHandler(
+    deps,
+    { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
+    async ({ event, state }) => json(202, await redeliverOrgRun(deps, adminOf(state), event.pathParameters?.run_id ?? '')),
+  );
+
+export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

@@ -1,0 +1,19 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseUpdateClient } from '../../shared/schemas/admin.js';
+import { updateOrgClient } from '../../shared/services/org-admin.js';
+import { adminOf } from '../../shared/services/request-state.js';
+
+/** PATCH /api/admin/clients/{client_id} */
+export const createHandler = (deps: Deps) =>
+  apiHandler(
+    deps,
+    { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true },
+    async ({ event, body, state }) =>
+      json(200, await updateOrgClient(deps, adminOf(state), event.pathParameters?.client_id ?? '', parseUpdateClient(body))),
+  );
+
+export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

@@ -1,0 +1,130 @@
+/**
+ * The admin API's bodies and answers (contract, "Organization admins"): validated at the edge
+ * here, and the same schemas feed the OpenAPI document. No answer has a field that names a
+ * secret's hash; a secret appears only in the answer that made it.
+ */
+import * as v from 'valibot';
+import { AUDIT_ACTIONS } from '../domain/audit.js';
+import { MAX_RATE_LIMIT } from '../domain/clients.js';
+import { issueMessage } from '../domain/knap-input.js';
+import { badRequest } from '../errors.js';
+
+const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));
+const nullableTimestamp = v.pipe(v.nullable(v.string()), v.description('ISO 8601, UTC; null when never'));
+
+export const MAX_CLIENT_NAME_LENGTH = 100;
+export const MAX_CLIENT_DESCRIPTION_LENGTH = 1000;
+/** Longer than any URL a receiver needs; the item stays small. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+const clientName = v.pipe(
+  v.string('name must be a string'),
+  v.trim(),
+  v.minLength(1, 'name must not be empty'),
+  v.maxLength(MAX_CLIENT_NAME_LENGTH, `name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`),
+  v.description('Shown in listings and the audit log'),
+);
+const clientDescription = v.pipe(
+  v.string('description must be a string'),
+  v.maxLength(MAX_CLIENT_DESCRIPTION_LENGTH, `description must be at most ${MAX_CLIENT_DESCRIPTION_LENGTH} characters`),
+);
+const rateLimitMessage = `rate_limit must be a whole number from 1 to ${MAX_RATE_LIMIT} (requests per minute)`;
+const rateLimit = v.pipe(
+  v.number(rateLimitMessage),
+  v.integer(rateLimitMessage),
+  v.minValue(1, rateLimitMessage),
+  v.maxValue(MAX_RATE_LIMIT, rateLimitMessage),
+  v.description('Requests per minute'),
+);
+const userIdMessage = 'user_id must be a positive whole number';
+const userId = v.pipe(
+  v.number(userIdMessage),
+  v.integer(userIdMessage),
+  v.minValue(1, userIdMessage),
+  v.maxValue(Number.MAX_SAFE_INTEGER, userIdMessage),
+  v.description('The user the client acts for (Knaps it creates name it); 1 by default'),
+);
+
+export const CreateClientRequestSchema = v.strictObject(
+  {
+    name: clientName,
+    description: v.optional(clientDescription),
+    rate_limit: v.optional(rateLimit),
+    user_id: v.optional(userId),
+  },
+  'Unknown field: send only name, description, rate_limit and user_id',
+);
+export type CreateClientRequest = v.InferOutput<typeof CreateClientRequestSchema>;
+
+export const UpdateClientRequestSchema = v.strictObject(
+  {
+    name: v.optional(clientName),
+    description: v.optional(clientDescription),
+    rate_limit: v.optional(
+      v.pipe(v.nullable(rateLimit), v.description("Requests per minute; null follows the deployment's default again")),
+    ),
+  },
+  'Unknown field: send only name, description and rate_limit',
+);
+export type UpdateClientRequest = v.InferOutput<typeof UpdateClientRequestSchema>;
+
+export const AddWebhookRequestSchema = v.strictObject(
+  {
+    url: v.pipe(
+      v.string('url must be a string'),
+      v.maxLength(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+      v.description('https, on a public address'),
+    ),
+  },
+  'Unknown field: send only url',
+);
+export type AddWebhookRequest = v.InferOutput<typeof AddWebhookRequestSchema>;
+
+export const AdminClientSchema = v.object({
+  client_id: v.string(),
+  name: v.string(),
+  description: v.string(),
+  status: v.picklist(['active', 'revoked']),
+  rate_limit: v.pipe(v.number(), v.integer(), v.description("Requests per minute: the client's own, or the default")),
+  last_used_at: nullableTimestamp,
+  created_at: timestamp,
+  user_id: v.pipe(v.number(), v.integer()),
+});
+export type AdminClient = v.InferOutput<typeof AdminClientSchema>;
+
+const clientSecret = v.pipe(v.string(), v.description('`knap_cs_...`: shown this once, never again'));
+
+export const NewAdminClientSchema = v.object({ ...AdminClientSchema.entries, client_secret: clientSecret });
+export const ClientSecretSchema = v.object({ client_id: v.string(), client_secret: clientSecret });
+export const AdminClientListSchema = v.object({ clients: v.array(AdminClientSchema) });
+
+export const WebhookEndpointSchema = v.object({ endpoint_id: v.string(), url: v.string(), created_at: timestamp });
+export type WebhookEndpointView = v.InferOutput<typeof WebhookEndpointSchema>;
+export const NewWebhookEndpointSchema = v.object({
+  ...WebhookEndpointSchema.entries,
+  secret: v.pipe(v.string(), v.description('`whsec_...`: verifies the signature of every delivery; shown this once')),
+});
+export const WebhookEndpointListSchema = v.object({ endpoints: v.array(WebhookEndpointSchema) });
+
+export const AuditEventSchema = v.object({
+  at: timestamp,
+  actor: v.pipe(v.string(), v.description('The admin\'s email (or the provider\'s username), or "cli"')),
+  action: v.picklist(AUDIT_ACTIONS),
+  target: v.object({ type: v.picklist(['client', 'webhook', 'admin', 'run']), id: v.string() }),
+  source_ip: v.pipe(v.nullable(v.string()), v.description('null for the CLI')),
+});
+export const AuditPageSchema = v.object({
+  events: v.array(AuditEventSchema),
+  next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next page; null at the end')),
+});
+
+const parseObject = <S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  const parsed = v.safeParse(schema, body);
+  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
+  return parsed.output;
+};
+
+export const parseCreateClient = (body: unknown): CreateClientRequest => parseObject(CreateClientRequestSchema, body);
+export const parseUpdateClient = (body: unknown): UpdateClientRequest => parseObject(UpdateClientRequestSchema, body);
+export const parseAddWebhook = (body: unknown): AddWebhookRequest => parseObject(AddWebhookRequestSchema, body);

@@ -1,0 +1,174 @@
+/**
+ * Runs: the items, a Knap's runs (gsi1) and an organization's (gsi2), each delivery attempt
+ * recorded on the run, and redelivery. Key design: keys.ts; item shapes: items.ts.
+ */
+import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../domain/repository.js';
+import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
+import type { DeliveryAttempt } from '../domain/webhooks.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './items.js';
+import { key, orgRunsCursor, runsCursor } from './keys.js';
+import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
+
+/** What a redelivery found: queued again, already on its way, or no such run in the organization. */
+export type RedeliveryResult = 'redelivering' | 'pending' | 'not_found';
+
+export class RunStore {
+  constructor(private readonly table: TableOps) {}
+
+  private get db() {
+    return this.table.db;
+  }
+
+  private get tableName() {
+    return this.table.tableName;
+  }
+
+  putRun(stored: StoredRun): Promise<boolean> {
+    return this.table.putNew(runToItem(stored));
+  }
+
+  async getRun(runId: string): Promise<StoredRun | null> {
+    const item = await this.table.getItem(key.run(runId));
+    return item ? itemToStoredRun(item) : null;
+  }
+
+  async listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': key.knapRuns(knapUuid) },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ExclusiveStartKey: decodeCursor(page.cursor, runsCursor(knapUuid)),
+      }),
+    );
+    return { runs: (result.Items ?? []).map(itemToRun), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  /** An organization's runs, newest first: one Query on gsi2. */
+  async listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': key.orgRuns(orgName) },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ExclusiveStartKey: decodeCursor(page.cursor, orgRunsCursor(orgName)),
+      }),
+    );
+    return { runs: (result.Items ?? []).map(itemToStoredRun), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {
+    const written = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.run(runId),
+          UpdateExpression:
+            'SET attempts = attempts + :one, last_attempt_at = :at, last_attempt_id = :id, last_error = :error, #status = :status, delivered_to = list_append(delivered_to, :delivered), #log = :log',
+          // Not attribute_exists alone: two deliveries of one message must not both count.
+          ConditionExpression: 'attribute_exists(pk) AND attempts = :before',
+          ExpressionAttributeNames: { '#status': 'status', '#log': attemptLogAttribute(attempt.number) },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':before': attempt.number - 1,
+            ':at': attempt.at,
+            ':id': attempt.id,
+            ':error': attempt.error,
+            ':status': status,
+            ':delivered': attempt.deliveredTo,
+            ':log': { n: attempt.number, entries: attempt.entries ?? [] },
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    if (written?.Attributes) return itemToStoredRun(written.Attributes);
+    // Refused: by another copy of the attempt, or by our own write, applied on a try of the
+    // SDK whose answer was lost and refused on its retry. A second round trip, only then.
+    const item = await this.table.getItem(key.run(runId));
+    return item?.last_attempt_id === attempt.id ? itemToStoredRun(item) : null;
+  }
+
+  /**
+   * Makes a run of `orgName` pending again for every endpoint, its retries counted afresh, in
+   * one conditional write that holds only while the run is not pending: a run on its way
+   * keeps its one chain of attempts. A second round trip only when refused, to say why.
+   */
+  async redeliverRun(runId: string, orgName: string): Promise<RedeliveryResult> {
+    const written = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.run(runId),
+          UpdateExpression:
+            'SET #status = :pending, delivered_to = :none, retry_base = attempts, redeliveries = if_not_exists(redeliveries, :zero) + :one',
+          ConditionExpression: 'attribute_exists(pk) AND org_name = :org AND #status <> :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':none': [], ':zero': 0, ':one': 1, ':org': orgName },
+        }),
+      ),
+    );
+    if (written) return 'redelivering';
+    const item = await this.table.getItem(key.run(runId));
+    return item?.org_name === orgName ? 'pending' : 'not_found';
+  }
+
+  /**
+   * The ids of the runs still waiting for a delivery attempt. A Scan of the whole table: for
+   * `npm start`, whose queue is timers that die with the process (deployed, SQS keeps them).
+   */
+  async pendingRunIds(): Promise<string[]> {
+    const ids: string[] = [];
+    await this.scanRuns('#status = :pending', { ':pending': 'pending' }, async (item) => {
+      ids.push(String(item.run_id));
+    });
+    return ids;
+  }
+
+  /** Gives runs written before the organization index existed their entry in it; returns how many. Idempotent. */
+  async backfillOrgRunsIndex(): Promise<number> {
+    let added = 0;
+    await this.scanRuns('attribute_not_exists(gsi2pk)', {}, async (item) => {
+      const entry = orgRunsEntry({ run_id: String(item.run_id), created_at: String(item.created_at) }, String(item.org_name));
+      const written = await unlessConditionFails(
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET gsi2pk = :pk, gsi2sk = :sk',
+            // Expired and gone since the scan: not written back.
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi2pk)',
+            ExpressionAttributeValues: { ':pk': entry.gsi2pk, ':sk': entry.gsi2sk },
+          }),
+        ),
+      );
+      if (written) added += 1;
+    });
+    return added;
+  }
+
+  private async scanRuns(filter: string, values: Item, each: (item: Item) => Promise<void>): Promise<void> {
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: `#type = :run AND ${filter}`,
+          ExpressionAttributeNames: { '#type': 'type', ...(filter.includes('#status') ? { '#status': 'status' } : {}) },
+          ExpressionAttributeValues: { ':run': 'run', ...values },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) await each(item);
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+}
