@@ -42,12 +42,13 @@ const orgOf = (payload: JWTPayload, claim: string): string | undefined => {
 
 export type AdminTokenVerifier = (token: string) => Promise<AdminIdentity>;
 
-export const adminTokenVerifier = (settings: AdminIssuerSettings): AdminTokenVerifier => {
+/** `now`: the time tokens are judged at (tests move it); the system's by default. */
+export const adminTokenVerifier = (settings: AdminIssuerSettings, now: () => Date = () => new Date()): AdminTokenVerifier => {
   const keys = createRemoteJWKSet(new URL(settings.jwksUri ?? `${settings.issuer.replace(/\/$/, '')}/.well-known/jwks.json`));
   return async (token) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keys, { issuer: settings.issuer, clockTolerance: 5 }));
+      ({ payload } = await jwtVerify(token, keys, { issuer: settings.issuer, clockTolerance: 5, currentDate: now() }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new AdminTokenError('Admin access token has expired');
       throw new AdminTokenError('Invalid admin access token');
