@@ -110,7 +110,10 @@ export type CreateKnapInput = v.InferOutput<typeof CreateKnapSchema>;
 /** valibot reports a missing key as a generic object issue; name the field instead. */
 export const issueMessage = (issue: v.BaseIssue<unknown>): string => {
   const field = v.getDotPath(issue);
-  return issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && field
+  return issue.kind === 'schema' &&
+    (issue.type === 'object' || issue.type === 'strict_object') &&
+    issue.input === undefined &&
+    field
     ? `${field} is required`
     : issue.message;
 };

@@ -3,12 +3,12 @@
  * (authorization code + PKCE, the provider's own sign-in page), and the access token they get
  * is verified by the code the admin functions use.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_TOKEN_TTL_SECONDS, CONSOLE_CLIENT_ID, type LocalIdentity, startLocalIdentity } from '../../local/oidc/provider.js';
+import { ADMIN_TOKEN_TTL_SECONDS, type LocalIdentity, startLocalIdentity } from '../../local/oidc/provider.js';
 import { AdminTokenError, adminTokenVerifier } from '../../shared/auth/admin-tokens.js';
 import { createAdmin } from '../../shared/services/admin-accounts.js';
+import { Browser, openSignInPage, pkce, signIn as signInAs } from '../support/admin-sign-in.js';
 import { FakeClock } from '../support/clock.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
@@ -36,87 +36,16 @@ afterAll(async () => {
   await table.close();
 });
 
-/** A browser's cookies for this test's one origin. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  async go(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(new URL(url, base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const [name, ...value] = (pair as string).split('=');
-      this.cookies.set(name as string, value.join('='));
-    }
-    return response;
-  }
-  postForm(url: string, fields: Record<string, string>): Promise<Response> {
-    return this.go(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    });
-  }
-}
-
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
-/** Up to the sign-in page: where its form posts. */
-const startSignIn = async (browser: Browser, challenge: string) => {
-  const authorize = await browser.go(
-    `/oidc/auth?${new URLSearchParams({
-      client_id: CONSOLE_CLIENT_ID,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'openid email admin',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'state-1',
-    })}`,
-  );
-  expect(authorize.status).toBe(303);
-  const page = await browser.go(authorize.headers.get('location') as string);
-  expect(page.status).toBe(200);
-  const body = await page.text();
-  for (const label of ['<label for="email">Email</label>', '<label for="password">Password</label>', '>Sign in</button>'])
-    expect(body).toContain(label);
-  return /action="([^"]+)"/.exec(body)?.[1] as string;
-};
-
-const signIn = async (email: string, password: string) => {
-  const browser = new Browser();
-  const { verifier, challenge } = pkce();
-  const action = await startSignIn(browser, challenge);
-  const submitted = await browser.postForm(action, { email, password });
-  if (submitted.status !== 303) return { status: submitted.status, page: await submitted.text() };
-  const resumed = await browser.go(submitted.headers.get('location') as string);
-  const callback = new URL(resumed.headers.get('location') as string);
-  expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
-  expect(callback.searchParams.get('state')).toBe('state-1');
-  const token = await fetch(`${base}/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: callback.searchParams.get('code') as string,
-      redirect_uri: REDIRECT,
-      client_id: CONSOLE_CLIENT_ID,
-      code_verifier: verifier,
-    }).toString(),
-  });
-  expect(token.status).toBe(200);
-  return { status: 200, tokens: (await token.json()) as { access_token: string; expires_in: number } };
-};
+const signIn = (email: string, password: string) => signInAs(base, REDIRECT, email, password);
 
 const auditOf = async () =>
   (await table.deps().repo.listAuditEvents('acme', { limit: 50 })).events.map(({ action, actor }) => `${action} ${actor}`);
 
 test('an admin signs in with authorization code + PKCE and gets a short-lived JWT the admin API accepts', async () => {
+  const page = await openSignInPage(new Browser(base), REDIRECT, pkce().challenge);
+  expect(page.status).toBe(200);
+  for (const label of ['<label for="email">Email</label>', '<label for="password">Password</label>', '>Sign in</button>'])
+    expect(page.html).toContain(label);
   const result = await signIn('Ada@Example.com', 'the right password');
   const token = result.tokens?.access_token as string;
   expect(token.split('.')).toHaveLength(3);

@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { systemClock } from '../../shared/domain/clock.js';
+import { ATTEMPT_LOG_SIZE } from '../../shared/domain/runs.js';
 import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { createDynamoClient } from '../../shared/store/dynamo-client.js';
@@ -158,6 +159,23 @@ describe('run delivery', () => {
     // A failed run is left alone by a late message (the queue delivers at least once).
     await deliverRun(deps, run.run_id, queue.settings);
     expect(target.received).toHaveLength(RETRY_POLICY.maxAttempts);
+  });
+
+  test('a failed run redelivered gets its retries afresh, each attempt logged per endpoint', async () => {
+    const { deps, repo } = setup({ timeScale: 1 / 100_000 });
+    const { endpoint, org, run } = await pendingRunFor(deps, () => ({ status: 500 }));
+    await deps.deliveries.enqueue(run.run_id, 0);
+    await waitForRunStatus(repo, run.run_id, 'failed');
+
+    expect(await repo.redeliverRun(run.run_id, org)).toBe('redelivering');
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const again = await waitFor('the redelivery to fail for good', async () => {
+      const current = await repo.getRun(run.run_id);
+      return current?.run.status === 'failed' && current.run.attempts === 2 * RETRY_POLICY.maxAttempts ? current : undefined;
+    });
+    const logged = again.attemptLog ?? [];
+    expect(logged).toHaveLength(Math.min(2 * RETRY_POLICY.maxAttempts, ATTEMPT_LOG_SIZE));
+    expect(logged.every((entry) => entry.endpoint_id === endpoint.endpointId && entry.status === 'failed')).toBe(true);
   });
 
   test('a slow endpoint holds up neither the other endpoints of the run nor other runs', async () => {

@@ -1,6 +1,10 @@
+import { startLocalIdentity } from '../../local/oidc/provider.js';
 import { startApiServer } from '../../local/server.js';
+import { adminTokenVerifier } from '../../shared/auth/admin-tokens.js';
 import type { NewClientInput } from '../../shared/domain/clients.js';
+import { createAdmin } from '../../shared/services/admin-accounts.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
+import { signIn } from './admin-sign-in.js';
 import { FakeClock } from './clock.js';
 import { type DeliveringQueue, deliverWith, type TestDeliveryOptions } from './deliveries.js';
 import { startTestTable, type TestTable } from './dynamo.js';
@@ -13,6 +17,11 @@ export interface TestApi {
   newClient(input?: Partial<NewClientInput>): Promise<{ clientId: string; clientSecret: string }>;
   /** Present with the `deliveries` option: the queue that delivers (deps.deliveries is the same). */
   deliveries?: DeliveringQueue;
+  /**
+   * With the `admins` option: makes an admin of `orgName` (once per email) and signs them in to
+   * the local provider as a browser would; their access token.
+   */
+  adminToken(orgName: string, email?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -22,6 +31,13 @@ export interface TestApiOptions {
    * receivers allowed), besides recording them; without it runs are only recorded.
    */
   deliveries?: TestDeliveryOptions;
+  /**
+   * Serve the local OpenID Connect provider under /oidc, as npm start does, and verify admin
+   * tokens with the test's clock (token lifetimes themselves follow the real one).
+   */
+  admins?: boolean;
+  /** Answer every request with X-DynamoDB-Round-Trips: the calls made on its behalf alone. */
+  countRoundTrips?: boolean;
 }
 
 /** The local API over a fresh table, its handlers built with a clock the test moves. */
@@ -30,7 +46,18 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const deps = table.deps(clock);
   const deliveries = options.deliveries ? deliverWith(deps, options.deliveries) : undefined;
-  const api = await startApiServer({ deps });
+  const api = await startApiServer({
+    deps,
+    countRoundTrips: options.countRoundTrips,
+    mount: options.admins
+      ? (url) => {
+          const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps, redirectUris: [`${url}/console/`] });
+          deps.adminTokens = adminTokenVerifier(identity.settings, () => clock.now());
+          return identity;
+        }
+      : undefined,
+  });
+  const admins = new Set<string>();
   return {
     url: api.url,
     table,
@@ -38,6 +65,15 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
     deps,
     deliveries,
     newClient: (input = {}) => createApiClient(deps, { orgName: 'acme', name: 'integration', ...input }),
+    adminToken: async (orgName, email = `admin@${orgName}.example`) => {
+      if (!options.admins) throw new Error('startTestApi({ admins: true }) serves the sign-in');
+      const password = 'correct horse battery staple';
+      if (!admins.has(email)) await createAdmin(deps, { orgName, email, password });
+      admins.add(email);
+      const result = await signIn(api.url, `${api.url}/console/`, email, password);
+      if (!result.tokens) throw new Error(`sign-in refused: ${result.status}`);
+      return result.tokens.access_token;
+    },
     close: async () => {
       await api.close();
       await deliveries?.close();
