@@ -37,7 +37,19 @@ const NAMES: ReadonlyArray<[name: string, key: string, kind: 'weekday' | 'month'
 ];
 
 /** English words one edit from a name: never read as the name. */
-const REAL_WORDS = ['marsh', 'match', 'sundry', 'marches', 'matches', 'marshes', 'junes', 'julys'];
+const REAL_WORDS = [
+  'marsh',
+  'match',
+  'sundry',
+  'marches',
+  'matches',
+  'marshes',
+  'junes',
+  'julys',
+  'sundae',
+  'sundaes',
+  'augusta',
+];
 
 /** Words of the grammar that are not in the vocabulary maps. */
 const GRAMMAR_WORDS = [

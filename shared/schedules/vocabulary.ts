@@ -223,6 +223,8 @@ export const FILLER_WORDS = new Set([
   'also',
   // Cron descriptions: "At 11:20 PM, only on Tuesday".
   'only',
+  // "every single day" (issue 25).
+  'single',
 ]);
 
 function buildMap(entries: Array<[number, string[]]>): Map<string, number> {

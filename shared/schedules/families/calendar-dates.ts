@@ -68,8 +68,9 @@ export const months: PhraseFamily = {
       }
       if (isWord(free[j], 'and') && isMonthAt(free, j + 1)) j++;
     }
-    // "from March to October": "from" opens the range (elsewhere it would be left unread).
-    const from = isWord(free[i - 1], 'from') && readMonthRange(free, i) ? [free[i - 1] as Token] : [];
-    return claim(view, i, j - i, facts, from);
+    // "from March to October", "during June": the word before is the months' own (issue 25).
+    const before = free[i - 1];
+    const lead = (isWord(before, 'from') && readMonthRange(free, i)) || isWord(before, 'during') ? [before as Token] : [];
+    return claim(view, i, j - i, facts, lead);
   },
 };

@@ -5,13 +5,15 @@
 import { quote, ScheduleError } from '../errors.js';
 import { isWord, type Token } from '../tokens.js';
 import { claim, type PhraseFamily } from './family.js';
-import { DAY_QUALIFIERS, readWeekdayList, text, WEEKDAY_GROUP_WORDS } from './readers.js';
+import { DAY_QUALIFIERS, readWeekdayItem, readWeekdayList, text, WEEKDAY_GROUP_WORDS } from './readers.js';
 
 /** The words that start an exclusion, and how many tokens they take. */
 function exclusionStart(free: readonly Token[], i: number): number {
   const t = free[i];
   if (isWord(t, 'except', 'excluding')) return isWord(free[i + 1], 'on', 'for') ? 2 : 1;
   if (isWord(t, 'but') && isWord(free[i + 1], 'not')) return isWord(free[i + 2], 'on') ? 3 : 2;
+  // "every day of the week but Sunday" (issue 25): "but" right before the weekdays.
+  if (isWord(t, 'but') && readWeekdayItem(free, i + 1)) return 1;
   if (isWord(t, 'not') && isWord(free[i + 1], 'on')) return 2;
   return 0;
 }

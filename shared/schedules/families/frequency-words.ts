@@ -1,6 +1,6 @@
 /**
  * Issue 25, family 5, a frequency word narrowed by a rule: "twice a month, on the 3rd and the
- * 18th", "three times a week on Mon, Wed and Fri", "semi-monthly on the 1st and 15th", and "daily
+ * 18th", "three times a week on Mon, Wed and Fri", "3x a week", "semi-monthly on the 1st and 15th", and "daily
  * on the 5th and 20th of the month" (the narrower rule wins). "N times a <unit>" is the unit, and
  * the days named must be exactly N in each unit (checkTimesPer, after resolving); alone it says
  * too little and is refused. A daily word beside a month (quarter, year) and days of the month
@@ -42,6 +42,10 @@ function readCount(free: readonly Token[], i: number): { count: number; length: 
   const t = free[i];
   if (wordIs(t, 'twice')) return { count: 2, length: 1 };
   if (wordIs(t, 'thrice')) return { count: 3, length: 1 };
+  // "3x a week": the tokenizer splits "3x" into "3" and "x".
+  if (t?.kind === 'num' && t.text.length <= 2 && isWord(free[i + 1], 'x') && t.end === free[i + 1]?.start) {
+    return { count: t.value, length: 2 };
+  }
   if (!t || !isWord(free[i + 1], 'times')) return null;
   const count = t.kind === 'num' && t.text.length <= 2 ? t.value : (CARDINAL_WORDS.get(t.kind === 'word' ? t.lower : '') ?? null);
   return count === null ? null : { count, length: 2 };

@@ -43,7 +43,7 @@ function numberAt(free: readonly Token[], j: number): boolean {
 function namedMinute(view: View, i: number): Claim | null {
   const { free } = view;
   const [t, the, next] = [free[i], free[i + 1], free[i + 2]];
-  if (isWord(t, 'on') && isWord(the, 'the')) {
+  if (isWord(t, 'on', 'at') && isWord(the, 'the')) {
     if (isWord(next, 'hour')) return minuteFact(view, i, 3, 0, []);
     const dash = free[i + 3]?.kind === 'dash' ? 1 : 0;
     if (isWord(next, 'half') && isWord(free[i + 3 + dash], 'hour')) return minuteFact(view, i, 4 + dash, 30, []);
@@ -74,6 +74,13 @@ export function readMinute(view: View, i: number): Claim | null {
   // ":15": the colon is skipped by the tokenizer, so look at the text itself.
   if (t?.kind === 'num' && t.text.length === 2 && description[t.start - 1] === ':') {
     if (t.value > 59) throw new ScheduleError(`${quote(`:${t.text}`)} is not a minute of the hour (:00 to :59)`);
+    // "at xx:30", "at HH:30", "at *:30": any hour.
+    const anyHour: Token | undefined = free[i - 1];
+    const hourMark = anyHour?.end === t.start - 1 && (anyHour.text === '*' || ['xx', 'hh'].includes(anyHour.lower));
+    if (hourMark) {
+      const before = isWord(free[i - 2], 'at') ? [free[i - 2] as Token, anyHour] : [anyHour];
+      return minuteFact(view, i, 1, t.value, before);
+    }
     return minuteFact(view, i, 1, t.value, at);
   }
   if (isWord(t, 'minute') && next?.kind === 'num' && next.text.length <= 2) {

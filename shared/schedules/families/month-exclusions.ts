@@ -1,7 +1,7 @@
 /**
  * Issue 25, family 7, months left out: "on the 5th of every month except August", "every
  * Monday except in July and August", "daily excluding June through August", "every day except
- * Sunday and August". schedule_info holds them as months_of_year: the months that are left
+ * Sunday and August" (and the other side, "but only during June"). schedule_info holds them as months_of_year: the months that are left
  * (applyMonthExclusions, when resolving). A day in the month ("except August 15") is a date,
  * which schedule_info cannot leave out, and is refused.
  */
@@ -50,6 +50,8 @@ export const monthExclusions: PhraseFamily = {
   stage: 'recurrence',
   read(view: View, i) {
     const { free } = view;
+    // "every Thursday, but only during June, July and August": the positive side; "only" is filler.
+    if (isWord(free[i], 'but') && isWord(free[i + 1], 'only')) return claim(view, i, 1, []);
     const lead = exclusionLead(free, i);
     if (lead === 0) return null;
     // "except Sunday and August": the weekdays go with the exclusions family's fact, here.

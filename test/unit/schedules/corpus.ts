@@ -1091,6 +1091,8 @@ export const groups: Group[] = [
       ['every day of the week, Monday to Friday, at 8:30', weekly(WEEKDAYS, '08:30'), '2026-03-05T08:30:00Z'],
       ['each day of the week in March', daily('09:00', { months_of_year: [3] }), '2026-03-05T09:00:00Z'],
       ['every day of the month at noon', daily('12:00'), '2026-03-04T12:00:00Z'],
+      ['every day of the week but Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
+      ['every single day at 7am', daily('07:00'), '2026-03-05T07:00:00Z'],
       ['on every day of the week: Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
     ],
   },
@@ -1125,6 +1127,8 @@ export const groups: Group[] = [
       ['hourly at the bottom of the hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['every hour at 45', hourly(1, '00:45', null), '2026-03-04T10:45:00Z'],
       ['every hour at the 30 minute mark', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['every hour, at the half hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['every hour at xx:30', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['hourly at :45 on weekdays', hourly(1, '00:45', null, { days_of_week: WEEKDAYS }), '2026-03-04T10:45:00Z'],
       ['every hour at quarter to between 9am and 5pm', hourly(1, '09:45', '17:00'), '2026-03-04T10:45:00Z'],
     ],
@@ -1205,6 +1209,7 @@ export const groups: Group[] = [
       ],
       ['daily on the last day of the month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
       ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
+      ['3x a week on Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
     ],
   },
   {
@@ -1355,6 +1360,12 @@ export const groups: Group[] = [
         'every Monday except March',
         weekly([1], '09:00', { months_of_year: [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12] }),
         '2026-04-06T09:00:00Z',
+      ],
+      // RFC 5545's example, the other way round: only the months named.
+      [
+        'Every Thursday, but only during June, July, and August, forever',
+        weekly([4], '09:00', { months_of_year: [6, 7, 8] }),
+        '2026-06-04T09:00:00Z',
       ],
     ],
   },
@@ -1731,6 +1742,12 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every Monday for 6 weeks', detail: ['A number of runs ("for 6 weeks") is not supported'] },
       { phrase: 'every day 10 times', detail: ['A number of runs ("10 times")'] },
       { phrase: 'daily for the next three months', detail: ['A number of runs ("for the next three months")'] },
+      // RFC 5545's examples with a COUNT or an UNTIL.
+      {
+        phrase: 'Every other week on Tuesday and Thursday, for 8 occurrences',
+        detail: ['A number of runs ("for 8 occurrences")'],
+      },
+      { phrase: 'Weekly until December 24, 1997', detail: ['An end date ("until December 24, 1997")'] },
       { phrase: 'indefinitely', detail: ['Could not tell how often to run "indefinitely"'] },
       { phrase: 'every blorpday forever', detail: ['Could not understand "every blorpday"'] },
     ],
@@ -1757,6 +1774,7 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every Funday', detail: ['Could not understand "every Funday"'] },
       { phrase: 'every Bunday at 9', detail: ['Could not understand "every Bunday"'] },
       { phrase: 'every Wuesday', detail: ['Could not understand "every Wuesday"'] },
+      { phrase: 'every Sundae', detail: ['Could not understand "every Sundae"'] },
     ],
   },
   // Issue 25, family 1: numbers with no month beside them, or that are no day of a month.

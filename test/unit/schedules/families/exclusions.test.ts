@@ -6,6 +6,8 @@ describe('family 5: exclusions', () => {
     ['every day except Sunday', [0], ['except', 'Sunday']],
     ['weekdays but not Mondays', [1], ['but', 'not', 'Mondays']],
     ['daily excluding Saturdays and Sundays', [0, 6], ['excluding', 'Saturdays', 'and', 'Sundays']],
+    // Issue 25: "but" right before the weekdays.
+    ['every day of the week but Sunday', [0], ['but', 'Sunday']],
   ])('%s', (phrase, days, claimed) => {
     const read = readWith(exclusions, phrase);
     expect(read.facts.excludedWeekdays).toEqual([expect.objectContaining({ days })]);

@@ -31,6 +31,12 @@ describe('issue 25, family 7: month exclusions', () => {
     },
   );
 
+  test('"but only during June" claims "but": the months are read as named', () => {
+    const read = readWith(monthExclusions, 'every Thursday, but only during June');
+    expect(read.claimed).toEqual(['but']);
+    expect(read.facts.excludedMonths).toEqual([]);
+  });
+
   test('"except August 15" is a date, refused', () => {
     expect(() => readWith(monthExclusions, 'every Monday except August 15')).toThrow(ScheduleError);
     expect(() => readWith(monthExclusions, 'every Monday except August 15')).toThrow('"except August 15" leaves out a date');
