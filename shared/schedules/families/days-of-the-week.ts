@@ -21,6 +21,13 @@ export const daysOfTheWeek: PhraseFamily = {
     // "every day of the week", "each day of the month", "all days of the week"
     if (isWord(every, 'every', 'each', 'all') && isWord(of, 'of')) {
       const the = isWord(free[i + 2], 'the') ? 1 : 0;
+      // "every day of the working week": Monday to Friday.
+      const work = isWord(free[i + 2 + the], 'working', 'work', 'business') && isWord(free[i + 3 + the], 'week') ? 1 : 0;
+      if (work) {
+        const tokens = [every, ...free.slice(i, i + 4 + the)];
+        const days = { days: [1, 2, 3, 4, 5], text: text(view, tokens) };
+        return claim(view, i, 4 + the, [{ kind: 'weekdays', days }], [every]);
+      }
       const period = free[i + 2 + the];
       if (!isWord(period, ...PERIODS)) return null;
       const tokens = [every, ...free.slice(i, i + 3 + the)];

@@ -4,7 +4,8 @@
  * on the 5th and 20th of the month" (the narrower rule wins). "N times a <unit>" is the unit, and
  * the days named must be exactly N in each unit (checkTimesPer, after resolving); alone it says
  * too little and is refused. A daily word beside a month (quarter, year) and days of the month
- * or nth weekdays is dropped before resolving (narrowDaily): the days say when it runs.
+ * or nth weekdays is dropped before resolving (narrowDaily), and so is a weekly one ("weekly on
+ * the first Monday of the month"): the days say when it runs.
  */
 import { contradiction, quote, ScheduleError } from '../errors.js';
 import type { Recurrence } from '../resolve.js';
@@ -104,7 +105,8 @@ export const frequencyWords: PhraseFamily = {
  * with no month unit, still contradicts itself.
  */
 export function narrowDaily(facts: Facts): Facts {
-  const isDaily = (u: Facts['units'][number]) => u.unit === 'day' && u.interval === 1;
+  // "weekly on the first Monday of the month" too: a plain week gives way as a day does.
+  const isDaily = (u: Facts['units'][number]) => (u.unit === 'day' || u.unit === 'week') && u.interval === 1;
   const longer = facts.units.some((u) => u.unit === 'month' || u.unit === 'quarter' || u.unit === 'year');
   const days = facts.monthDays.length + facts.nth.length + facts.weeksOfMonth.length > 0;
   if (!longer || !days || !facts.units.some(isDaily)) return facts;

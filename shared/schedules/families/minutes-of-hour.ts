@@ -83,6 +83,11 @@ export function readMinute(view: View, i: number): Claim | null {
     }
     return minuteFact(view, i, 1, t.value, at);
   }
+  // "at the 15th minute of every hour"
+  if (t?.kind === 'ord' && isWord(next, 'minute') && isWord(free[i + 2], 'of', 'past', 'after')) {
+    checkMinute(view, [t, next], t.value);
+    return minuteFact(view, i, 2, t.value, at);
+  }
   if (isWord(t, 'minute') && next?.kind === 'num' && next.text.length <= 2) {
     checkMinute(view, [t, next], next.value);
     return minuteFact(view, i, 2, next.value, at);

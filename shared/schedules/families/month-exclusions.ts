@@ -36,7 +36,9 @@ function readMonthList(free: readonly Token[], i: number): { months: number[]; l
 function exclusionLead(free: readonly Token[], i: number): number {
   const t = free[i];
   let n = 0;
-  if (isWord(t, 'except', 'excluding', 'excl')) n = 1;
+  if (isWord(t, 'except', 'excluding', 'excl', 'skipping', 'skip', 'without')) n = 1;
+  // "every month but August": "but" right before the months.
+  else if (isWord(t, 'but') && isMonthAt(free, i + 1)) n = 1;
   else if (isWord(t, 'but', 'apart') && isWord(free[i + 1], 'not', 'from')) n = 2;
   else if (isWord(t, 'other') && isWord(free[i + 1], 'than')) n = 2;
   else if (isWord(t, 'not') && isWord(free[i + 1], 'in', 'during')) n = 1;

@@ -45,6 +45,12 @@ const TAILS: readonly string[][] = [
   ['until', 'disabled'],
   ['until', 'turned', 'off'],
   ['until', 'i', 'stop', 'it'],
+  ['until', 'i', 'cancel', 'it'],
+  ['until', 'i', 'cancel'],
+  ['until', 'deactivated'],
+  ['until', 'paused'],
+  ['no', 'end'],
+  ['ad', 'infinitum'],
   ['until', 'told', 'otherwise'],
 ];
 

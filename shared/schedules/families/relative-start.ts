@@ -18,7 +18,9 @@ import { text } from './readers.js';
 export type RelativeDay =
   | { kind: 'day'; offset: number }
   | { kind: 'weekday'; day: number; after: boolean }
-  | { kind: 'week' | 'month' | 'year' };
+  | { kind: 'week' | 'month' | 'year' }
+  /** "the 1st of next month": days 1 to 28, which every month has. */
+  | { kind: 'dayOfNextMonth'; day: number };
 
 const LEADS = ['starting', 'beginning', 'commencing', 'effective', 'start', 'starts', 'begins', 'from'];
 const PICKERS = ['next', 'this', 'coming', 'upcoming'];
@@ -46,7 +48,8 @@ function readRelative(
   if (isWord(t, 'tomorrow', 'tmrw', 'tmr')) return { day: { kind: 'day', offset: 1 }, length: 1 };
   if (isWord(t, 'now', 'immediately')) return { day: null, length: 1 };
   if (isWord(t, 'right') && isWord(free[j + 1], 'now', 'away')) return { day: null, length: 2 };
-  const the = isWord(t, 'the') && isWord(free[j + 1], 'coming', 'next') ? 1 : 0;
+  const the =
+    (isWord(t, 'the') && isWord(free[j + 1], 'coming', 'next')) || (isWord(t, 'this') && isWord(free[j + 1], 'coming')) ? 1 : 0;
   const picker = free[j + the];
   if (isWord(picker, ...PICKERS)) {
     const after = picker.lower === 'next';
@@ -56,6 +59,13 @@ function readRelative(
     if (after && isWord(unit, 'week', 'month', 'year'))
       return { day: { kind: unit.lower as 'week' | 'month' | 'year' }, length: the + 2 };
     return null;
+  }
+  // "the 1st of next month"
+  const at = isWord(t, 'the') ? j + 1 : j;
+  const ord = free[at];
+  if (ord?.kind === 'ord' && isWord(free[at + 1], 'of') && isWord(free[at + 2], 'next') && isWord(free[at + 3], 'month')) {
+    if (ord.value < 1 || ord.value > 28) return null;
+    return { day: { kind: 'dayOfNextMonth', day: ord.value }, length: at - j + 4 };
   }
   const weekday = isSingularWeekday(t);
   if (!bareWeekday || weekday === undefined) return null;
@@ -97,9 +107,12 @@ export function relativeDate(day: RelativeDay, today: CivilDate): CivilDate {
       // The Monday of next week (ISO weeks run Monday to Sunday).
       return civilDate(n + 7 - ((weekdayOf(n) + 6) % 7));
     case 'month':
+    case 'dayOfNextMonth': {
+      const date = day.kind === 'dayOfNextMonth' ? day.day : 1;
       return today.month === 12
-        ? { year: today.year + 1, month: 1, day: 1 }
-        : { year: today.year, month: today.month + 1, day: 1 };
+        ? { year: today.year + 1, month: 1, day: date }
+        : { year: today.year, month: today.month + 1, day: date };
+    }
     default:
       return { year: today.year + 1, month: 1, day: 1 };
   }

@@ -121,8 +121,10 @@ function readWindow(view: View, i: number): Claim | null {
   const { free } = view;
   const lead = windowLead(free, i);
   const start = readEdge(view, i + lead);
-  // Without a lead word, only a time that is one on its own ("9am", not "9").
-  if (!start || (!lead && !readAt(free, i))) return null;
+  // Without a lead word, only a time that is one on its own ("9am", not "9"), or bare hours
+  // right after the frequency ("every hour 9-17"), where no other reading is near.
+  const afterFrequency = isWord(free[i - 1], ...HOUR_WORDS, ...MINUTE_WORDS, 'hourly');
+  if (!start || (!lead && !readAt(free, i) && !afterFrequency)) return null;
   const sepAt = i + lead + start.tokens.length;
   const between = isWord(free[i], 'between');
   const sep = windowSeparator(free, sepAt, between);

@@ -85,13 +85,20 @@ export const weeksOfMonth: PhraseFamily = {
   name: 'weeks of the month',
   stage: 'recurrence',
   read(view, i) {
-    // "every second week" is every two weeks (intervals), not a week of the month.
-    if (isWord(view.free[i - 1], 'every', 'each')) return null;
+    // "every second week" is every two weeks (intervals); "every 2nd week of the month" is not.
+    const every = view.free[i - 1];
     const weeks = readWeeks(view, i);
     if (weeks) {
       const mention: WeeksMention = { weeks: weeks.weeks, text: text(view, view.free.slice(i, i + weeks.length)) };
-      return claim(view, i, weeks.length, [{ kind: 'weeksOfMonth', weeks: mention }]);
+      return claim(
+        view,
+        i,
+        weeks.length,
+        [{ kind: 'weeksOfMonth', weeks: mention }],
+        isWord(every, 'every', 'each') ? [every] : [],
+      );
     }
+    if (isWord(every, 'every', 'each')) return null;
     const nth = readBareNth(view, i);
     return nth ? claim(view, i, nth.length, [nth.fact]) : null;
   },

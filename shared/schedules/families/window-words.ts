@@ -7,7 +7,7 @@
 import { isWord, type Token } from '../tokens.js';
 import { claim, type PhraseFamily } from './family.js';
 
-const LEADS = ['between', 'from', 'starting', 'beginning', 'start', 'starts', 'commencing'];
+const LEADS = ['between', 'from', 'starting', 'beginning', 'start', 'starts', 'commencing', 'during'];
 const ENDS = ['finishing', 'finish', 'finishes', 'ending', 'end', 'ends', 'stopping', 'stop', 'stops'];
 const RANGE = ['to', 'until', 'till', 'til', 'through', 'thru'];
 

@@ -37,11 +37,12 @@ export const zoneKeywords: PhraseFamily = {
     // "Europe/Paris timezone", "Eastern time zone": the zone before was read already.
     const before = all[all.indexOf(keyword) - 1];
     if (before?.used && zoneOfToken(before)) return claim(view, i, length, []);
-    const sep = free[i + length]?.kind === 'sym' && free[i + length]?.text === '=' ? 1 : 0;
+    const after = free[i + length];
+    const sep = (after?.kind === 'sym' && after.text === '=') || isWord(after, 'is', 'of') ? 1 : 0;
     const value = free[i + length + sep];
     if (!value) return null;
     // "TZ=Mars/Olympus", "timezone Mars/Olympus": resolveZone says the zone is unknown.
-    const sure = sep === 1 || value.kind === 'zone';
+    const sure = (sep === 1 && !isWord(after, 'of')) || value.kind === 'zone';
     const zone = valueZone(value) ?? (sure && keyword.lower !== 'zone' ? resolveZone(value.text) : null);
     if (zone) return claim(view, i, length + sep + 1, [{ kind: 'zone', zone: { zone, text: value.text } }]);
     return null;

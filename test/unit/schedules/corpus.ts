@@ -1093,6 +1093,7 @@ export const groups: Group[] = [
       ['every day of the month at noon', daily('12:00'), '2026-03-04T12:00:00Z'],
       ['every day of the week but Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
       ['every single day at 7am', daily('07:00'), '2026-03-05T07:00:00Z'],
+      ['every day of the working week at 8', weekly(WEEKDAYS, '08:00'), '2026-03-05T08:00:00Z'],
       ['on every day of the week: Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
     ],
   },
@@ -1129,6 +1130,7 @@ export const groups: Group[] = [
       ['every hour at the 30 minute mark', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['every hour, at the half hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['every hour at xx:30', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
+      ['at the 15th minute of every hour', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
       ['hourly at :45 on weekdays', hourly(1, '00:45', null, { days_of_week: WEEKDAYS }), '2026-03-04T10:45:00Z'],
       ['every hour at quarter to between 9am and 5pm', hourly(1, '09:45', '17:00'), '2026-03-04T10:45:00Z'],
     ],
@@ -1166,6 +1168,10 @@ export const groups: Group[] = [
         '2026-03-04T12:00:00Z',
       ],
       ['every 20 minutes starting at 9:10 and stopping at 11:50', minutely(20, '09:10', '11:50'), '2026-03-04T10:10:00Z'],
+      // Bare hours right after the frequency.
+      ['every hour 9-17', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      ['every 2 hours 8-20 on weekdays', hourly(2, '08:00', '20:00', { days_of_week: WEEKDAYS }), '2026-03-04T12:00:00Z'],
+      ['every hour during 9am-5pm', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
       ['every hour between 9 to 5', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
       // Without a frequency, "starting at 9am" is the time of day.
       ['every day starting at 9am', daily('09:00'), '2026-03-05T09:00:00Z'],
@@ -1210,6 +1216,12 @@ export const groups: Group[] = [
       ['daily on the last day of the month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
       ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
       ['3x a week on Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+      // A plain week gives way to the days of the month too.
+      [
+        'weekly on the first Monday of the month',
+        monthly('09:00', { days_of_week: [1], weeks_of_month: [1] }),
+        '2026-04-06T09:00:00Z',
+      ],
     ],
   },
   {
@@ -1258,6 +1270,12 @@ export const groups: Group[] = [
         'on Friday of the second week of every month',
         monthly('09:00', { days_of_week: [5], weeks_of_month: [2] }),
         '2026-03-13T09:00:00Z',
+      ],
+      // "every" before a week of the month (not "every second week", which is every two weeks).
+      [
+        'every 2nd week of the month on Tuesday',
+        monthly('09:00', { days_of_week: [2], weeks_of_month: [2] }),
+        '2026-03-10T09:00:00Z',
       ],
       [
         'in the second week of every quarter on Thursday',
@@ -1361,6 +1379,16 @@ export const groups: Group[] = [
         weekly([1], '09:00', { months_of_year: [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12] }),
         '2026-04-06T09:00:00Z',
       ],
+      [
+        'every month but August on the 5th',
+        monthly('09:00', { days_of_month: [5], months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
+      [
+        'every weekday, skipping August',
+        weekly(WEEKDAYS, '09:00', { months_of_year: [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12] }),
+        '2026-03-05T09:00:00Z',
+      ],
       // RFC 5545's example, the other way round: only the months named.
       [
         'Every Thursday, but only during June, July, and August, forever',
@@ -1429,6 +1457,13 @@ export const groups: Group[] = [
       ],
       ['daily at 9am starting next month', daily('09:00'), '2026-04-01T09:00:00Z'],
       ['every day effective immediately', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['starting this coming Monday, every week', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      // 1 April 2026 is a Wednesday.
+      [
+        'every 2 weeks starting on the 1st of next month',
+        weekly([3], '09:00', { interval: 2, anchor_date: '2026-04-01' }),
+        '2026-04-01T09:00:00Z',
+      ],
       // Was refused ("needs an interval"): a written start holds back an interval-1 schedule too.
       ['every Monday starting 30 November 2026', weekly([1], '09:00'), '2026-11-30T09:00:00Z'],
       // A written start with no day named picks its own weekday, as a relative one does.

@@ -16,6 +16,12 @@ describe('issue 25, family 3: every day of the week', () => {
     expect(read.claimed).toEqual(claimed);
   });
 
+  test('"every day of the working week" is Monday to Friday', () => {
+    const read = readWith(daysOfTheWeek, 'every day of the working week at 8');
+    expect(read.facts.weekdayGroups).toEqual([{ days: [1, 2, 3, 4, 5], text: 'every day of the working week' }]);
+    expect(read.facts.units).toEqual([]);
+  });
+
   test.each(['every day', 'every day of the fortnight', '7 days a month', 'every Monday of the week', 'days of the week'])(
     '%s: not claimed',
     (phrase) => {

@@ -12,6 +12,8 @@ describe('issue 25, family 7: month exclusions', () => {
     ['every day but not during December', [12], ['but', 'not', 'during', 'December']],
     ['every day except for the months of May and June', [5, 6], ['except', 'for', 'the', 'months', 'of', 'May', 'and', 'June']],
     ['every day except Nov-Feb', [11, 12, 1, 2], ['except', 'Nov', '-', 'Feb']],
+    ['every month but August on the 5th', [8], ['but', 'August']],
+    ['every weekday, skipping August', [8], ['skipping', 'August']],
   ])('%s', (phrase, months, claimed) => {
     const read = readWith(monthExclusions, phrase);
     expect(read.facts.excludedMonths).toEqual([expect.objectContaining({ months })]);

@@ -11,6 +11,7 @@ describe('issue 25, family 2: open-ended tails', () => {
     ['daily, never-ending', ['never', '-', 'ending']],
     ['every Monday with no end date', ['with', 'no', 'end', 'date']],
     ['monthly until cancelled', ['until', 'cancelled']],
+    ['daily until I cancel', ['until', 'I', 'cancel']],
   ])('%s claims the tail and finds nothing', (phrase, claimed) => {
     const read = readWith(openEnded, phrase);
     expect(read.claimed).toEqual(claimed);

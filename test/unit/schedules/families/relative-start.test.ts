@@ -18,6 +18,16 @@ describe('issue 25, family 9: starts relative to today', () => {
       { kind: 'weekday', day: 1, after: false },
       ['starting', 'on', 'the', 'coming', 'Monday'],
     ],
+    [
+      'starting this coming Monday, every week',
+      { kind: 'weekday', day: 1, after: false },
+      ['starting', 'this', 'coming', 'Monday'],
+    ],
+    [
+      'every 2 weeks starting on the 1st of next month',
+      { kind: 'dayOfNextMonth', day: 1 },
+      ['starting', 'on', 'the', '1st', 'of', 'next', 'month'],
+    ],
   ])('%s', (phrase, relative, claimed) => {
     const read = readWith(relativeStart, phrase);
     expect(read.facts.start).toEqual(expect.objectContaining({ date: null, relative }));
@@ -62,6 +72,10 @@ describe('issue 25, family 9: starts relative to today', () => {
 
   test('relativeDate: next month from December is January', () => {
     expect(relativeDate({ kind: 'month' }, { year: 2026, month: 12, day: 31 })).toEqual({ year: 2027, month: 1, day: 1 });
+  });
+
+  test('relativeDate: the 15th of next month', () => {
+    expect(relativeDate({ kind: 'dayOfNextMonth', day: 15 }, today)).toEqual({ year: 2026, month: 4, day: 15 });
   });
 
   const none: Facts = readWith(relativeStart, '').facts;

@@ -23,6 +23,8 @@ describe('issue 25, family 10: windows of the day in words', () => {
     // With am/pm or a 24-hour end, the end is as written (refused later: it runs backwards).
     ['every hour from 9 to 5am', 9 * 60, 5 * 60, 'from 9 to 5am'],
     ['every hour from 18 to 6', 18 * 60, 6 * 60, 'from 18 to 6'],
+    ['every hour 9-17', 9 * 60, 17 * 60, '9-17'],
+    ['every hour during 9am-5pm', 9 * 60, 17 * 60, 'during 9am-5pm'],
   ])('%s', (phrase, start, end, text) => {
     expect(readWith(subDaily, phrase).facts.windows).toEqual([{ start, end, text }]);
   });

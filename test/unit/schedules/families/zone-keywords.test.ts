@@ -14,6 +14,7 @@ describe('issue 25, family 4: zone keywords', () => {
     ['daily, time-zone EST', 'America/New_York', ['time', '-', 'zone', 'EST']],
     ['daily at 9 timezone Japan', 'Asia/Tokyo', ['timezone', 'Japan']],
     ['daily at 9 tz UTC+2', 'Etc/GMT-2', ['tz', 'UTC+2']],
+    ['timezone is Europe/Paris, daily at 9', 'Europe/Paris', ['timezone', 'is', 'Europe/Paris']],
   ])('%s', (phrase, zone, claimed) => {
     const read = readWith(zoneKeywords, phrase);
     expect(read.facts.zone?.zone).toBe(zone);
