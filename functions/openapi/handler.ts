@@ -5,10 +5,14 @@ import { openApiDocument } from '../../shared/openapi/document.js';
 import { publicDeps } from '../../shared/public-deps.js';
 import type { Deps } from '../../shared/runtime.js';
 
-/** GET /api/openapi.json: public, not metered; its server is the address it was asked on. */
-export const createHandler = (deps: Deps) =>
+/**
+ * GET /api/openapi.json: public, not metered; its server is the address it was asked on, and
+ * its admin OpenID Connect discovery URL the admin issuer's (ADMIN_ISSUER; without it, the
+ * local provider under /oidc of that address, as `npm start` serves it).
+ */
+export const createHandler = (deps: Deps, env: NodeJS.ProcessEnv = process.env) =>
   apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
-    json(200, openApiDocument(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=300' }),
+    json(200, openApiDocument(baseUrlOf(event), env.ADMIN_ISSUER || undefined), { 'Cache-Control': 'public, max-age=300' }),
   );
 
 export const handler = createHandler(publicDeps());

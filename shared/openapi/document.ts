@@ -7,13 +7,39 @@ import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
-import { MeetingRunsSchema, MeetingTranscriptionSchema, RunMeetingSchema, RunPageSchema, RunSchema } from '../domain/runs.js';
+import { authorizationServerMetadata } from '../domain/oauth-metadata.js';
+import {
+  AdminRunPageSchema,
+  AdminRunSchema,
+  DeliveryAttemptEntrySchema,
+  MeetingRunsSchema,
+  MeetingTranscriptionSchema,
+  RunMeetingSchema,
+  RunPageSchema,
+  RunSchema,
+} from '../domain/runs.js';
 import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
 import { TokenResponseSchema } from '../domain/tokens.js';
+import {
+  AddWebhookRequestSchema,
+  AdminClientListSchema,
+  AdminClientSchema,
+  AuditEventSchema,
+  AuditPageSchema,
+  ClientSecretSchema,
+  CreateClientRequestSchema,
+  NewAdminClientSchema,
+  NewWebhookEndpointSchema,
+  UpdateClientRequestSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+} from '../schemas/admin.js';
 import { KnapPatchSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
-import { messageBody, RUN_EVENT_TYPE, type RunMessage, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
+import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
+import * as examples from './examples.js';
+import { EXAMPLE_WEBHOOK_SECRET, type Example, RUN_MESSAGE_EXAMPLE } from './examples.js';
 
 /** Where `npm start` serves the API: the server of the committed document. */
 export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
@@ -69,7 +95,10 @@ const AuthorizationServerMetadataSchema = v.object({
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** A bearer route's scope, by either description of its tokens: a Bearer header, or client credentials. */
 const scoped = (scope: 'knaps:read' | 'knaps:write') => [{ bearer: [scope] }, { clientCredentials: [scope] }];
-const json = (schema: string) => ({ 'application/json': { schema: ref(schema) } });
+/** A JSON body of a component schema, with its named examples (test/unit/openapi-examples.test.ts parses each). */
+const json = (schema: string, exampleSet?: Record<string, Example>) => ({
+  'application/json': { schema: ref(schema), ...(exampleSet ? { examples: exampleSet } : {}) },
+});
 const problem = (description: string) => ({ description, content: json('Error') });
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 const rateLimitHeaders = {
@@ -115,6 +144,132 @@ const stale = problem('If-Match does not match the current ETag');
 const racing = problem('Other requests kept changing the Knap; retry');
 const noStoreHeaders = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
 const ignoredBodyTooLarge = problem('A body over 64 KB (this endpoint reads none)');
+
+/** Admin operations: an organization admin's access token (OpenID Connect), never an API client's. */
+const adminSecurity = [{ adminOpenIdConnect: [] }];
+/** Every admin answer, errors included, is `Cache-Control: no-store`. */
+const adminProblem = (description: string) => ({ description, headers: noStoreHeaders, content: json('Error') });
+const adminOk = (description: string, schema: string, exampleSet: Record<string, Example>) => ({
+  description,
+  headers: noStoreHeaders,
+  content: json(schema, exampleSet),
+});
+const adminErrors = {
+  '401': {
+    description:
+      "No admin access token, or an expired, tampered or unknown one (another issuer's, or an API client's `knap_at_` token)",
+    headers: {
+      ...noStoreHeaders,
+      'WWW-Authenticate': {
+        description: '`Bearer realm="knap"`, with `error="invalid_token"` and its description when a token was sent',
+        schema: { type: 'string' },
+      },
+    },
+    content: json('Error'),
+  },
+  '429': {
+    description:
+      'Over the admin routes\' throttle of the deployed stack (API Gateway answers `{"message": "Too Many Requests"}`); admin routes are not metered by API-client rate limits',
+  },
+  '503': adminProblem(
+    'Admin sign-in is not configured for this deployment (no admin issuer), or DynamoDB is unavailable or throttling (Retry-After)',
+  ),
+};
+const adminBodyErrors = {
+  '400': adminProblem('Invalid body (the detail names the field), an unknown field, malformed JSON or invalid UTF-8'),
+  '413': adminProblem('Body over the size limit'),
+  '415': adminProblem('Content-Type is not JSON, or a charset other than UTF-8'),
+};
+const adminPageErrors = { '400': adminProblem('Invalid limit or cursor') };
+const adminPageParameters = [
+  {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    description: 'At most this many per page',
+  },
+  { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
+];
+const pathId = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
+const clientId = pathId('client_id', 'The API client id (`knap_ci_...`)');
+const clientNotFound = adminProblem(
+  "No API client with this id in the admin's organization (another organization's is never disclosed)",
+);
+const clientRevoked = adminProblem('The client is revoked; revocation is permanent');
+const adminBody = (schema: string, exampleSet: Record<string, Example>) => ({
+  required: true,
+  content: json(schema, exampleSet),
+});
+
+/** What POST /api/admin/runs/{run_id}/redeliver answers (redeliverOrgRun in shared/services/org-admin.ts). */
+const RunRedeliverySchema = v.object({
+  run_id: v.string(),
+  status: v.pipe(
+    v.literal('pending'),
+    v.description('The run is on its way again (a run still pending keeps its one chain of attempts)'),
+  ),
+});
+
+/** What a method a path has no route for is answered (components.responses.MethodNotAllowed). */
+const METHOD_NOT_ALLOWED = '#/components/responses/MethodNotAllowed';
+
+/** The 405 of every operation: its path with a method of no route. */
+const withMethodNotAllowed = <P extends Record<string, Record<string, { responses: Record<string, unknown> }>>>(paths: P): P =>
+  Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => [
+          method,
+          { ...operation, responses: { ...operation.responses, '405': { $ref: METHOD_NOT_ALLOWED } } },
+        ]),
+      ),
+    ]),
+  ) as unknown as P;
+
+/** The component schemas, by name: each a valibot schema the API validates or answers with. */
+export const componentSchemas = {
+  TokenForm: TokenFormSchema,
+  TokenResponse: TokenResponseSchema,
+  TokenOperationForm: TokenOperationFormSchema,
+  TokenIntrospection: TokenIntrospectionSchema,
+  AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
+  CreateKnap: CreateKnapSchema,
+  KnapPatch: KnapPatchSchema,
+  Knap: KnapSchema,
+  KnapListing: KnapListingSchema,
+  Run: RunSchema,
+  RunMeeting: RunMeetingSchema,
+  RunPage: RunPageSchema,
+  RunMessage: RunMessageSchema,
+  MeetingTranscription: MeetingTranscriptionSchema,
+  MeetingRuns: MeetingRunsSchema,
+  SchedulePreviewRequest: SchedulePreviewRequestSchema,
+  SchedulePreview: SchedulePreviewSchema,
+  CreateClientRequest: CreateClientRequestSchema,
+  UpdateClientRequest: UpdateClientRequestSchema,
+  AdminClient: AdminClientSchema,
+  NewAdminClient: NewAdminClientSchema,
+  AdminClientList: AdminClientListSchema,
+  ClientSecret: ClientSecretSchema,
+  AddWebhookRequest: AddWebhookRequestSchema,
+  WebhookEndpoint: WebhookEndpointSchema,
+  NewWebhookEndpoint: NewWebhookEndpointSchema,
+  WebhookEndpointList: WebhookEndpointListSchema,
+  DeliveryAttempt: DeliveryAttemptEntrySchema,
+  AdminRun: AdminRunSchema,
+  AdminRunPage: AdminRunPageSchema,
+  RunRedelivery: RunRedeliverySchema,
+  AuditEvent: AuditEventSchema,
+  AuditPage: AuditPageSchema,
+  Error: ErrorSchema,
+} satisfies Record<string, v.GenericSchema>;
 /** Client authentication at the token, revocation and introspection endpoints. */
 const clientAuthDescription = 'Client authentication by client_id and client_secret in the form, or by HTTP Basic.';
 const tokenOperationErrors = {
@@ -125,55 +280,11 @@ const tokenOperationErrors = {
   '429': tooMany,
   '503': unavailable,
 };
-const tokenOperationBody = {
+const tokenOperationBody = (exampleSet: Record<string, Example>) => ({
   required: true,
-  content: { 'application/x-www-form-urlencoded': { schema: ref('TokenOperationForm') } },
-};
+  content: { 'application/x-www-form-urlencoded': { schema: ref('TokenOperationForm'), examples: exampleSet } },
+});
 
-/** A knap.run message as a receiver gets it: the first attempt of a run after a meeting. */
-const RUN_MESSAGE_EXAMPLE: RunMessage = {
-  type: RUN_EVENT_TYPE,
-  timestamp: '2026-11-23T10:15:02.418Z',
-  data: {
-    run: {
-      run_id: 'run_Yp3Z0c8kQm1vT4xW9bN2fR6hJ7sL5aE_',
-      knap_uuid: '3f2b8c4e-9a1d-4e6f-8b7c-2d5e1a9f0c34',
-      trigger: 'post_meeting_transcription',
-      scheduled_for: null,
-      created_at: '2026-11-23T10:15:01Z',
-      status: 'pending',
-      attempts: 0,
-      last_attempt_at: null,
-      last_error: null,
-      meeting_id: 'weekly-pipeline-2026-11-23',
-      meeting: {
-        meeting_id: 'weekly-pipeline-2026-11-23',
-        title: 'Weekly pipeline review',
-        occurred_at: '2026-11-23T09:00:00Z',
-        transcript_url: 'https://meetings.acme.example/transcripts/83920475561',
-        user_id: 1042,
-      },
-    },
-    knap: {
-      uuid: '3f2b8c4e-9a1d-4e6f-8b7c-2d5e1a9f0c34',
-      name: 'Meeting notes to CRM',
-      creation_user_id: 1042,
-      schedule_type: 'post_meeting_transcription',
-      is_active: true,
-      visibility: 'acme',
-      can_toggle_default_active: true,
-      active_by_default: true,
-      tool_metadata: { action_description: 'Summarize the meeting and log the next steps in the CRM' },
-      creation_timestamp: '2026-11-02T14:20:11Z',
-      updated_at: '2026-11-02T14:20:11Z',
-      schedule_info: null,
-      next_run_at: null,
-    },
-  },
-};
-
-/** Not a real endpoint's: the example headers are signed with it, so a reader can check them. */
-const EXAMPLE_WEBHOOK_SECRET = `whsec_${Buffer.from('knap-openapi-example-secret-0001').toString('base64')}`;
 const EXAMPLE_HEADERS = signedHeaders(
   EXAMPLE_WEBHOOK_SECRET,
   RUN_MESSAGE_EXAMPLE.data.run.run_id,
@@ -227,7 +338,12 @@ const runWebhook = {
   },
 };
 
-export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
+/**
+ * The document as served at `serverUrl`. `adminIssuer`: the OpenID Connect issuer of
+ * organization admins (ADMIN_ISSUER); by default the local provider `npm start` serves under
+ * /oidc of the same address.
+ */
+export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${serverUrl}/oidc`) => ({
   openapi: '3.1.0',
   info: {
     title: 'Knap API',
@@ -242,9 +358,14 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
     { name: 'Knaps', description: 'Automations of an organization' },
     { name: 'Runs', description: 'Knaps that run, and their webhook deliveries' },
     { name: 'Schedules', description: 'Natural-language schedules' },
+    {
+      name: 'Organization admins',
+      description:
+        "An organization admin's own API clients, webhook endpoints, runs and audit log, with an admin's access token (OpenID Connect). Another organization's client, endpoint or run is a 404; every answer is `Cache-Control: no-store`.",
+    },
     { name: 'Documentation', description: 'This document and its page' },
   ],
-  paths: {
+  paths: withMethodNotAllowed({
     '/.well-known/oauth-authorization-server': {
       get: {
         operationId: 'getAuthorizationServerMetadata',
@@ -255,7 +376,9 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
           '200': {
             description: 'The metadata; issuer is the base URL the request came in on',
             headers: { 'Cache-Control': { schema: { type: 'string' }, description: 'Public and cacheable' } },
-            content: json('AuthorizationServerMetadata'),
+            content: json('AuthorizationServerMetadata', {
+              local: { summary: 'The metadata of this server', value: authorizationServerMetadata(serverUrl) },
+            }),
           },
           '413': ignoredBodyTooLarge,
         },
@@ -268,12 +391,17 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         summary: 'Issue tokens (client_credentials or refresh_token grant)',
         description: clientAuthDescription,
         security: [{}, { clientBasic: [] }],
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenForm') } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': { schema: ref('TokenForm'), examples: examples.tokenFormExamples },
+          },
+        },
         responses: {
           '200': {
             description: 'A token set',
             headers: { ...rateLimitHeaders, ...noStoreHeaders },
-            content: json('TokenResponse'),
+            content: json('TokenResponse', examples.tokenResponseExamples),
           },
           '400': problem('Unsupported or missing grant_type, missing fields, invalid scope, unparseable body'),
           '401': problem(
@@ -293,7 +421,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         summary: 'Revoke an access or refresh token (RFC 7009)',
         description: `${clientAuthDescription} The answer is the same whether or not the token was known; a token of another client is left alone. Revoking a refresh token also ends the access tokens issued through it.`,
         security: [{}, { clientBasic: [] }],
-        requestBody: tokenOperationBody,
+        requestBody: tokenOperationBody(examples.revokeFormExamples),
         responses: {
           '200': {
             description: 'Revoked, or nothing to revoke: an empty body',
@@ -310,12 +438,12 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         summary: 'Is a token live, and what may it do (RFC 7662)',
         description: `${clientAuthDescription} A token that is unknown, expired, revoked or another client's is {"active": false}, never an error.`,
         security: [{}, { clientBasic: [] }],
-        requestBody: tokenOperationBody,
+        requestBody: tokenOperationBody(examples.introspectFormExamples),
         responses: {
           '200': {
             description: 'The token state',
             headers: { ...rateLimitHeaders, ...noStoreHeaders },
-            content: json('TokenIntrospection'),
+            content: json('TokenIntrospection', examples.introspectionExamples),
           },
           ...tokenOperationErrors,
         },
@@ -337,9 +465,13 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
               'Retry safely: the same key and body within 24 hours answer the first response again (Idempotent-Replayed: true)',
           },
         ],
-        requestBody: { required: true, content: json('CreateKnap') },
+        requestBody: { required: true, content: json('CreateKnap', examples.createKnapExamples) },
         responses: {
-          '201': { description: 'The created Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          '201': {
+            description: 'The created Knap',
+            headers: { ...rateLimitHeaders, ...etagHeader },
+            content: json('Knap', examples.knapExamples),
+          },
           ...jsonBodyErrors,
           '409': problem('A request with this Idempotency-Key is still in progress (Retry-After)'),
           '422': problem('This Idempotency-Key was used with a different body'),
@@ -362,7 +494,11 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
           { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
         ],
         responses: {
-          '200': { description: 'One page of each list', headers: rateLimitHeaders, content: json('KnapListing') },
+          '200': {
+            description: 'One page of each list',
+            headers: rateLimitHeaders,
+            content: json('KnapListing', examples.knapListingExamples),
+          },
           '400': problem('Invalid limit or cursor'),
           ...bearerErrors,
         },
@@ -376,7 +512,11 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         security: scoped('knaps:read'),
         parameters: [knapUuid],
         responses: {
-          '200': { description: 'The Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          '200': {
+            description: 'The Knap',
+            headers: { ...rateLimitHeaders, ...etagHeader },
+            content: json('Knap', examples.knapExamples),
+          },
           '404': notFound,
           ...bearerErrors,
         },
@@ -392,12 +532,16 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         requestBody: {
           required: true,
           content: {
-            'application/merge-patch+json': { schema: ref('KnapPatch') },
-            'application/json': { schema: ref('KnapPatch') },
+            'application/merge-patch+json': { schema: ref('KnapPatch'), examples: examples.knapPatchExamples },
+            'application/json': { schema: ref('KnapPatch'), examples: examples.knapPatchExamples },
           },
         },
         responses: {
-          '200': { description: 'The changed Knap', headers: { ...rateLimitHeaders, ...etagHeader }, content: json('Knap') },
+          '200': {
+            description: 'The changed Knap',
+            headers: { ...rateLimitHeaders, ...etagHeader },
+            content: json('Knap', examples.patchedKnapExamples),
+          },
           ...jsonBodyErrors,
           ...bearerErrors,
           '403': notYours,
@@ -431,7 +575,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         security: scoped('knaps:write'),
         parameters: [knapUuid],
         responses: {
-          '202': { description: 'The run, pending', headers: rateLimitHeaders, content: json('Run') },
+          '202': { description: 'The run, pending', headers: rateLimitHeaders, content: json('Run', examples.runExamples) },
           ...bearerErrors,
           '404': notFound,
           '409': problem('The Knap is not active'),
@@ -448,7 +592,11 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
           { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'next_cursor of the previous page' },
         ],
         responses: {
-          '200': { description: 'One page of runs', headers: rateLimitHeaders, content: json('RunPage') },
+          '200': {
+            description: 'One page of runs',
+            headers: rateLimitHeaders,
+            content: json('RunPage', examples.runPageExamples),
+          },
           '400': problem('Invalid limit or cursor'),
           ...bearerErrors,
           '404': notFound,
@@ -461,14 +609,14 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         tags: ['Runs'],
         summary: 'A meeting was transcribed: run every active after-meeting Knap the client sees, once per meeting',
         security: scoped('knaps:write'),
-        requestBody: { required: true, content: json('MeetingTranscription') },
+        requestBody: { required: true, content: json('MeetingTranscription', examples.meetingTranscriptionExamples) },
         responses: {
           '202': {
             description:
               'The runs of this meeting, new or earlier, of up to 100 Knaps. With more than 100 such Knaps the rest are made ' +
               'after the answer (`runs_pending` says how many), each once per meeting as ever',
             headers: rateLimitHeaders,
-            content: json('MeetingRuns'),
+            content: json('MeetingRuns', examples.meetingRunsExamples),
           },
           ...jsonBodyErrors,
           ...bearerErrors,
@@ -481,11 +629,183 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         tags: ['Schedules'],
         summary: 'Read a schedule description: schedule_info, the next runs, and the schedule said back in English',
         security: scoped('knaps:read'),
-        requestBody: { required: true, content: json('SchedulePreviewRequest') },
+        requestBody: { required: true, content: json('SchedulePreviewRequest', examples.schedulePreviewRequestExamples) },
         responses: {
-          '200': { description: 'How the description reads', headers: rateLimitHeaders, content: json('SchedulePreview') },
+          '200': {
+            description: 'How the description reads',
+            headers: rateLimitHeaders,
+            content: json('SchedulePreview', examples.schedulePreviewExamples),
+          },
           ...jsonBodyErrors,
           ...bearerErrors,
+        },
+      },
+    },
+    '/api/admin/clients': {
+      get: {
+        operationId: 'adminListClients',
+        tags: ['Organization admins'],
+        summary: "The organization's API clients, revoked ones included",
+        description: 'Never a secret or its hash.',
+        security: adminSecurity,
+        responses: {
+          '200': adminOk('The clients', 'AdminClientList', examples.adminClientListExamples),
+          ...adminErrors,
+        },
+      },
+      post: {
+        operationId: 'adminCreateClient',
+        tags: ['Organization admins'],
+        summary: 'Create an API client; its secret is shown this once',
+        description: 'The client may read and write Knaps (knaps:read knaps:write); audited as client.create.',
+        security: adminSecurity,
+        requestBody: adminBody('CreateClientRequest', examples.createClientExamples),
+        responses: {
+          '201': adminOk('The client and its `client_secret`, never shown again', 'NewAdminClient', examples.newClientExamples),
+          ...adminBodyErrors,
+          '403': adminProblem("The organization the token names cannot have API clients (the identity provider's setup)"),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/clients/{client_id}': {
+      patch: {
+        operationId: 'adminUpdateClient',
+        tags: ['Organization admins'],
+        summary: "Change an API client's name, description or rate limit",
+        description: 'Fields left out stay as they are; an empty body changes nothing. Audited as client.update.',
+        security: adminSecurity,
+        parameters: [clientId],
+        requestBody: adminBody('UpdateClientRequest', examples.updateClientExamples),
+        responses: {
+          '200': adminOk('The client as changed', 'AdminClient', examples.updatedClientExamples),
+          ...adminBodyErrors,
+          '404': clientNotFound,
+          '409': clientRevoked,
+          ...adminErrors,
+        },
+      },
+      delete: {
+        operationId: 'adminRevokeClient',
+        tags: ['Organization admins'],
+        summary: 'Revoke an API client for good',
+        description:
+          'Every token of the client stops working at once; the client stays listed as `revoked`. Revoking a revoked client again changes nothing (204). Audited as client.revoke.',
+        security: adminSecurity,
+        parameters: [clientId],
+        responses: {
+          '204': { description: 'Revoked', headers: noStoreHeaders },
+          '404': clientNotFound,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/clients/{client_id}/secret': {
+      post: {
+        operationId: 'adminRegenerateSecret',
+        tags: ['Organization admins'],
+        summary: 'A new secret for an API client: every token of the client stops working',
+        description: 'No body. Audited as client.regenerate_secret.',
+        security: adminSecurity,
+        parameters: [clientId],
+        responses: {
+          '200': adminOk('The new secret, shown this once', 'ClientSecret', examples.clientSecretExamples),
+          '404': clientNotFound,
+          '409': clientRevoked,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/webhooks': {
+      get: {
+        operationId: 'adminListWebhooks',
+        tags: ['Organization admins'],
+        summary: "The organization's webhook endpoints",
+        description: 'Never a signing secret.',
+        security: adminSecurity,
+        responses: {
+          '200': adminOk('The endpoints', 'WebhookEndpointList', examples.webhookListExamples),
+          ...adminErrors,
+        },
+      },
+      post: {
+        operationId: 'adminAddWebhook',
+        tags: ['Organization admins'],
+        summary: 'Add a webhook endpoint; its signing secret is shown this once',
+        description:
+          "Every run of the organization is delivered to it (the knap.run webhook). The URL rules are the admin CLI's: https, on a public address. Audited as webhook.create.",
+        security: adminSecurity,
+        requestBody: adminBody('AddWebhookRequest', examples.addWebhookExamples),
+        responses: {
+          '201': adminOk(
+            'The endpoint and its `whsec_` secret, never shown again',
+            'NewWebhookEndpoint',
+            examples.newWebhookExamples,
+          ),
+          ...adminBodyErrors,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/webhooks/{endpoint_id}': {
+      delete: {
+        operationId: 'adminRemoveWebhook',
+        tags: ['Organization admins'],
+        summary: 'Remove a webhook endpoint',
+        description: 'Audited as webhook.delete.',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
+        responses: {
+          '204': { description: 'Removed: no delivery goes to it any more', headers: noStoreHeaders },
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/runs': {
+      get: {
+        operationId: 'adminListRuns',
+        tags: ['Organization admins'],
+        summary: "The organization's runs, newest first, with what each delivery attempt did",
+        security: adminSecurity,
+        parameters: adminPageParameters,
+        responses: {
+          '200': adminOk('One page of runs', 'AdminRunPage', examples.adminRunPageExamples),
+          ...adminPageErrors,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/runs/{run_id}/redeliver': {
+      post: {
+        operationId: 'adminRedeliverRun',
+        tags: ['Organization admins'],
+        summary: 'Deliver a run again, to every endpoint, with the same webhook-id',
+        description: 'No body. Any run of the organization, whatever its status. Audited as run.redeliver.',
+        security: adminSecurity,
+        parameters: [pathId('run_id', 'The run id (`run_...`)')],
+        responses: {
+          '202': adminOk('Accepted: the run is pending again', 'RunRedelivery', examples.redeliveryExamples),
+          '404': adminProblem("No run with this id in the admin's organization (another organization's is never disclosed)"),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/audit-events': {
+      get: {
+        operationId: 'adminListAuditEvents',
+        tags: ['Organization admins'],
+        summary: "The organization's audit log, newest first",
+        description:
+          'Every change to API clients and webhook endpoints, by an admin or the CLI, every redelivery, and admin sign-ins (and failed ones); kept at least a year. Never a secret.',
+        security: adminSecurity,
+        parameters: adminPageParameters,
+        responses: {
+          '200': adminOk('One page of events', 'AuditPage', examples.auditPageExamples),
+          ...adminPageErrors,
+          ...adminErrors,
         },
       },
     },
@@ -513,7 +833,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         },
       },
     },
-  },
+  }),
   webhooks: { [RUN_EVENT_TYPE]: runWebhook },
   components: {
     securitySchemes: {
@@ -534,36 +854,30 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL) => ({
         },
       },
       clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client id and secret' },
+      adminOpenIdConnect: {
+        type: 'openIdConnect',
+        description:
+          "An organization admin's access token from the admin issuer (OpenID Connect, authorization code + PKCE): the local provider under /oidc with `npm start`, the stack's Cognito user pool, or the issuer named by `adminIssuer`. Only the admin routes take it, and they take nothing else.",
+        openIdConnectUrl: `${adminIssuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+      },
+    },
+    responses: {
+      MethodNotAllowed: {
+        description:
+          'A method this path has no route for. The local server (`npm start`) answers 405 with `Allow` naming the methods the path has; deployed, API Gateway routes no such request and answers 404 `{"message": "Not Found"}`.',
+        headers: {
+          Allow: { description: "The path's methods, e.g. `GET, POST`", schema: { type: 'string' } },
+        },
+        content: json('Error'),
+      },
     },
     // Pipes with custom checks (lengths in characters, storable JSON) are enforced by the API
     // but have no JSON Schema form; they are left out here rather than guessed.
-    schemas: toJsonSchemaDefs(
-      {
-        TokenForm: TokenFormSchema,
-        TokenResponse: TokenResponseSchema,
-        TokenOperationForm: TokenOperationFormSchema,
-        TokenIntrospection: TokenIntrospectionSchema,
-        AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
-        CreateKnap: CreateKnapSchema,
-        KnapPatch: KnapPatchSchema,
-        Knap: KnapSchema,
-        KnapListing: KnapListingSchema,
-        Run: RunSchema,
-        RunMeeting: RunMeetingSchema,
-        RunPage: RunPageSchema,
-        RunMessage: RunMessageSchema,
-        MeetingTranscription: MeetingTranscriptionSchema,
-        MeetingRuns: MeetingRunsSchema,
-        SchedulePreviewRequest: SchedulePreviewRequestSchema,
-        SchedulePreview: SchedulePreviewSchema,
-        Error: ErrorSchema,
-      } satisfies Record<string, v.GenericSchema>,
-      {
-        target: 'draft-2020-12',
-        errorMode: 'ignore',
-        typeMode: 'ignore',
-        overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-      },
-    ),
+    schemas: toJsonSchemaDefs(componentSchemas, {
+      target: 'draft-2020-12',
+      errorMode: 'ignore',
+      typeMode: 'ignore',
+      overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+    }),
   },
 });
