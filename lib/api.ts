@@ -20,7 +20,8 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../functions/routes.js';
-import { DEFAULT_ROUTE_THROTTLES, type KnapSettings, type Throttle } from './config.js';
+import { DEFAULT_ADMIN_THROTTLE, DEFAULT_ROUTE_THROTTLES, type KnapSettings, type Throttle } from './config.js';
+import { isAdminRoute } from './functions.js';
 import type { KnapFunction } from './knap-function.js';
 
 /** One JSON line per request; no headers, so no credentials, ever reach these logs. */
@@ -60,14 +61,15 @@ export interface KnapApiProps {
 }
 
 /**
- * The throttle of each route: its own setting, else the stage's. A built-in default
- * (DEFAULT_ROUTE_THROTTLES) never exceeds the stage's: lowering the stage lowers them too.
+ * The throttle of each route: its own setting, else (an admin route) the admin throttle, else
+ * the stage's. A built-in default (DEFAULT_ROUTE_THROTTLES, DEFAULT_ADMIN_THROTTLE) never
+ * exceeds the stage's: lowering the stage lowers them too.
  */
-export const routeThrottleOf = (settings: KnapSettings, routeId: string): Throttle => {
+export const routeThrottleOf = (settings: KnapSettings, route: Pick<RouteDefinition, 'id' | 'path'>): Throttle => {
   const stage = { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit };
-  const own = settings.routeThrottles[routeId];
+  const own = settings.routeThrottles[route.id] ?? (isAdminRoute(route) ? settings.adminThrottle : undefined);
   if (!own) return stage;
-  if (own !== DEFAULT_ROUTE_THROTTLES[routeId]) return own;
+  if (own !== DEFAULT_ROUTE_THROTTLES[route.id] && own !== DEFAULT_ADMIN_THROTTLE) return own;
   return { rateLimit: Math.min(own.rateLimit, stage.rateLimit), burstLimit: Math.min(own.burstLimit, stage.burstLimit) };
 };
 
@@ -129,7 +131,7 @@ export class KnapApi extends Construct {
     const cfnStage = this.stage.node.defaultChild as CfnStage;
     cfnStage.routeSettings = Object.fromEntries(
       [...props.functions.keys()].map((route) => {
-        const throttle = routeThrottleOf(settings, route.id);
+        const throttle = routeThrottleOf(settings, route);
         return [
           `${route.method} ${route.path}`,
           // A free-form JSON property: CloudFormation's own (Pascal case) names, as written.

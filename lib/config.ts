@@ -41,8 +41,13 @@ export interface KnapSettings {
   /** A Route 53 hosted zone (id and name) to validate a new certificate in and to hold the alias records. */
   readonly hostedZoneId: string | null;
   readonly hostedZoneName: string | null;
-  /** Per-route throttles by route id, over all clients; a route without one has the stage's. */
+  /** Per-route throttles by route id, over all clients; a route without one has the stage's (admin routes: adminThrottle). */
   readonly routeThrottles: Readonly<Record<string, Throttle>>;
+  /**
+   * The throttle of each /api/admin route (over all admins together) unless routeThrottles
+   * names the route: admins are not metered by API clients' rate limits.
+   */
+  readonly adminThrottle: Throttle;
   /** Reserved concurrency by function id (`*`: every function); empty: none reserved (the default). */
   readonly reservedConcurrency: Readonly<Record<string, number>>;
   /** Adopt an existing table by name (a restore from point-in-time recovery) instead of the stack's own. */
@@ -108,6 +113,13 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<string, Throttle>> = {
   'docs-asset': { rateLimit: 10, burstLimit: 20 },
 };
 
+/**
+ * Each admin route's own bucket unless context says otherwise (capped at the stage's): a few
+ * people at a console, each page a handful of calls; a script looping on an admin token is
+ * held to this instead of competing with the API clients' traffic.
+ */
+export const DEFAULT_ADMIN_THROTTLE: Throttle = { rateLimit: 20, burstLimit: 40 };
+
 export const DEFAULT_SETTINGS: KnapSettings = {
   stageName: '$default',
   logLevel: 'INFO',
@@ -125,6 +137,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   hostedZoneId: null,
   hostedZoneName: null,
   routeThrottles: DEFAULT_ROUTE_THROTTLES,
+  adminThrottle: DEFAULT_ADMIN_THROTTLE,
   reservedConcurrency: {},
   tableName: null,
   samLocal: false,
@@ -154,6 +167,7 @@ export const CONTEXT_KEYS = {
   hostedZoneId: 'hostedZoneId',
   hostedZoneName: 'hostedZoneName',
   routeThrottles: 'routeThrottles',
+  adminThrottle: 'adminThrottle',
   reservedConcurrency: 'reservedConcurrency',
   tableName: 'tableName',
   samLocal: 'samLocal',
@@ -327,6 +341,34 @@ const routeThrottles = (value: unknown): Record<string, Throttle> => {
   return { ...DEFAULT_ROUTE_THROTTLES, ...Object.fromEntries(given) };
 };
 
+/** One throttle: `20/40` (rate/burst), or `{"rateLimit": 20, "burstLimit": 40}` (cdk.json, or JSON from `-c`). */
+const throttle = (key: string, value: unknown): Throttle => {
+  let given = value;
+  if (typeof value === 'string' && value.trim().startsWith('{')) {
+    try {
+      given = JSON.parse(value) as unknown;
+    } catch {
+      throw problem(key, value, 'valid JSON');
+    }
+  }
+  if (typeof given === 'string') {
+    const parts = given.split('/');
+    if (parts.length !== 2) throw problem(key, value, 'rate/burst such as 20/40');
+    return {
+      rateLimit: integer(`${key}.rateLimit`, parts[0], 1, 10_000),
+      burstLimit: integer(`${key}.burstLimit`, parts[1], 1, 5_000),
+    };
+  }
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw problem(key, value, 'rate/burst such as 20/40, or {"rateLimit": 20, "burstLimit": 40}');
+  }
+  const { rateLimit, burstLimit } = given as Partial<Record<keyof Throttle, unknown>>;
+  return {
+    rateLimit: integer(`${key}.rateLimit`, rateLimit, 1, 10_000),
+    burstLimit: integer(`${key}.burstLimit`, burstLimit, 1, 5_000),
+  };
+};
+
 /** `5` (every function), `{"token": 5}` or `token=5,*=2`. */
 const reservedConcurrency = (value: unknown): Record<string, number> => {
   const key = CONTEXT_KEYS.reservedConcurrency;
@@ -373,6 +415,11 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     hostedZoneId: pick(CONTEXT_KEYS.hostedZoneId, zoneId, DEFAULT_SETTINGS.hostedZoneId),
     hostedZoneName: pick(CONTEXT_KEYS.hostedZoneName, hostName(CONTEXT_KEYS.hostedZoneName), DEFAULT_SETTINGS.hostedZoneName),
     routeThrottles: pick(CONTEXT_KEYS.routeThrottles, routeThrottles, DEFAULT_SETTINGS.routeThrottles),
+    adminThrottle: pick(
+      CONTEXT_KEYS.adminThrottle,
+      (value) => throttle(CONTEXT_KEYS.adminThrottle, value),
+      DEFAULT_SETTINGS.adminThrottle,
+    ),
     reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
     samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),

@@ -5,9 +5,27 @@ import { routes as allRoutes, type RouteDefinition } from '../functions/routes.j
 import type { KnapSettings } from './config.js';
 import type { KnapData } from './data.js';
 import { KnapFunction } from './knap-function.js';
-import { actionsOf, BEARER_AUTH, CLIENT_AUTH, combine, KEY_PREFIX, type TableAccess } from './table-access.js';
+import {
+  ADMIN_AUDIT,
+  actionsOf,
+  BEARER_AUTH,
+  CLIENT_AUTH,
+  combine,
+  KEY_PARTITION,
+  KEY_PREFIX,
+  type TableAccess,
+} from './table-access.js';
 
-const { token: TOKEN, grant: GRANT, revoked: REVOKED, knap: KNAP, idempotency: IDEMPOTENCY, run: RUN } = KEY_PREFIX;
+const {
+  client: CLIENT,
+  token: TOKEN,
+  grant: GRANT,
+  revoked: REVOKED,
+  knap: KNAP,
+  idempotency: IDEMPOTENCY,
+  run: RUN,
+  webhook: WEBHOOK,
+} = KEY_PREFIX;
 
 /**
  * What each route's function does with the table, and nothing more (see the repository,
@@ -35,6 +53,22 @@ const { token: TOKEN, grant: GRANT, revoked: REVOKED, knap: KNAP, idempotency: I
  * - list-runs: the Knap (GetItem), its runs (Query on gsi1).
  * - report-meeting: the after-meeting Knaps (Query on gsi1 and gsi2), one conditional PutItem
  *   per run, GetItem for a run that exists; then the delivery queue.
+ * - every /api/admin route (shared/services/org-admin.ts): the admin's JWT is verified in the
+ *   function (JWKS over HTTPS), no table read; the admin is not metered (the stage throttles
+ *   admin routes) and reads no token keys. Every change is then audited: one PutItem in the
+ *   organization's audit partition (ADMIN_AUDIT: `ORG#*#AUDIT` only, never a Knap's `ORG#`).
+ * - admin-list-clients: the organization's clients (Query on gsi3, keys only, then
+ *   BatchGetItem CLIENT#). admin-create-client: the client (conditional PutItem CLIENT#).
+ * - admin-regenerate-secret, admin-update-client, admin-revoke-client: one conditional
+ *   UpdateItem CLIENT# (of this organization, active); GetItem CLIENT# only after a refusal,
+ *   to tell 404 from 409 (and for a PATCH that changes nothing).
+ * - admin-list-webhooks: Query on gsi3, then BatchGetItem WEBHOOK#. admin-add-webhook: PutItem
+ *   WEBHOOK#. admin-remove-webhook: one conditional DeleteItem WEBHOOK# (of this organization).
+ * - admin-list-runs: the organization's runs (Query on gsi2).
+ * - admin-redeliver-run: one conditional UpdateItem RUN# (of this organization, not pending),
+ *   GetItem RUN# only after a refusal; then the delivery queue.
+ * - admin-audit-events: a Query of the table itself, in the audit partitions only
+ *   (`dynamodb:LeadingKeys` `ORG#*#AUDIT`).
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
@@ -69,16 +103,35 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:PutItem': [RUN],
     'dynamodb:Query': ['gsi1', 'gsi2'],
   }),
+  'admin-list-clients': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] },
+  'admin-create-client': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),
+  'admin-regenerate-secret': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-update-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-revoke-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-list-webhooks': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] },
+  'admin-add-webhook': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
+  'admin-remove-webhook': combine(ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),
+  'admin-list-runs': { 'dynamodb:Query': ['gsi2'] },
+  'admin-redeliver-run': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
+  'admin-audit-events': { 'dynamodb:Query': [KEY_PARTITION.audit] },
   openapi: {},
   docs: {},
   'docs-asset': {},
 };
 
-/** The routes that seal or open tokens, and so read the token signing keys. */
-export const routesReadingTokenKeys = (): string[] =>
-  Object.entries(ROUTE_TABLE_ACCESS)
-    .filter(([, access]) => access['dynamodb:UpdateItem']?.includes(KEY_PREFIX.client))
-    .map(([id]) => id);
+/** The organization admins' API: JWT-authenticated, not metered, throttled by the stage (adminThrottle). */
+export const ADMIN_PATH_PREFIX = '/api/admin/';
+
+export const isAdminRoute = (route: Pick<RouteDefinition, 'path'>): boolean => route.path.startsWith(ADMIN_PATH_PREFIX);
+
+/**
+ * The routes that seal or open tokens, and so read the token signing keys: those that meter
+ * a client (its UpdateItem). Admin routes change clients too, but never see an API token.
+ */
+export const routesReadingTokenKeys = (routes: readonly RouteDefinition[] = allRoutes): string[] =>
+  routes
+    .filter((route) => !isAdminRoute(route) && ROUTE_TABLE_ACCESS[route.id]?.['dynamodb:UpdateItem']?.includes(CLIENT))
+    .map((route) => route.id);
 
 /** The routes whose answers name the API's own URL (baseUrlOf): they get PUBLIC_BASE_URL with a custom domain. */
 export const ROUTES_NAMING_THEIR_URL: readonly string[] = ['oauth-metadata', 'openapi'];
@@ -126,7 +179,7 @@ export class KnapFunctions extends Construct {
     if (unknown.length > 0) throw new Error(`ROUTE_TABLE_ACCESS names routes that do not exist: ${unknown.join(', ')}`);
 
     const byRoute = new Map<RouteDefinition, KnapFunction>();
-    const readsTokenKeys = routesReadingTokenKeys();
+    const readsTokenKeys = routesReadingTokenKeys(routes);
     for (const route of routes) {
       const access = ROUTE_TABLE_ACCESS[route.id];
       if (!access) {

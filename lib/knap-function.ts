@@ -10,7 +10,14 @@ import type { Construct } from 'constructs';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
-import { actionsOf, type ItemAction, type TableAccess } from './table-access.js';
+import {
+  actionsOf,
+  type ItemAction,
+  type KeyScope,
+  leadingKeysPattern,
+  queryTargetsOf,
+  type TableAccess,
+} from './table-access.js';
 
 /** Package root: bundling runs from here and resolves `package-lock.json` here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -150,37 +157,45 @@ export class KnapFunction extends NodejsFunction {
 
   /**
    * Grants exactly the access given: each item action on the table ARN, only for items whose
-   * partition key starts with one of its prefixes (`dynamodb:LeadingKeys`); Query only on
-   * the indexes named, never on the table itself (a Query on `pk` would read any item kind).
+   * partition key is in one of its scopes (`dynamodb:LeadingKeys`: a prefix, or a pattern such
+   * as the audit partitions'); Query on the indexes named, and on the table itself only in
+   * the partitions of a pattern (a Query on any `pk` would read any item kind).
    */
   bindTable(table: ITable, access: TableAccess): void {
-    const byPrefixes = new Map<string, ItemAction[]>();
+    // Every key of the request (a batch has several) must be in an allowed scope.
+    const onKeys = (scopes: readonly KeyScope[]) => ({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...scopes].sort().map(leadingKeysPattern) },
+    });
+    const byScopes = new Map<string, ItemAction[]>();
     for (const action of actionsOf(access)) {
       if (action === 'dynamodb:Query') continue;
-      const prefixes = [...(access[action] ?? [])].sort().join(' ');
-      if (prefixes === '') throw new Error(`${this.node.path}: ${action} names no key prefix`);
-      byPrefixes.set(prefixes, [...(byPrefixes.get(prefixes) ?? []), action]);
+      const scopes = [...(access[action] ?? [])].sort().join(' ');
+      if (scopes === '') throw new Error(`${this.node.path}: ${action} names no key prefix`);
+      byScopes.set(scopes, [...(byScopes.get(scopes) ?? []), action]);
     }
-    for (const [prefixes, actions] of byPrefixes) {
+    for (const [scopes, actions] of byScopes) {
       this.addToRolePolicy(
         new PolicyStatement({
           actions,
           resources: [table.tableArn],
-          conditions: {
-            // Every key of the request (a batch has several) must start with an allowed prefix.
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.split(' ').map((prefix) => `${prefix}*`) },
-          },
+          conditions: onKeys(scopes.split(' ') as KeyScope[]),
         }),
       );
     }
-    const indexes = access['dynamodb:Query'] ?? [];
-    if (access['dynamodb:Query'] && indexes.length === 0) throw new Error(`${this.node.path}: Query names no index`);
+    const targets = access['dynamodb:Query'] ?? [];
+    if (access['dynamodb:Query'] && targets.length === 0) throw new Error(`${this.node.path}: Query names no index or partition`);
+    const { indexes, partitions } = queryTargetsOf(targets);
     if (indexes.length > 0) {
       this.addToRolePolicy(
         new PolicyStatement({
           actions: ['dynamodb:Query'],
           resources: indexes.map((name) => `${table.tableArn}/index/${name}`),
         }),
+      );
+    }
+    if (partitions.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn], conditions: onKeys(partitions) }),
       );
     }
     this.addEnvironment('TABLE_NAME', table.tableName);

@@ -7,7 +7,7 @@ import { KnapApi } from './api.js';
 import { checkConsistent, DEFAULT_SETTINGS, deploymentPreferenceOf, type KnapSettings } from './config.js';
 import { KnapData } from './data.js';
 import { KnapDeployments } from './deployments.js';
-import { functionLogicalId, KnapFunctions } from './functions.js';
+import { functionLogicalId, isAdminRoute, KnapFunctions } from './functions.js';
 import type { KnapFunction } from './knap-function.js';
 import { KnapMonitoring } from './monitoring.js';
 import { KnapRuns } from './runs.js';
@@ -16,7 +16,8 @@ import { KnapRuns } from './runs.js';
  * What the admin CLI (local/admin-cli.ts) does with the table: create-client and add-webhook
  * (PutItem), regenerate-secret, revoke-client and set-rate-limit (GetItem, UpdateItem),
  * remove-webhook (DeleteItem), list-clients and list-webhooks (Query on gsi3, then
- * BatchGetItem), backfill-due-index (Scan, UpdateItem).
+ * BatchGetItem), backfill-due-index and backfill-run-index (Scan, UpdateItem); each change is
+ * audited (PutItem), and create-admin writes the local provider's admin (PutItem).
  */
 export const OPERATOR_TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -89,6 +90,12 @@ export class KnapStack extends Stack {
       settings: this.settings,
       consoleUrl: `${this.api.url}/console/`,
     });
+    // Made after the API (the app client's callback URL is the API's), so given afterwards:
+    // how each admin function verifies an admin's token. No admin function reads token keys.
+    for (const [route, fn] of this.functions.byRoute) {
+      if (!isAdminRoute(route)) continue;
+      for (const [name, value] of Object.entries(this.adminIdentity.environment)) fn.addEnvironment(name, value);
+    }
     this.runs = new KnapRuns(this, 'Runs', {
       data: this.data,
       settings: this.settings,
@@ -175,7 +182,10 @@ export class KnapStack extends Stack {
           'clients authenticate with client_id/client_secret in the form or HTTP Basic (RFC 6749 2.3.1). The ' +
           '/api/studio routes take opaque Bearer access tokens, checked against DynamoDB on every request (expiry, ' +
           'client status and token generation, so a revoke or regenerate bites at once), which an IAM or JWT ' +
-          'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request.',
+          'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request. ' +
+          "The /api/admin routes take organization admins' JWTs, verified in the function (signature by the issuer's " +
+          'JWKS, issuer, audience, expiry) because API Gateway\'s JWT authorizer answers 401 with {"message"}, not the ' +
+          'API\'s {"detail"}.',
       });
     }
     Validations.of(this.tokenKeys).acknowledge({

@@ -38,8 +38,8 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   },
 };
 
-/** The routes whose functions create runs, and so send them to the delivery queue. */
-export const RUN_CREATING_ROUTES: readonly string[] = ['start-run', 'report-meeting'];
+/** The routes whose functions create runs, or send one again (redelivery), and so use the delivery queue. */
+export const RUN_QUEUEING_ROUTES: readonly string[] = ['start-run', 'report-meeting', 'admin-redeliver-run'];
 
 /** Long enough for a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
 const DELIVERER_TIMEOUT = Duration.seconds(30);
@@ -65,7 +65,7 @@ export const TARGETS_PER_RULE = 5;
 export interface KnapRunsProps {
   readonly data: KnapData;
   readonly settings: KnapSettings;
-  /** The route functions, so those that create runs may queue them. */
+  /** The route functions, so those that create runs (or redeliver them) may queue them. */
   readonly routeFunctions: ReadonlyMap<RouteDefinition, KnapFunction>;
   readonly jobs?: readonly JobDefinition[];
 }
@@ -150,7 +150,7 @@ export class KnapRuns extends Construct {
     this.schedules = schedules;
 
     for (const [route, fn] of props.routeFunctions) {
-      if (RUN_CREATING_ROUTES.includes(route.id)) this.canQueueRuns(fn);
+      if (RUN_QUEUEING_ROUTES.includes(route.id)) this.canQueueRuns(fn);
     }
   }
 

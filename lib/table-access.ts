@@ -20,6 +20,34 @@ export const KEY_PREFIX = {
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 
+/**
+ * Partitions named by a pattern (IAM `StringLike`: `*` is any run of characters) where a
+ * prefix would say too much: an organization's audit log is `ORG#<org>#AUDIT`, and `ORG#*`
+ * would be every Knap too. `ORG#*#AUDIT` matches no Knap's `ORG#<org>`, since organization
+ * names have no `#` (shared/domain/admins.ts, orgNameProblem); test/cdk/iam.test.ts checks it.
+ */
+export const KEY_PARTITION = {
+  audit: key.orgAudit('*'),
+} as const;
+export type KeyPartition = (typeof KEY_PARTITION)[keyof typeof KEY_PARTITION];
+
+/** The keys an item action may address: every partition with a prefix, or the partitions of a pattern. */
+export type KeyScope = KeyPrefix | KeyPartition;
+
+const isPrefix = (scope: KeyScope): scope is KeyPrefix => (Object.values(KEY_PREFIX) as string[]).includes(scope);
+
+/** The `dynamodb:LeadingKeys` value (IAM `StringLike`) of a scope: `CLIENT#` -> `CLIENT#*`; a pattern as it is. */
+export const leadingKeysPattern = (scope: KeyScope): string => (isPrefix(scope) ? `${scope}*` : scope);
+
+/** Whether a partition key is within a scope, as IAM's `StringLike` would judge it. */
+export const inScope = (scope: KeyScope, pk: string): boolean => {
+  const pattern = leadingKeysPattern(scope)
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`, 's').test(pk);
+};
+
 /** Actions on items of the table, each addressed by its partition key (`dynamodb:LeadingKeys`). */
 export type ItemAction =
   | 'dynamodb:GetItem'
@@ -32,13 +60,28 @@ export type ItemAction =
 /** The DynamoDB actions a function may be granted; anything else needs a deliberate change here. */
 export type DynamoAction = ItemAction | 'dynamodb:Query';
 
+/** What a Query may read: an index, by name, or the table itself in the partitions of a pattern only. */
+export type QueryTarget = IndexName | KeyPartition;
+
 /**
- * What a function may do with the table: each item action on the partition-key prefixes it
- * needs (an IAM condition on `dynamodb:LeadingKeys`), and Query on the indexes it reads, by
- * name (never on the table itself, never `index/*`).
+ * What a function may do with the table: each item action on the partition-key prefixes (or
+ * partition patterns) it needs (an IAM condition on `dynamodb:LeadingKeys`), and Query on the
+ * indexes it reads, by name (never `index/*`); a Query of the table itself only in the
+ * partitions of a KEY_PARTITION pattern (a Query on any `pk` would read any item kind).
  */
-export type TableAccess = { readonly [A in ItemAction]?: readonly KeyPrefix[] } & {
-  readonly 'dynamodb:Query'?: readonly IndexName[];
+export type TableAccess = { readonly [A in ItemAction]?: readonly KeyScope[] } & {
+  readonly 'dynamodb:Query'?: readonly QueryTarget[];
+};
+
+/** The indexes a Query target list names, and the table partitions (patterns) it names. */
+export const queryTargetsOf = (targets: readonly QueryTarget[]): { indexes: IndexName[]; partitions: KeyPartition[] } => {
+  const partitions = (Object.values(KEY_PARTITION) as string[]).filter((pattern) =>
+    (targets as readonly string[]).includes(pattern),
+  ) as KeyPartition[];
+  return {
+    indexes: targets.filter((target) => !(partitions as string[]).includes(target)) as IndexName[],
+    partitions,
+  };
 };
 
 /** The union of several grants, action by action. */
@@ -70,4 +113,12 @@ export const BEARER_AUTH: TableAccess = {
 export const CLIENT_AUTH: TableAccess = {
   'dynamodb:GetItem': [KEY_PREFIX.client],
   'dynamodb:UpdateItem': [KEY_PREFIX.client],
+};
+
+/**
+ * Every admin change is audited after it is made: one PutItem in the organization's audit
+ * partition (`ORG#<org>#AUDIT`), never anywhere else under `ORG#`.
+ */
+export const ADMIN_AUDIT: TableAccess = {
+  'dynamodb:PutItem': [KEY_PARTITION.audit],
 };

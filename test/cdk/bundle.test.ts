@@ -40,14 +40,16 @@ const functionsWithAssets = [
 
 /** Functions that read no table and handle no token: no SDK at all. */
 const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset'];
-/** Functions that queue runs for delivery, the only ones with the SQS client. */
-const QUEUES_RUNS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
+/** Functions that queue runs for delivery (or redeliver one), the only ones with the SQS client. */
+const QUEUES_RUNS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
 /** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */
 const SCHEDULES_BESIDE = ['create-knap', 'update-knap'];
 /** Functions that parse schedules: chrono-node, which only words a rejection, is beside the bundle. */
 const PARSES = [...SCHEDULES_BESIDE, 'preview-schedule'];
 /** The jobs handle no token: no Secrets Manager client. */
 const JOBS = jobs.map((job) => job.id);
+/** Organization admins' functions verify a JWT of the admin issuer, never an API token: no Secrets Manager client either. */
+const ADMIN = routes.filter((route) => route.path.startsWith('/api/admin/')).map((route) => route.id);
 
 describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
@@ -81,7 +83,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const uses = (service: string) => (PUBLIC.includes(id) ? false : service !== 'sqs' || QUEUES_RUNS.includes(id));
     expect(text.includes('DynamoDB_20120810')).toBe(uses('dynamodb'));
     expect(text.includes('AmazonSQS')).toBe(uses('sqs'));
-    expect(text.includes('secretsmanager')).toBe(uses('dynamodb') && !JOBS.includes(id));
+    expect(text.includes('secretsmanager')).toBe(uses('dynamodb') && !JOBS.includes(id) && !ADMIN.includes(id));
     // Credentials come from the environment: none of the default chain's other providers.
     expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);
     expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);

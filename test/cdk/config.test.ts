@@ -40,6 +40,7 @@ describe('settings from context (cdk.json or -c)', () => {
         docs: { rateLimit: 10, burstLimit: 20 },
         'docs-asset': { rateLimit: 10, burstLimit: 20 },
       },
+      adminThrottle: { rateLimit: 20, burstLimit: 40 },
       reservedConcurrency: {},
       tableName: null,
       samLocal: false,
@@ -80,6 +81,16 @@ describe('settings from context (cdk.json or -c)', () => {
     expect(settings({ routeThrottles: { token: { rateLimit: 5, burstLimit: 10 } } }).routeThrottles.openapi).toEqual({
       rateLimit: 10,
       burstLimit: 20,
+    });
+    expect(settings({ adminThrottle: '5/10' }).adminThrottle).toEqual({ rateLimit: 5, burstLimit: 10 });
+    expect(settings({ adminThrottle: ' {"rateLimit": 50, "burstLimit": 100}' }).adminThrottle).toEqual({
+      rateLimit: 50,
+      burstLimit: 100,
+    });
+    expect(settings({ adminThrottle: { rateLimit: 1, burstLimit: 1 } }).adminThrottle).toEqual({ rateLimit: 1, burstLimit: 1 });
+    expect(settings({ routeThrottles: 'admin-list-runs=3/6' }).routeThrottles['admin-list-runs']).toEqual({
+      rateLimit: 3,
+      burstLimit: 6,
     });
     expect(settings({ reservedConcurrency: '3' }).reservedConcurrency).toEqual({ '*': 3 });
     expect(settings({ reservedConcurrency: 'token=5, *=1' }).reservedConcurrency).toEqual({ token: 5, '*': 1 });
@@ -152,6 +163,11 @@ describe('settings from context (cdk.json or -c)', () => {
     ],
     [{ routeThrottles: 'tokens=5/10' }, /routeThrottles/],
     [{ routeThrottles: 'token=5' }, /routeThrottles\.token\.burstLimit/],
+    [{ adminThrottle: '20' }, /adminThrottle/],
+    [{ adminThrottle: '0/40' }, /adminThrottle\.rateLimit/],
+    [{ adminThrottle: '20/9999' }, /adminThrottle\.burstLimit/],
+    [{ adminThrottle: '{"rateLimit": 20' }, /adminThrottle/],
+    [{ adminThrottle: { rateLimit: 20 } }, /adminThrottle\.burstLimit/],
     [{ reservedConcurrency: 'token=-1' }, /reservedConcurrency\.token/],
     [{ reservedConcurrency: 'nobody=1' }, /reservedConcurrency/],
     [{ tableName: 'a' }, /tableName/],

@@ -17,6 +17,7 @@ export const PRODUCTION_CONTEXT: Record<string, unknown> = {
   hostedZoneId: 'Z0123456789ABCDEFGHIJ',
   hostedZoneName: 'example.com',
   reservedConcurrency: 'token=5,*=2',
-  routeThrottles: 'list-knaps=50/100',
+  routeThrottles: 'list-knaps=50/100,admin-audit-events=2/4',
+  adminThrottle: '5/10',
   storedTokensUntil: '2026-12-24T00:00:00Z',
 };

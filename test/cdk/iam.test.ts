@@ -1,10 +1,11 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
-import { functionLogicalId, ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
+import { functionLogicalId, isAdminRoute, ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/knap-stack.js';
 import { JOB_TABLE_ACCESS } from '../../lib/runs.js';
-import { actionsOf } from '../../lib/table-access.js';
+import { actionsOf, inScope, KEY_PARTITION, KEY_PREFIX } from '../../lib/table-access.js';
+import { key } from '../../shared/store/keys.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -54,8 +55,11 @@ const grants = (routeId: string, service: string): Record<string, unknown[]> => 
   return byAction;
 };
 
-/** The table, for items whose partition key starts with one of these prefixes only. */
-const items = (...prefixes: string[]) => ({ on: { 'Fn::GetAtt': [tableId, 'Arn'] }, keys: prefixes.map((p) => `${p}*`).sort() });
+/** The table, for items whose partition key starts with one of these prefixes (`CLIENT#`) or matches one of these patterns only. */
+const items = (...scopes: string[]) => ({
+  on: { 'Fn::GetAtt': [tableId, 'Arn'] },
+  keys: scopes.map((scope) => (scope.endsWith('#') ? `${scope}*` : scope)).sort(),
+});
 const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, `/index/${name}`]] });
 const C = 'CLIENT#';
 const T = 'TOKEN#';
@@ -65,6 +69,8 @@ const K = 'ORG#';
 const I = 'IDEM#';
 const R = 'RUN#';
 const W = 'WEBHOOK#';
+/** The audit partitions, `ORG#<org>#AUDIT`: a pattern, not the prefix `ORG#` (which is every Knap's too). */
+const A = 'ORG#*#AUDIT';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -117,6 +123,24 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')],
     },
     'preview-schedule': bearer,
+    // Organization admins: JWTs verified in the function (no table read, no metering, no token
+    // keys); each change audited in the organization's audit partition, never under `ORG#*`.
+    'admin-list-clients': { 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
+    'admin-create-client': { 'dynamodb:PutItem': [items(C, A)] },
+    'admin-regenerate-secret': {
+      'dynamodb:GetItem': [items(C)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(C)],
+    },
+    'admin-update-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    'admin-revoke-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
+    'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
+    'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
+    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi2')] },
+    'admin-redeliver-run': { 'dynamodb:GetItem': [items(R)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(R)] },
+    // The one Query of the table itself: in the audit partitions only.
+    'admin-audit-events': { 'dynamodb:Query': [items(A)] },
     openapi: {},
     docs: {},
     'docs-asset': {},
@@ -140,8 +164,9 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
 /** Every function: the routes' and the jobs'. */
 const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
 const X_RAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
-/** The functions that make runs, and so may send them to the delivery queue (the deliverer re-queues retries). */
-const QUEUE_SENDERS = ['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'];
+/** The functions that make runs (or redeliver one), and so may send them to the delivery queue (the deliverer re-queues retries). */
+const QUEUE_SENDERS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
+const ADMIN_ROUTES = routes.filter(isAdminRoute).map((route) => route.id);
 const queueArn = () => {
   const [queueId] =
     Object.entries(resourcesOf(template, 'AWS::SQS::Queue')).find(([, queue]) => queue.Properties?.RedrivePolicy) ?? [];
@@ -176,8 +201,9 @@ describe('least privilege, per function', () => {
     );
     const sends = QUEUE_SENDERS.includes(routeId);
     const usesTable = Object.keys(expectedGrants()[routeId]!).length > 0;
-    // Every function that meters a client seals or opens tokens: it reads the signing keys, and only that secret.
-    const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs'].includes(routeId);
+    // Every function that meters a client seals or opens tokens: it reads the signing keys, and
+    // only that secret. Admin functions never see an API token.
+    const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs', ...ADMIN_ROUTES].includes(routeId);
     expect([...services].sort()).toEqual([
       ...(usesTable ? ['dynamodb'] : []),
       'logs',
@@ -239,6 +265,48 @@ describe('least privilege, per function', () => {
   test.each(functionIds.map((id) => [id] as const))('%s: may write traces (X-Ray), in one statement of its own', (routeId) => {
     const xray = statementsOf(routeId).filter((statement) => list(statement.Action).some((action) => action.startsWith('xray:')));
     expect(xray).toEqual([{ Effect: 'Allow', Action: X_RAY_WRITES, Resource: '*' }]);
+  });
+
+  test("the audit pattern matches an organization's audit partition, never a Knap's, a client's or another index partition", () => {
+    expect(KEY_PARTITION.audit).toBe(A);
+    for (const org of ['acme', 'a.b-c_d', 'x']) {
+      expect(inScope(KEY_PARTITION.audit, key.orgAudit(org))).toBe(true);
+      expect(inScope(KEY_PARTITION.audit, key.auditEvent(org, '2026-01-01T00:00:00Z', 'e1').pk)).toBe(true);
+      for (const other of [
+        key.knap(org, 'uuid').pk,
+        key.orgRuns(org),
+        key.orgWebhooks(org),
+        key.orgClients(org),
+        key.sharedKnaps(org),
+        key.client(org).pk,
+      ]) {
+        expect(inScope(KEY_PARTITION.audit, other)).toBe(false);
+      }
+    }
+    expect(inScope(KEY_PREFIX.knap, key.knap('acme', 'uuid').pk)).toBe(true);
+  });
+
+  test.each(ADMIN_ROUTES.map((id) => [id] as const))(
+    '%s: writes nothing under ORG# but audit events, reads no Knap',
+    (routeId) => {
+      for (const statement of statementsOf(routeId)) {
+        const keys = leadingKeysOf(statement) ?? [];
+        expect(keys).not.toContain('ORG#*');
+        if (JSON.stringify(statement.Resource).includes('/index/')) continue;
+        for (const pattern of keys.filter((candidate) => candidate.startsWith('ORG#'))) expect(pattern).toBe(A);
+      }
+    },
+  );
+
+  test('Query of the table itself only with dynamodb:LeadingKeys; elsewhere only on named indexes', () => {
+    for (const id of functionIds) {
+      for (const statement of statementsOf(id).filter((candidate) => list(candidate.Action).includes('dynamodb:Query'))) {
+        for (const resource of list(statement.Resource)) {
+          if (JSON.stringify(resource).includes('/index/')) continue;
+          expect(leadingKeysOf(statement)).toEqual([A]);
+        }
+      }
+    }
   });
 
   test('each function has a role of its own', () => {

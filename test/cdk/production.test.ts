@@ -86,6 +86,14 @@ test('route throttles: the defaults capped at a lower stage limit, a route given
   expect(settings['GET /api/docs']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
   expect(settings['GET /api/studio/knap-tools']).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
   expect(settings['POST /api/studio/knap-tools']).toEqual({ ThrottlingRateLimit: 15, ThrottlingBurstLimit: 30 });
+  // Admin routes: adminThrottle as given, a route of its own (routeThrottles) first.
+  for (const route of routes.filter((candidate) => candidate.path.startsWith('/api/admin/'))) {
+    expect(settings[`${route.method} ${route.path}`]).toEqual(
+      route.id === 'admin-audit-events'
+        ? { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 4 }
+        : { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+    );
+  }
 });
 
 test('reserved concurrency: the token function its own, every other function the `*` one', () => {

@@ -87,6 +87,8 @@ test('DELIVERY_QUEUE_URL reaches exactly the functions that make or re-queue run
     .filter(([, fn]) => fn.Properties?.Environment?.Variables?.DELIVERY_QUEUE_URL)
     .map(([id]) => id)
     .sort();
-  expect(withQueue).toEqual(['start-run', 'report-meeting', 'dispatch-runs', 'deliver-runs'].map(functionLogicalId).sort());
+  expect(withQueue).toEqual(
+    ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'].map(functionLogicalId).sort(),
+  );
   expect(routes.some((route) => route.id === 'start-run')).toBe(true);
 });

@@ -23,15 +23,26 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
     expect([...routeKeys].sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
     expect([...routeKeys].sort()).toEqual([
+      'DELETE /api/admin/clients/{client_id}',
+      'DELETE /api/admin/webhooks/{endpoint_id}',
       'DELETE /api/studio/knap-tools/{uuid}',
       'GET /.well-known/oauth-authorization-server',
+      'GET /api/admin/audit-events',
+      'GET /api/admin/clients',
+      'GET /api/admin/runs',
+      'GET /api/admin/webhooks',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
       'GET /api/openapi.json',
       'GET /api/studio/knap-tools',
       'GET /api/studio/knap-tools/{uuid}',
       'GET /api/studio/knap-tools/{uuid}/runs',
+      'PATCH /api/admin/clients/{client_id}',
       'PATCH /api/studio/knap-tools/{uuid}',
+      'POST /api/admin/clients',
+      'POST /api/admin/clients/{client_id}/secret',
+      'POST /api/admin/runs/{run_id}/redeliver',
+      'POST /api/admin/webhooks',
       'POST /api/oauth/introspect',
       'POST /api/oauth/revoke',
       'POST /api/oauth/token',
@@ -109,6 +120,10 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       expect(limits(publicRoute)).toEqual([10, 20]);
     }
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
+    // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
+    const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
+    expect(adminRoutes).toHaveLength(11);
+    for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     // Route settings name route keys: the stage waits for the routes.
     const stageId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
     const dependsOn = resourcesOf(template, 'AWS::ApiGatewayV2::Stage')[stageId]?.DependsOn as string[];
@@ -166,12 +181,18 @@ describe('functions', () => {
 
   test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
-    // The public documentation routes never touch the table; the run makers reach the queue.
+    // The public documentation routes never touch the table; the run makers (and redelivery)
+    // reach the queue; admin functions verify admins' JWTs and never see the token keys.
     const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata'].includes(route.id);
-    const makesRuns = ['start-run', 'report-meeting'].includes(route.id);
+    const adminRoute = route.path.startsWith('/api/admin/');
+    const makesRuns = ['start-run', 'report-meeting', 'admin-redeliver-run'].includes(route.id);
     const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
     expect(fn.Properties?.Environment.Variables).toEqual({
-      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId), TOKEN_KEYS_SECRET_ARN: ref(secretId!) }),
+      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId) }),
+      ...(publicRoute || adminRoute ? {} : { TOKEN_KEYS_SECRET_ARN: ref(secretId!) }),
+      ...(adminRoute
+        ? { ADMIN_ISSUER: expect.anything(), ADMIN_AUDIENCE: expect.anything(), ADMIN_ORG_CLAIM: 'cognito:groups' }
+        : {}),
       ...(makesRuns ? { DELIVERY_QUEUE_URL: expect.objectContaining({ Ref: expect.any(String) }) } : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
 import { JOB_TABLE_ACCESS } from '../../lib/runs.js';
-import type { TableAccess } from '../../lib/table-access.js';
+import { inScope, type KeyScope, type QueryTarget, queryTargetsOf, type TableAccess } from '../../lib/table-access.js';
 import {
   type InvokeEnvironment,
   invokeFile,
@@ -15,8 +15,9 @@ import { type RecordedCall, type RecordingProxy, startRecordingProxy } from '../
 import { testTmpDir } from '../support/tmp.js';
 
 /**
- * The IAM grants (lib/functions.ts, lib/runs.ts: actions limited to key prefixes by
- * `dynamodb:LeadingKeys`, Query to named indexes) are checked against what each function
+ * The IAM grants (lib/functions.ts, lib/runs.ts: actions limited to key prefixes or patterns
+ * by `dynamodb:LeadingKeys`, Query to named indexes or, on the table itself, to the partitions
+ * of a pattern) are checked against what each function
  * really sends, for every event in events/: a call outside its grant would be AccessDenied
  * when deployed, so a repository change that needs a new grant fails here, not in production.
  */
@@ -26,15 +27,23 @@ const GRANTS: Record<string, TableAccess> = { ...ROUTE_TABLE_ACCESS, ...JOB_TABL
 type AttributeValue = { S?: string };
 type Keyed = Record<string, AttributeValue>;
 
-/** The partition keys a call addresses, or the index a Query reads. */
+/** The partition key a Query of the table itself reads: the value `pk = :value` names. */
+const queriedPartition = (body: { KeyConditionExpression?: string; ExpressionAttributeValues?: Keyed }): string => {
+  const placeholder = /(?:^|\s|\()pk\s*=\s*(:\w+)/.exec(body.KeyConditionExpression ?? '')?.[1];
+  return (placeholder && body.ExpressionAttributeValues?.[placeholder]?.S) || '(the table itself)';
+};
+
+/** The partition keys a call addresses, or the index a Query reads (`table:<pk>` for the table itself). */
 const targetsOf = (call: RecordedCall): string[] => {
   const body = call.body as {
     Key?: Keyed;
     Item?: Keyed;
     IndexName?: string;
+    KeyConditionExpression?: string;
+    ExpressionAttributeValues?: Keyed;
     RequestItems?: Record<string, { Keys?: Keyed[] } | { PutRequest?: { Item: Keyed }; DeleteRequest?: { Key: Keyed } }[]>;
   };
-  if (call.operation === 'Query') return [body.IndexName ?? '(the table itself)'];
+  if (call.operation === 'Query') return [body.IndexName ?? `table:${queriedPartition(body)}`];
   if (body.Key) return [body.Key.pk?.S ?? ''];
   if (body.Item) return [body.Item.pk?.S ?? ''];
   return Object.values(body.RequestItems ?? {}).flatMap((request) =>
@@ -48,15 +57,47 @@ const targetsOf = (call: RecordedCall): string[] => {
 const outsideGrant = (grant: TableAccess, call: RecordedCall): string[] => {
   const allowed = (grant as Record<string, readonly string[] | undefined>)[`dynamodb:${call.operation}`];
   if (!allowed) return [`dynamodb:${call.operation}`];
+  const queryAllowed = (target: string): boolean => {
+    if (!target.startsWith('table:')) return allowed.includes(target);
+    const { partitions } = queryTargetsOf(allowed as readonly QueryTarget[]);
+    return partitions.some((pattern) => inScope(pattern, target.slice('table:'.length)));
+  };
   return targetsOf(call)
     .filter((target) =>
-      call.operation === 'Query' ? !allowed.includes(target) : !allowed.some((prefix) => target.startsWith(prefix)),
+      call.operation === 'Query' ? !queryAllowed(target) : !allowed.some((scope) => inScope(scope as KeyScope, target)),
     )
     .map(
       (target) =>
         `dynamodb:${call.operation} on ${call.operation === 'Query' ? target : target.slice(0, target.indexOf('#') + 1)}`,
     );
 };
+
+test('a Query of the table itself is within a grant only in the partitions of its pattern', () => {
+  const query = (pk: string, index?: string): RecordedCall =>
+    ({
+      operation: 'Query',
+      body: {
+        ...(index ? { IndexName: index } : {}),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: pk } },
+      },
+    }) as unknown as RecordedCall;
+  const audit = GRANTS['admin-audit-events'] ?? {};
+  expect(outsideGrant(audit, query('ORG#acme#AUDIT'))).toEqual([]);
+  expect(outsideGrant(audit, query('ORG#acme'))).toEqual(['dynamodb:Query on table:ORG#acme']);
+  expect(outsideGrant(audit, query('CLIENT#abc'))).toEqual(['dynamodb:Query on table:CLIENT#abc']);
+  expect(outsideGrant(GRANTS['list-knaps'] ?? {}, query('ORG#acme#AUDIT'))).toEqual(['dynamodb:Query on table:ORG#acme#AUDIT']);
+  expect(outsideGrant(GRANTS['admin-list-runs'] ?? {}, query('ORG#acme#RUNS', 'gsi2'))).toEqual([]);
+});
+
+test('audit writes are within an admin grant; a Knap write is not', () => {
+  const put = (pk: string): RecordedCall =>
+    ({ operation: 'PutItem', body: { Item: { pk: { S: pk }, sk: { S: 'x' } } } }) as unknown as RecordedCall;
+  const grant = GRANTS['admin-create-client'] ?? {};
+  expect(outsideGrant(grant, put('ORG#acme#AUDIT'))).toEqual([]);
+  expect(outsideGrant(grant, put('CLIENT#abc'))).toEqual([]);
+  expect(outsideGrant(grant, put('ORG#acme'))).toEqual(['dynamodb:PutItem on ORG#']);
+});
 
 let env: InvokeEnvironment;
 let proxy: RecordingProxy;
@@ -139,5 +180,7 @@ test.each(files.map(({ functionId, file }) => [relative(PROJECT_ROOT, file), fun
     const calls = proxy.take();
     const grant = GRANTS[functionId] ?? {};
     expect(calls.flatMap((call) => outsideGrant(grant, call))).toEqual([]);
+    // A success of a function with a grant reached the table: the check above was not vacuous.
+    if (/^2\d\d-/.test(basename(file)) && Object.keys(grant).length > 0) expect(calls.length).toBeGreaterThan(0);
   },
 );
