@@ -3,10 +3,13 @@
  * events in events/: a known client with a known secret, known access and refresh tokens,
  * a few Knaps to list, read, change, delete and run, and a few runs. They exist only in tables this module
  * seeds (an in-memory dynalite by default); `seedFixtures` refuses an AWS endpoint, so they
- * can never become a back door into a deployed table.
+ * can never become a back door into a deployed table. For the admin routes: webhook endpoints,
+ * and organization admins whose tokens a fixed fixture key signs (ADMIN_TOKENS), trusted only
+ * by the invoke environment (scripts/invoke-core.ts), never by a deployment.
  *
  * Only hashes are stored, as the real code does: sha256(secret), sha256(token).
  */
+import { createPrivateKey, sign } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type ApiClient, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES } from '../shared/domain/clients.js';
@@ -17,6 +20,7 @@ import { windowStart } from '../shared/domain/rate-limit.js';
 import type { Repository } from '../shared/domain/repository.js';
 import { newRun, type Run, type StoredRun } from '../shared/domain/runs.js';
 import type { TokenKind, TokenRecord } from '../shared/domain/tokens.js';
+import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
 
 export const FIXTURE_ORG = 'acme';
 
@@ -95,6 +99,30 @@ export const CLIENTS = {
     status: 'active',
     rateLimit: 100,
   },
+  /**
+   * A client of the fixture organization that only the admin events change: its secret is
+   * regenerated (events/admin-regenerate-secret) and it is renamed (events/admin-update-client),
+   * so the main client's secret and tokens stay valid for every other event.
+   */
+  adminManaged: {
+    clientId: 'knap_ci_f1x7u7e0000000000000000000000006',
+    secret: 'knap_cs_FIXTURE-local-invoke-only-admin-managed-secret-06',
+    name: 'Fixture managed by its admin',
+    userId: 4206,
+    orgName: FIXTURE_ORG,
+    status: 'active',
+    rateLimit: 100,
+  },
+  /** Revoked by events/admin-revoke-client/204-active-client (and active again before it, see resetFixtureClient). */
+  toRevoke: {
+    clientId: 'knap_ci_f1x7u7e0000000000000000000000007',
+    secret: 'knap_cs_FIXTURE-local-invoke-only-to-revoke-secret-0007',
+    name: 'Fixture the admin revokes',
+    userId: 4207,
+    orgName: FIXTURE_ORG,
+    status: 'active',
+    rateLimit: 100,
+  },
 } as const satisfies Record<string, FixtureClient>;
 
 type ClientKey = keyof typeof CLIENTS;
@@ -165,6 +193,98 @@ export const TOKENS = {
     expiresAt: FAR_FUTURE,
   },
 } as const satisfies Record<string, FixtureToken>;
+
+/**
+ * Organization admins for local invocation: a FIXED Ed25519 key pair, committed here, that
+ * signs the fixture admin tokens (JWTs, as an OpenID Connect provider issues them). It is a
+ * fixture key for `npm run invoke` and test/invoke only: its issuer is a `.invalid` host no
+ * deployment names (ADMIN_ISSUER is Cognito's or a team's own), and only the invoke
+ * environment publishes its public half, on 127.0.0.1 for as long as it runs
+ * (scripts/invoke-core.ts), so no deployed function ever trusts it.
+ */
+export const FIXTURE_ADMIN_ISSUER = 'https://fixture-admin-issuer.invalid/local-invoke-only';
+/** The audience the fixture admin tokens are for (`aud`), as ADMIN_AUDIENCE names it. */
+export const FIXTURE_ADMIN_AUDIENCE = 'knap-admin-api-fixture';
+/** The claim naming the admin's organization, as the local provider's tokens carry it (ADMIN_ORG_CLAIM). */
+export const FIXTURE_ADMIN_ORG_CLAIM = 'org';
+const FIXTURE_ADMIN_KEY_ID = 'FIXTURE-local-invoke-only-admin-key-1';
+
+/** The private half: a fixture, not a secret (see above). Ed25519 signatures are deterministic, so the tokens are too. */
+const FIXTURE_ADMIN_PRIVATE_JWK = {
+  kty: 'OKP',
+  crv: 'Ed25519',
+  x: '2BAJe-SbI1SZzxLd2Ax-WEp-fq87jUtZfqihVcgkMsY',
+  d: 'X_wfJmHCfAqUkDQpJFSubcFxAY6sUAuYBACyHSxoCbs',
+} as const;
+
+/** What the fixture issuer publishes at its JWKS URI: the public half only. */
+export const FIXTURE_ADMIN_JWKS = {
+  keys: [
+    {
+      kty: FIXTURE_ADMIN_PRIVATE_JWK.kty,
+      crv: FIXTURE_ADMIN_PRIVATE_JWK.crv,
+      x: FIXTURE_ADMIN_PRIVATE_JWK.x,
+      kid: FIXTURE_ADMIN_KEY_ID,
+      alg: 'EdDSA',
+      use: 'sig',
+    },
+  ],
+} as const;
+
+const base64url = (value: string | Buffer): string => Buffer.from(value).toString('base64url');
+
+/** A compact JWS (RFC 7515) of these claims, signed with the fixture key: what an OpenID Connect provider's access token is. */
+const signFixtureJwt = (claims: Record<string, unknown>): string => {
+  const input = `${base64url(JSON.stringify({ alg: 'EdDSA', typ: 'at+jwt', kid: FIXTURE_ADMIN_KEY_ID }))}.${base64url(JSON.stringify(claims))}`;
+  const key = createPrivateKey({ key: { ...FIXTURE_ADMIN_PRIVATE_JWK }, format: 'jwk' });
+  return `${input}.${base64url(sign(null, Buffer.from(input), key))}`;
+};
+
+interface FixtureAdmin {
+  email: string;
+  orgName: string;
+  /** `exp`: 2100 for the valid ones. */
+  expiresAt: number;
+}
+
+const adminClaims = (admin: FixtureAdmin): Record<string, unknown> => ({
+  iss: FIXTURE_ADMIN_ISSUER,
+  sub: admin.email,
+  aud: FIXTURE_ADMIN_AUDIENCE,
+  iat: ISSUED_AT,
+  exp: admin.expiresAt,
+  scope: 'openid email admin',
+  email: admin.email,
+  [FIXTURE_ADMIN_ORG_CLAIM]: admin.orgName,
+});
+
+/** The fixture admins: one of the fixture organization, one of another, and one whose token has expired. */
+export const ADMINS = {
+  /** The admin of every valid admin event: acts in the fixture organization (`acme`). */
+  main: { email: 'ada.admin@acme.example', orgName: FIXTURE_ORG, expiresAt: FAR_FUTURE },
+  /** Another organization's admin (`globex`): the fixture organization's clients, endpoints and runs are 404s to it. */
+  otherOrg: { email: 'grace.admin@globex.example', orgName: OTHER_ORG, expiresAt: FAR_FUTURE },
+  /** The fixture organization's admin with a token that expired long ago. */
+  expired: { email: 'ada.admin@acme.example', orgName: FIXTURE_ORG, expiresAt: LONG_AGO },
+} as const satisfies Record<string, FixtureAdmin>;
+
+const mainAdminToken = signFixtureJwt(adminClaims(ADMINS.main));
+
+/**
+ * The fixture admin tokens (`Authorization: Bearer <token>` on /api/admin/*): JWTs signed with
+ * the fixture key, valid until 2100 but `expired`; `tampered` is the main admin's token with
+ * its organization changed to another one after signing, so its signature no longer holds.
+ */
+export const ADMIN_TOKENS = {
+  main: mainAdminToken,
+  otherOrg: signFixtureJwt(adminClaims(ADMINS.otherOrg)),
+  expired: signFixtureJwt(adminClaims(ADMINS.expired)),
+  tampered: (() => {
+    const [header, , signature] = mainAdminToken.split('.');
+    const claims = { ...adminClaims(ADMINS.main), [FIXTURE_ADMIN_ORG_CLAIM]: OTHER_ORG };
+    return `${header}.${base64url(JSON.stringify(claims))}.${signature}`;
+  })(),
+} as const;
 
 interface FixtureKnap {
   owner: ClientKey;
@@ -290,7 +410,8 @@ const fixtureRun = (
     meeting_id: null,
     created_at: createdAt,
   });
-  return { run: { ...run, ...outcome }, orgName: CLIENTS[owner].orgName, deliveredTo: [] };
+  // As the store reads back a run no attempt was logged on, and never redelivered.
+  return { run: { ...run, ...outcome }, orgName: CLIENTS[owner].orgName, deliveredTo: [], attemptLog: [], retryBase: 0 };
 };
 
 /**
@@ -322,10 +443,54 @@ export const FIXTURE_RUNS = {
    */
   awaitingDelivery: fixtureRun('ownPrivate', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0b01', '2026-01-08T10:00:00Z'),
   awaitingDeliveryToo: fixtureRun('ownPrivate', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0b02', '2026-01-08T10:05:00Z'),
+  /**
+   * A run of ownShared that failed for good: events/admin-redeliver-run sends it again (pending,
+   * queued); each such event finds it failed again (resetFixtureRun).
+   */
+  toRedeliver: fixtureRun('ownShared', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0c01', '2026-01-09T08:00:00Z', {
+    status: 'failed',
+    attempts: 8,
+    last_attempt_at: '2026-01-09T10:41:09Z',
+    last_error: 'HTTP 410 from https://hooks.acme.example/old-knaps',
+  }),
+  /** Another organization's run: a 404 to the fixture organization's admin. */
+  otherOrg: fixtureRun('otherOrg', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0d01', '2026-01-09T09:00:00Z', {
+    status: 'delivered',
+    attempts: 1,
+    last_attempt_at: '2026-01-09T09:00:00Z',
+  }),
 } as const satisfies Record<string, StoredRun>;
 
 /** Every fixture run. */
 export const RUNS: readonly StoredRun[] = Object.values(FIXTURE_RUNS);
+
+/**
+ * The fixture webhook endpoints, all of another organization (`globex`): the fixture
+ * organization has none, so its deliveries are recorded as no_endpoint (events/deliver-runs)
+ * and nothing is ever sent out. Its admin lists them, removes one, and adds more; to the
+ * fixture organization's admin they are 404s.
+ */
+export const FIXTURE_WEBHOOKS = {
+  /** Listed by the other organization's admin; events/admin-remove-webhook/404-other-org names it. */
+  otherOrg: {
+    endpointId: 'we_0b6f1c523f0e4c1a9a570e01',
+    orgName: OTHER_ORG,
+    url: 'https://hooks.globex.example/knaps',
+    secret: `whsec_${Buffer.from('FIXTURE-local-invoke-only-hook-1').toString('base64')}`,
+    createdAt: CREATED_AT,
+  },
+  /** Removed by events/admin-remove-webhook/204-own-endpoint; each such event finds it back (resetFixtureWebhook). */
+  toRemove: {
+    endpointId: 'we_0b6f1c523f0e4c1a9a570e02',
+    orgName: OTHER_ORG,
+    url: 'https://hooks.globex.example/old-knaps',
+    secret: `whsec_${Buffer.from('FIXTURE-local-invoke-only-hook-2').toString('base64')}`,
+    createdAt: CREATED_AT,
+  },
+} as const satisfies Record<string, WebhookEndpoint>;
+
+/** Every fixture webhook endpoint. */
+export const WEBHOOKS: readonly WebhookEndpoint[] = Object.values(FIXTURE_WEBHOOKS);
 
 /**
  * Writes a run whatever is stored under its id. The repository only ever creates runs
@@ -337,13 +502,15 @@ export type RunWriter = (stored: StoredRun) => Promise<void>;
 const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
+const CLIENT_DESCRIPTION = 'Fixture for local invocation (scripts/fixtures.ts)';
+
 /** Creates the client, or brings an existing one back to the fixture's state; returns its generation. */
 const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number> => {
   const client: ApiClient = {
     clientId: spec.clientId,
     orgName: spec.orgName,
     name: spec.name,
-    description: 'Fixture for local invocation (scripts/fixtures.ts)',
+    description: CLIENT_DESCRIPTION,
     userId: spec.userId,
     status: spec.status,
     generation: 1,
@@ -364,7 +531,14 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
   // Seeded before (a persistent DYNAMODB_ENDPOINT): reset what an earlier run may have changed.
   const updated = await repo.updateClient(
     spec.clientId,
-    { secretHash: client.secretHash, status: spec.status, rateLimit: spec.rateLimit },
+    {
+      secretHash: client.secretHash,
+      status: spec.status,
+      rateLimit: spec.rateLimit,
+      // An admin event may have renamed it (events/admin-update-client).
+      name: spec.name,
+      description: CLIENT_DESCRIPTION,
+    },
     isoSeconds(new Date()),
   );
   if (!updated) throw new Error(`Fixture client ${spec.clientId} vanished while seeding`);
@@ -392,7 +566,16 @@ export const seedFixtures = async (repo: Repository, endpoint: string | undefine
   for (const key of Object.keys(CLIENTS) as ClientKey[]) {
     generations.set(key, await seedClient(repo, CLIENTS[key]));
   }
-  const records: TokenRecord[] = Object.values(TOKENS).map((fixture) => ({
+  await repo.putTokens(tokenRecords(Object.values(TOKENS), generations));
+  for (const fixture of KNAPS) await seedKnap(repo, fixture);
+  for (const fixture of RUNS) await seedRun(repo, fixture, writeRun);
+  for (const fixture of WEBHOOKS) await seedWebhook(repo, fixture);
+  await primeRateLimits(repo);
+};
+
+/** The stored records of these fixture tokens, each at its client's generation. */
+const tokenRecords = (fixtures: readonly FixtureToken[], generations: ReadonlyMap<ClientKey, number>): TokenRecord[] =>
+  fixtures.map((fixture) => ({
     tokenHash: hashCredential(fixture.token),
     kind: fixture.kind,
     clientId: CLIENTS[fixture.client].clientId,
@@ -401,10 +584,55 @@ export const seedFixtures = async (repo: Repository, endpoint: string | undefine
     issuedAt: ISSUED_AT,
     expiresAt: fixture.expiresAt,
   }));
-  await repo.putTokens(records);
-  for (const fixture of KNAPS) await seedKnap(repo, fixture);
-  for (const fixture of RUNS) await seedRun(repo, fixture, writeRun);
-  await primeRateLimits(repo);
+
+/**
+ * Puts the fixture client with this id back as seeded (its secret, status, name, description
+ * and rate limit, and its fixture tokens at its generation), if there is one; call it before an
+ * event that names a client, so that no earlier event (a revocation, a new secret, a rename)
+ * changes its status. Writes nothing when the client is as seeded. True when `clientId` is a
+ * fixture client's.
+ */
+export const resetFixtureClient = async (repo: Repository, clientId: string): Promise<boolean> => {
+  const key = (Object.keys(CLIENTS) as ClientKey[]).find((candidate) => CLIENTS[candidate].clientId === clientId);
+  if (key === undefined) return false;
+  const spec: FixtureClient = CLIENTS[key];
+  const stored = await repo.getClient(clientId);
+  if (
+    stored &&
+    stored.orgName === spec.orgName &&
+    stored.status === spec.status &&
+    stored.secretHash === hashCredential(spec.secret) &&
+    stored.rateLimit === spec.rateLimit &&
+    stored.name === spec.name &&
+    stored.description === CLIENT_DESCRIPTION
+  ) {
+    return true;
+  }
+  const generation = await seedClient(repo, spec);
+  const tokens = Object.values(TOKENS).filter((fixture) => fixture.client === key);
+  if (tokens.length > 0) await repo.putTokens(tokenRecords(tokens, new Map([[key, generation]])));
+  return true;
+};
+
+/** Writes a missing fixture webhook endpoint (endpoints are only ever added and removed, never changed). */
+const seedWebhook = async (repo: Repository, fixture: WebhookEndpoint): Promise<void> => {
+  try {
+    await repo.putWebhookEndpoint(fixture);
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+/**
+ * Puts the fixture webhook endpoint with this id back, if there is one (an earlier event may
+ * have removed it); call it before an event that names an endpoint. True when `endpointId` is
+ * a fixture endpoint's.
+ */
+export const resetFixtureWebhook = async (repo: Repository, endpointId: string): Promise<boolean> => {
+  const fixture = WEBHOOKS.find((candidate) => candidate.endpointId === endpointId);
+  if (!fixture) return false;
+  await seedWebhook(repo, fixture);
+  return true;
 };
 
 const ownershipOf = (fixture: FixtureKnap): KnapOwnership => ({

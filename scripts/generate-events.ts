@@ -16,6 +16,9 @@
  *   path (`/api/studio/knap-tools/0b6f...`), the routeKey stays the template
  *   (`GET /api/studio/knap-tools/{uuid}`), and pathParameters holds the values, decoded.
  *
+ * The admin routes' events (/api/admin/*) carry the fixture admins' tokens, JWTs signed with
+ * the fixture key (scripts/fixtures.ts), as a console sends them: `authorization: Bearer <jwt>`.
+ *
  * And the events of the jobs (functions/jobs.ts), named for what they are rather than for a
  * status (`scheduled-event.json`, `sqs-batch.json`):
  * - dispatch-runs: the EventBridge Scheduled Event its every-minute rule sends
@@ -31,7 +34,16 @@ import type { APIGatewayProxyEventV2, ScheduledEvent, SQSEvent, SQSRecord } from
 import { type JobDefinition, jobs } from '../functions/jobs.js';
 import { fillPath, matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { clfTime, isTextContentType } from '../local/http-adapter.js';
-import { CLIENTS, FIXTURE_KNAPS, FIXTURE_ORG, FIXTURE_RUNS, OTHER_ORG, TOKENS } from './fixtures.js';
+import {
+  ADMIN_TOKENS,
+  CLIENTS,
+  FIXTURE_KNAPS,
+  FIXTURE_ORG,
+  FIXTURE_RUNS,
+  FIXTURE_WEBHOOKS,
+  OTHER_ORG,
+  TOKENS,
+} from './fixtures.js';
 import { EVENTS_DIR, md5Of } from './invoke-core.js';
 
 const API_ID = 'k7n2p4x9qa';
@@ -406,6 +418,155 @@ const CASES: Record<string, Case[]> = {
   ],
 };
 
+/** An organization admin's token, as the console sends it. */
+const asAdmin = { authorization: bearer(ADMIN_TOKENS.main) };
+/** Another organization's admin: the fixture organization's clients, endpoints and runs are 404s to it. */
+const asOtherOrgAdmin = { authorization: bearer(ADMIN_TOKENS.otherOrg) };
+const adminRefusals = {
+  expired: { authorization: bearer(ADMIN_TOKENS.expired) },
+  /** Signed, then its organization changed: the signature no longer holds. */
+  tampered: { authorization: bearer(ADMIN_TOKENS.tampered) },
+  /** An API client's access token is never an admin's. */
+  apiClient: { authorization: bearer(TOKENS.access.token) },
+};
+const clientParams = (client: { clientId: string }) => ({ client_id: client.clientId });
+/** Well-formed ids nothing has. */
+const NO_SUCH_CLIENT = 'knap_ci_00000000000000000000000000000000';
+const NO_SUCH_ENDPOINT = 'we_000000000000000000000000';
+const NO_SUCH_RUN = 'run_00000000000000000000000000000000';
+
+/**
+ * Cases added after the jobs' events: their seconds come after the jobs', so that adding them
+ * changed no earlier file. A route may have cases in both (list-knaps: an admin's token).
+ *
+ * The admin events act in the fixture organization (`acme`) but for webhook endpoints: the
+ * fixture organization has none, so deliveries stay no_endpoint (events/deliver-runs), and the
+ * endpoint events are another organization's admin's (`globex`, whose fixture endpoints they
+ * list and remove, and which they add to).
+ */
+const LATER_CASES: Record<string, Case[]> = {
+  // Admin tokens never work on the integrators' API.
+  'list-knaps': [{ name: '401-admin-token', headers: asAdmin }],
+  'admin-list-clients': [
+    { name: '200-own-org', headers: asAdmin },
+    { name: '200-other-org-admin', headers: asOtherOrgAdmin },
+    { name: '401-missing-token' },
+    { name: '401-expired-token', headers: adminRefusals.expired },
+    { name: '401-tampered-token', headers: adminRefusals.tampered },
+    { name: '401-api-client-token', headers: adminRefusals.apiClient },
+  ],
+  'admin-create-client': [
+    {
+      name: '201-client',
+      headers: asAdmin,
+      body: { name: 'Billing sync', description: 'Pushes paid invoices to the ledger', rate_limit: 120, user_id: 4210 },
+    },
+    { name: '400-empty-name', headers: asAdmin, body: { name: '' } },
+    { name: '400-invalid-rate-limit', headers: asAdmin, body: { name: 'Too eager', rate_limit: 0 } },
+    // Secrets are made by the API, never chosen by the caller.
+    { name: '400-unknown-field', headers: asAdmin, body: { name: 'Own secret', client_secret: 'knap_cs_my-own-secret' } },
+    { name: '400-malformed-json', headers: asAdmin, body: '{"name": "Unfinished", ', contentType: 'application/json' },
+    { name: '401-missing-token', body: { name: 'No credentials' } },
+    { name: '401-api-client-token', headers: adminRefusals.apiClient, body: { name: 'Not an admin' } },
+  ],
+  'admin-regenerate-secret': [
+    { name: '200-own-client', params: clientParams(CLIENTS.adminManaged), headers: asAdmin },
+    { name: '401-missing-token', params: clientParams(CLIENTS.adminManaged) },
+    { name: '401-expired-token', params: clientParams(CLIENTS.adminManaged), headers: adminRefusals.expired },
+    { name: '404-other-org', params: clientParams(CLIENTS.stranger), headers: asAdmin },
+    { name: '404-other-org-admin', params: clientParams(CLIENTS.adminManaged), headers: asOtherOrgAdmin },
+    { name: '404-no-such-client', params: { client_id: NO_SUCH_CLIENT }, headers: asAdmin },
+    { name: '409-revoked-client', params: clientParams(CLIENTS.revoked), headers: asAdmin },
+  ],
+  'admin-update-client': [
+    {
+      name: '200-rename',
+      params: clientParams(CLIENTS.adminManaged),
+      headers: asAdmin,
+      body: { name: 'Billing sync (EU)', description: 'Pushes paid invoices to the EU ledger' },
+    },
+    { name: '200-rate-limit', params: clientParams(CLIENTS.adminManaged), headers: asAdmin, body: { rate_limit: 250 } },
+    {
+      name: '400-invalid-rate-limit',
+      params: clientParams(CLIENTS.adminManaged),
+      headers: asAdmin,
+      body: { rate_limit: 2.5 },
+    },
+    // Revoking is DELETE's; the status is not a field.
+    { name: '400-unknown-field', params: clientParams(CLIENTS.adminManaged), headers: asAdmin, body: { status: 'revoked' } },
+    { name: '401-missing-token', params: clientParams(CLIENTS.adminManaged), body: { name: 'No credentials' } },
+    {
+      name: '401-api-client-token',
+      params: clientParams(CLIENTS.adminManaged),
+      headers: adminRefusals.apiClient,
+      body: { name: 'Not an admin' },
+    },
+    { name: '404-other-org', params: clientParams(CLIENTS.stranger), headers: asAdmin, body: { name: 'Not mine' } },
+    { name: '409-revoked-client', params: clientParams(CLIENTS.revoked), headers: asAdmin, body: { name: 'Too late' } },
+  ],
+  'admin-revoke-client': [
+    { name: '204-active-client', params: clientParams(CLIENTS.toRevoke), headers: asAdmin },
+    // Revocation is permanent and DELETE idempotent: revoking a revoked client changes nothing.
+    { name: '204-already-revoked', params: clientParams(CLIENTS.revoked), headers: asAdmin },
+    { name: '401-missing-token', params: clientParams(CLIENTS.toRevoke) },
+    { name: '401-tampered-token', params: clientParams(CLIENTS.toRevoke), headers: adminRefusals.tampered },
+    { name: '404-other-org', params: clientParams(CLIENTS.stranger), headers: asAdmin },
+    { name: '404-no-such-client', params: { client_id: NO_SUCH_CLIENT }, headers: asAdmin },
+  ],
+  'admin-list-webhooks': [
+    { name: '200-endpoints', headers: asOtherOrgAdmin },
+    { name: '200-no-endpoints', headers: asAdmin },
+    { name: '401-missing-token' },
+    { name: '401-api-client-token', headers: adminRefusals.apiClient },
+  ],
+  'admin-add-webhook': [
+    { name: '201-endpoint', headers: asOtherOrgAdmin, body: { url: 'https://hooks.globex.example/knaps/v2' } },
+    { name: '400-http-url', headers: asOtherOrgAdmin, body: { url: 'http://hooks.globex.example/knaps' } },
+    { name: '400-private-address', headers: asOtherOrgAdmin, body: { url: 'https://10.0.0.7/knaps' } },
+    { name: '400-missing-url', headers: asOtherOrgAdmin, body: {} },
+    { name: '401-missing-token', body: { url: 'https://hooks.globex.example/knaps/v2' } },
+    { name: '401-expired-token', headers: adminRefusals.expired, body: { url: 'https://hooks.acme.example/knaps' } },
+  ],
+  'admin-remove-webhook': [
+    { name: '204-own-endpoint', params: { endpoint_id: FIXTURE_WEBHOOKS.toRemove.endpointId }, headers: asOtherOrgAdmin },
+    { name: '401-missing-token', params: { endpoint_id: FIXTURE_WEBHOOKS.toRemove.endpointId } },
+    {
+      name: '401-api-client-token',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.toRemove.endpointId },
+      headers: adminRefusals.apiClient,
+    },
+    { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
+    { name: '404-no-such-endpoint', params: { endpoint_id: NO_SUCH_ENDPOINT }, headers: asOtherOrgAdmin },
+  ],
+  'admin-list-runs': [
+    { name: '200-runs', headers: asAdmin },
+    { name: '200-first-page', headers: asAdmin, query: { limit: '1' } },
+    { name: '400-invalid-limit', headers: asAdmin, query: { limit: '0' } },
+    { name: '400-invalid-cursor', headers: asAdmin, query: { cursor: 'not-a-cursor' } },
+    { name: '401-missing-token' },
+    { name: '401-expired-token', headers: adminRefusals.expired },
+  ],
+  'admin-redeliver-run': [
+    { name: '202-failed-run', params: { run_id: FIXTURE_RUNS.toRedeliver.run.run_id }, headers: asAdmin },
+    { name: '401-missing-token', params: { run_id: FIXTURE_RUNS.toRedeliver.run.run_id } },
+    {
+      name: '401-api-client-token',
+      params: { run_id: FIXTURE_RUNS.toRedeliver.run.run_id },
+      headers: adminRefusals.apiClient,
+    },
+    { name: '404-other-org', params: { run_id: FIXTURE_RUNS.otherOrg.run.run_id }, headers: asAdmin },
+    { name: '404-no-such-run', params: { run_id: NO_SUCH_RUN }, headers: asAdmin },
+  ],
+  'admin-audit-events': [
+    { name: '200-log', headers: asAdmin },
+    { name: '200-first-page', headers: asAdmin, query: { limit: '1' } },
+    { name: '400-invalid-limit', headers: asAdmin, query: { limit: '0' } },
+    { name: '400-invalid-cursor', headers: asAdmin, query: { cursor: 'not-a-cursor' } },
+    { name: '401-missing-token' },
+    { name: '401-tampered-token', headers: adminRefusals.tampered },
+  ],
+};
+
 /** An event of a job (functions/jobs.ts): named for what it is; no HTTP status. */
 interface JobCase {
   /** The file name without `.json`, e.g. `scheduled-event`. */
@@ -573,21 +734,24 @@ export function* generatedEvents(): Generator<{
   file: string;
   event: APIGatewayProxyEventV2 | ScheduledEvent | SQSEvent;
 }> {
-  // Each case's second after BASE_TIME is its place in CASES, then JOB_CASES: a case added
-  // later changes no earlier event.
+  // Each case's second after BASE_TIME is its place in CASES, then JOB_CASES, then
+  // LATER_CASES: a case added later changes no earlier event.
   const places = new Map<Case, number>();
   for (const item of Object.values(CASES).flat()) places.set(item, places.size);
-  const unknown = Object.keys(CASES).filter((id) => !routes.some((route) => route.id === id));
+  const jobsFrom = places.size;
+  const jobCount = Object.values(JOB_CASES).flat().length;
+  for (const item of Object.values(LATER_CASES).flat()) places.set(item, jobCount + places.size);
+  const unknown = [...Object.keys(CASES), ...Object.keys(LATER_CASES)].filter((id) => !routes.some((route) => route.id === id));
   if (unknown.length > 0) throw new Error(`Event cases for routes that do not exist: ${unknown.join(', ')}`);
   for (const route of routes) {
-    const cases = CASES[route.id];
-    if (!cases) throw new Error(`No event cases for route ${route.id}`);
+    const cases = [...(CASES[route.id] ?? []), ...(LATER_CASES[route.id] ?? [])];
+    if (cases.length === 0) throw new Error(`No event cases for route ${route.id}`);
     for (const item of cases) {
       const event = buildEvent(route, item, places.get(item) ?? 0);
       yield { functionId: route.id, file: join(EVENTS_DIR, route.id, `${item.name}.json`), event };
     }
   }
-  let index = places.size;
+  let index = jobsFrom;
   for (const job of jobs) {
     const cases = JOB_CASES[job.id];
     if (!cases) throw new Error(`No event cases for job ${job.id}`);

@@ -10,6 +10,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -30,13 +32,19 @@ import { runToItem } from '../shared/store/items.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import {
   assertLocalEndpoint,
+  FIXTURE_ADMIN_AUDIENCE,
+  FIXTURE_ADMIN_ISSUER,
+  FIXTURE_ADMIN_JWKS,
+  FIXTURE_ADMIN_ORG_CLAIM,
   FIXTURE_TOKENS_UNTIL,
   INVOKE_TOKEN_KEY,
   primeRateLimits,
   type RunWriter,
   resetDueFixtureKnaps,
+  resetFixtureClient,
   resetFixtureKnap,
   resetFixtureRun,
+  resetFixtureWebhook,
   seedFixtures,
 } from './fixtures.js';
 
@@ -99,6 +107,12 @@ export interface InvokeEnvironment {
   resetDueKnaps(): Promise<void>;
   /** Puts the fixture run with this id back as seeded (pending); false when it is no fixture's. */
   resetFixtureRun(runId: string): Promise<boolean>;
+  /** Puts the fixture client with this id back as seeded (see fixtures.ts); false when it is no fixture's. */
+  resetFixtureClient(clientId: string): Promise<boolean>;
+  /** Puts the fixture webhook endpoint with this id back (see fixtures.ts); false when it is no fixture's. */
+  resetFixtureWebhook(endpointId: string): Promise<boolean>;
+  /** Where the fixture admin issuer's keys are published while the environment runs (ADMIN_JWKS_URI). */
+  adminJwksUri: string;
   close(): Promise<void>;
 }
 
@@ -109,12 +123,41 @@ export interface InvokeEnvironmentOptions {
   tableName?: string;
 }
 
+/** The fixture admin issuer's keys (public halves only), served on 127.0.0.1 on a port of the system's choosing. */
+const serveFixtureJwks = async (): Promise<{ uri: string; close: () => Promise<void> }> => {
+  const body = JSON.stringify(FIXTURE_ADMIN_JWKS);
+  const server: Server = createServer((request, response) => {
+    const found = request.method === 'GET' && request.url === '/.well-known/jwks.json';
+    response.writeHead(found ? 200 : 404, { 'content-type': found ? 'application/jwk-set+json' : 'text/plain' });
+    response.end(found ? body : 'Not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  // Nothing but the functions of this process reads it: it must not keep the process alive.
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+  return {
+    uri: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The verifier's fetch keeps its connection alive; it ends with the environment.
+        server.closeAllConnections();
+      }),
+  };
+};
+
 /**
  * Starts DynamoDB if needed, creates the table if missing, seeds the fixtures, and sets the
  * environment the Lambda runtime would set (before any function module is loaded: the
  * modules read TABLE_NAME and DYNAMODB_ENDPOINT when they load, as in Lambda). Runs that the
  * functions create are queued on a recording queue, never on SQS (DELIVERY_QUEUE_URL is
- * cleared).
+ * cleared). The admin functions verify the fixture admin tokens (scripts/fixtures.ts) as they
+ * verify any admin's, by the issuer's JWKS: a small HTTP server on 127.0.0.1 publishes the
+ * fixture key's public half, and ADMIN_ISSUER, ADMIN_AUDIENCE, ADMIN_ORG_CLAIM and
+ * ADMIN_JWKS_URI name it (whatever the shell set: the fixture tokens are the admins here).
  */
 export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions = {}): Promise<InvokeEnvironment> => {
   const external = options.endpoint ?? (process.env.DYNAMODB_ENDPOINT || undefined);
@@ -142,6 +185,18 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
   process.env.AWS_LAMBDA_FUNCTION_VERSION ??= '$LATEST';
   // Runs go to the recording queue below: a DELIVERY_QUEUE_URL in the shell must not reach SQS.
   delete process.env.DELIVERY_QUEUE_URL;
+  let jwks: Awaited<ReturnType<typeof serveFixtureJwks>>;
+  try {
+    jwks = await serveFixtureJwks();
+  } catch (error) {
+    await table.close();
+    throw error;
+  }
+  // Organization admins are the fixture admins, whose tokens the fixture key signs.
+  process.env.ADMIN_ISSUER = FIXTURE_ADMIN_ISSUER;
+  process.env.ADMIN_AUDIENCE = FIXTURE_ADMIN_AUDIENCE;
+  process.env.ADMIN_ORG_CLAIM = FIXTURE_ADMIN_ORG_CLAIM;
+  process.env.ADMIN_JWKS_URI = jwks.uri;
 
   const documents = createDocumentClient({ endpoint, region });
   const repo = new DynamoRepository(documents, tableName);
@@ -153,6 +208,7 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
     await seedFixtures(repo, endpoint, writeRun);
   } catch (error) {
     documents.destroy();
+    await jwks.close();
     await table.close();
     throw error;
   }
@@ -167,9 +223,13 @@ export const startInvokeEnvironment = async (options: InvokeEnvironmentOptions =
     resetFixtureKnap: (uuid) => resetFixtureKnap(repo, uuid),
     resetDueKnaps: () => resetDueFixtureKnaps(repo),
     resetFixtureRun: (runId) => resetFixtureRun(repo, runId, writeRun),
+    resetFixtureClient: (clientId) => resetFixtureClient(repo, clientId),
+    resetFixtureWebhook: (endpointId) => resetFixtureWebhook(repo, endpointId),
+    adminJwksUri: jwks.uri,
     close: async () => {
       useLocalDeliveryQueue(undefined);
       documents.destroy();
+      await jwks.close();
       await table.close();
     },
   };
@@ -277,7 +337,10 @@ export interface Invocation {
  * uses up the limited client's minute again, an event on one Knap (pathParameters.uuid)
  * puts that fixture Knap back first, so a rename or a delete earlier in the run changes
  * no status; a dispatcher event finds the scheduled fixture Knap due again, and a delivery
- * event finds the fixture runs it names pending again.
+ * event finds the fixture runs it names pending again. In the same way, an admin event on one
+ * client, webhook endpoint or run (pathParameters client_id, endpoint_id, run_id) finds that
+ * fixture as seeded: a revoked client active again, a removed endpoint back, a redelivered run
+ * failed again.
  */
 export const invokeFile = async (env: InvokeEnvironment, functionId: string, file: string): Promise<Invocation> => {
   const fn = functionById(functionId);
@@ -306,8 +369,11 @@ export const invokeFile = async (env: InvokeEnvironment, functionId: string, fil
   const expected = expectedStatus(file);
   if (expected === 429) await env.primeRateLimits();
   // An event on one Knap finds it as seeded, whatever ran before it (a rename, a delete).
-  const uuid = event.pathParameters?.uuid;
+  const { uuid, client_id: clientId, endpoint_id: endpointId, run_id: runId } = event.pathParameters ?? {};
   if (uuid !== undefined) await env.resetFixtureKnap(uuid);
+  if (clientId !== undefined) await env.resetFixtureClient(clientId);
+  if (endpointId !== undefined) await env.resetFixtureWebhook(endpointId);
+  if (runId !== undefined) await env.resetFixtureRun(runId);
   const { result, durationMs } = await run(event);
   const status = statusOf(result);
   const problem = expected === status ? null : `EXPECTED ${expected ?? 'a status in the file name'}`;

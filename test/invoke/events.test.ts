@@ -5,7 +5,19 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Schedul
 import { jobs } from '../../functions/jobs.js';
 import { matchPath, routes } from '../../functions/routes.js';
 import { isTextContentType } from '../../local/http-adapter.js';
-import { CLIENTS, FIXTURE_KNAPS, FIXTURE_RUNS, RUNS } from '../../scripts/fixtures.js';
+import {
+  ADMIN_TOKENS,
+  ADMINS,
+  CLIENTS,
+  FIXTURE_ADMIN_AUDIENCE,
+  FIXTURE_ADMIN_ISSUER,
+  FIXTURE_ADMIN_ORG_CLAIM,
+  FIXTURE_KNAPS,
+  FIXTURE_RUNS,
+  FIXTURE_WEBHOOKS,
+  OTHER_ORG,
+  RUNS,
+} from '../../scripts/fixtures.js';
 import { generatedEvents } from '../../scripts/generate-events.js';
 import {
   expectedStatus,
@@ -21,6 +33,7 @@ import {
   routeById,
   startInvokeEnvironment,
 } from '../../scripts/invoke-core.js';
+import { AdminTokenError, adminTokenVerifier } from '../../shared/auth/admin-tokens.js';
 import { runId as runIdOf } from '../../shared/domain/runs.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
@@ -69,6 +82,33 @@ describe('the events folder', () => {
       expect(statuses.some((status) => status !== null && status < 300)).toBe(true);
       if (!NOTHING_TO_REFUSE.has(route.id)) expect(statuses.some((status) => status !== null && status >= 400)).toBe(true);
     }
+  });
+
+  test('the admin functions verify the fixture admin tokens by the JWKS the environment serves', async () => {
+    expect(process.env).toEqual(
+      expect.objectContaining({
+        ADMIN_ISSUER: FIXTURE_ADMIN_ISSUER,
+        ADMIN_AUDIENCE: FIXTURE_ADMIN_AUDIENCE,
+        ADMIN_ORG_CLAIM: FIXTURE_ADMIN_ORG_CLAIM,
+        ADMIN_JWKS_URI: env.adminJwksUri,
+      }),
+    );
+    expect(new URL(env.adminJwksUri).hostname).toBe('127.0.0.1');
+    // The fixture issuer is on a reserved name no deployment can have.
+    expect(new URL(FIXTURE_ADMIN_ISSUER).hostname).toMatch(/\.invalid$/);
+    const jwks = (await (await fetch(env.adminJwksUri)).json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) expect(key.d).toBeUndefined();
+    const verify = adminTokenVerifier({
+      issuer: FIXTURE_ADMIN_ISSUER,
+      audience: FIXTURE_ADMIN_AUDIENCE,
+      orgClaim: FIXTURE_ADMIN_ORG_CLAIM,
+      jwksUri: env.adminJwksUri,
+    });
+    expect(await verify(ADMIN_TOKENS.main)).toEqual({ actor: ADMINS.main.email, orgName: 'acme', subject: ADMINS.main.email });
+    expect((await verify(ADMIN_TOKENS.otherOrg)).orgName).toBe(OTHER_ORG);
+    await expect(verify(ADMIN_TOKENS.expired)).rejects.toThrow('Admin access token has expired');
+    await expect(verify(ADMIN_TOKENS.tampered)).rejects.toThrow(AdminTokenError);
   });
 
   test('every job has events too', () => {
@@ -185,8 +225,10 @@ describe.each(routeFiles.map(({ functionId, file }) => [name(file), functionId, 
       expect(Object.keys(body).sort()).toEqual(['description', 'next_runs', 'schedule_info']);
     }
     if (routeId === 'openapi') expect(String(body.openapi)).toMatch(/^3\.1\./);
-    // Runs: only new ones are queued for delivery, nothing else queues any.
-    if (status >= 300 || !['start-run', 'report-meeting'].includes(routeId)) expect(invocation.queued).toEqual([]);
+    // Runs: only new ones (and a redelivered one) are queued for delivery, nothing else queues any.
+    if (status >= 300 || !['start-run', 'report-meeting', 'admin-redeliver-run'].includes(routeId)) {
+      expect(invocation.queued).toEqual([]);
+    }
     if (routeId === 'start-run' && status === 202) {
       expect(body).toEqual(
         expect.objectContaining({ knap_uuid: event.pathParameters?.uuid, trigger: 'manual', status: 'pending', attempts: 0 }),
@@ -194,9 +236,84 @@ describe.each(routeFiles.map(({ functionId, file }) => [name(file), functionId, 
       expect(invocation.queued).toEqual([{ runId: body.run_id, delaySeconds: 0 }]);
     }
     if (routeId === 'list-runs' && status === 200) await expectHistory(body, event);
+    if (routeId.startsWith('admin-')) await expectAdminAnswer(routeId, status, result, body, event, invocation.queued);
     if (routeId === 'report-meeting' && status === 202) await expectMeetingRuns(file, body, event, invocation.queued);
   });
 });
+
+/** Every field name in a JSON value, however deep. */
+const fieldNames = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.flatMap(fieldNames);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([name, inner]) => [name, ...fieldNames(inner)]);
+};
+
+/** The organization an admin event acts in: the other organization's admin's, or the fixture one's. */
+const orgOfEvent = (event: APIGatewayProxyEventV2): string =>
+  event.headers.authorization === `Bearer ${ADMIN_TOKENS.otherOrg}` ? OTHER_ORG : CLIENTS.main.orgName;
+
+/**
+ * The admin API (contract, "Organization admins"): never cached, no secret or hash but in the
+ * answer that made a secret, and only the admin's own organization.
+ */
+async function expectAdminAnswer(
+  routeId: string,
+  status: number,
+  result: APIGatewayProxyStructuredResultV2,
+  body: Record<string, unknown>,
+  event: APIGatewayProxyEventV2,
+  queued: QueuedDelivery[],
+): Promise<void> {
+  expect(headerOf(result, 'cache-control')).toBe('no-store');
+  if (status >= 300) return;
+  const org = orgOfEvent(event);
+  const listing = ['admin-list-clients', 'admin-list-webhooks', 'admin-list-runs', 'admin-audit-events'].includes(routeId);
+  // Listings carry no field whose name contains "secret" or "hash" (an audit action may name one).
+  if (listing) expect(fieldNames(body).filter((field) => /secret|hash/i.test(field))).toEqual([]);
+  if (routeId === 'admin-list-clients') {
+    const ids = (body.clients as { client_id: string }[]).map((client) => client.client_id);
+    const own = Object.values(CLIENTS).filter((client) => client.orgName === org);
+    for (const client of own) expect(ids).toContain(client.clientId);
+    for (const client of Object.values(CLIENTS).filter((other) => other.orgName !== org))
+      expect(ids).not.toContain(client.clientId);
+  }
+  if (routeId === 'admin-create-client') expect(String(body.client_secret)).toMatch(/^knap_cs_/);
+  if (routeId === 'admin-regenerate-secret') {
+    expect(body).toEqual({ client_id: event.pathParameters?.client_id, client_secret: expect.stringMatching(/^knap_cs_/) });
+  }
+  if (routeId === 'admin-update-client') expect(body.client_id).toBe(event.pathParameters?.client_id);
+  if (routeId === 'admin-list-webhooks') {
+    const ids = (body.endpoints as { endpoint_id: string }[]).map((endpoint) => endpoint.endpoint_id);
+    // The fixture organization has no endpoint (its deliveries are no_endpoint); the other one has the fixtures'.
+    if (org === OTHER_ORG) expect(ids).toContain(FIXTURE_WEBHOOKS.otherOrg.endpointId);
+    else expect(ids).toEqual([]);
+  }
+  if (routeId === 'admin-add-webhook') {
+    expect(body).toEqual(
+      expect.objectContaining({ endpoint_id: expect.stringMatching(/^we_/), secret: expect.stringMatching(/^whsec_/) }),
+    );
+  }
+  if (routeId === 'admin-list-runs') {
+    const runs = body.runs as RunBody[];
+    expect(runs.length).toBeGreaterThan(0);
+    const created = runs.map((run) => String(run.created_at));
+    expect(created).toEqual([...created].sort().reverse());
+    const theirs = new Set(RUNS.filter((stored) => stored.orgName !== org).map((stored) => stored.run.run_id));
+    for (const run of runs) expect(theirs.has(run.run_id)).toBe(false);
+    for (const run of runs) expect(Array.isArray(run.delivery_attempts)).toBe(true);
+  }
+  if (routeId === 'admin-redeliver-run') {
+    // Found failed again (resetFixtureRun), so it is sent again, once, with its own id.
+    const runId = event.pathParameters?.run_id as string;
+    expect(body).toEqual({ run_id: runId, status: 'pending' });
+    expect(queued).toEqual([{ runId, delaySeconds: 0 }]);
+  }
+  if (routeId === 'admin-audit-events') {
+    expect(Object.keys(body).sort()).toEqual(['events', 'next_cursor']);
+    const limit = Number(event.queryStringParameters?.limit ?? Number.POSITIVE_INFINITY);
+    expect((body.events as unknown[]).length).toBeLessThanOrEqual(limit);
+  }
+}
 
 /** Runs, as the contract shows them. */
 type RunBody = Record<string, unknown> & { run_id: string };

@@ -4,14 +4,19 @@ import {
   CLIENTS,
   FIXTURE_KNAPS,
   FIXTURE_RUNS,
+  FIXTURE_WEBHOOKS,
   KNAPS,
+  OTHER_ORG,
   RUNS,
   type RunWriter,
   resetDueFixtureKnaps,
+  resetFixtureClient,
   resetFixtureKnap,
   resetFixtureRun,
+  resetFixtureWebhook,
   seedFixtures,
   TOKENS,
+  WEBHOOKS,
 } from '../../scripts/fixtures.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
 import type { Repository } from '../../shared/domain/repository.js';
@@ -175,6 +180,57 @@ describe('fixture credentials', () => {
       version: 1,
     });
     expect((await dispatchDueRuns(deps)).claimed).toBeGreaterThanOrEqual(1);
+  });
+
+  test('resetting a client puts back what an admin event changed, and writes nothing when it is as seeded', async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint, writeRun);
+    const updates: string[] = [];
+    const counting: Repository = Object.assign(Object.create(repo) as Repository, {
+      updateClient: (...args: Parameters<Repository['updateClient']>) => {
+        updates.push(args[0]);
+        return repo.updateClient(...args);
+      },
+    });
+    for (const client of Object.values(CLIENTS)) expect(await resetFixtureClient(counting, client.clientId)).toBe(true);
+    expect(updates).toEqual([]);
+    expect(await resetFixtureClient(counting, 'knap_ci_00000000000000000000000000000000')).toBe(false);
+    const { adminManaged, toRevoke } = CLIENTS;
+    const acme = { orgName: adminManaged.orgName, active: true };
+    const now = '2026-11-23T10:00:00Z';
+    await repo.updateClient(
+      adminManaged.clientId,
+      { secretHash: 'new', bumpGeneration: true, name: 'Renamed', rateLimit: 7 },
+      now,
+      acme,
+    );
+    await repo.updateClient(toRevoke.clientId, { status: 'revoked', bumpGeneration: true }, now, acme);
+    for (const client of [adminManaged, toRevoke]) {
+      expect(await resetFixtureClient(counting, client.clientId)).toBe(true);
+      expect(await repo.getClient(client.clientId)).toEqual(
+        expect.objectContaining({
+          status: 'active',
+          name: client.name,
+          rateLimit: client.rateLimit,
+          secretHash: hashCredential(client.secret),
+        }),
+      );
+    }
+    expect(updates).toEqual([adminManaged.clientId, toRevoke.clientId]);
+  });
+
+  test("the webhook endpoints are another organization's; a removed one comes back", async () => {
+    const { repo } = table.deps();
+    await seedFixtures(repo, table.endpoint, writeRun);
+    // The fixture organization has none: its deliveries are recorded as no_endpoint (events/deliver-runs).
+    expect(await repo.listWebhookEndpoints(CLIENTS.main.orgName)).toEqual([]);
+    expect(await repo.listWebhookEndpoints(OTHER_ORG)).toEqual(expect.arrayContaining([...WEBHOOKS]));
+    const { toRemove } = FIXTURE_WEBHOOKS;
+    expect(await repo.deleteWebhookEndpoint(toRemove.endpointId, OTHER_ORG)).not.toBeNull();
+    expect(await resetFixtureWebhook(repo, toRemove.endpointId)).toBe(true);
+    expect(await resetFixtureWebhook(repo, toRemove.endpointId)).toBe(true);
+    expect(await repo.listWebhookEndpoints(OTHER_ORG)).toEqual(expect.arrayContaining([toRemove]));
+    expect(await resetFixtureWebhook(repo, 'we_000000000000000000000000')).toBe(false);
   });
 
   test.each([
