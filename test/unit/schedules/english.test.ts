@@ -335,6 +335,13 @@ const subDailyShapes = fc.oneof(
   fc
     .tuple(fc.constantFrom(1, 2, 3, 4, 6, 8, 12), fc.integer({ min: 0, max: 59 }))
     .map(([interval, minute]) => ({ schedule_type: 'hourly' as const, interval, schedule_time: hhmm(minute), end_time: null })),
+  // Issue 25, family 6: "every N hours at quarter to", a series that starts late and runs to midnight.
+  fc.tuple(fc.constantFrom(2, 3, 4, 6, 8, 12), fc.integer({ min: 1, max: 59 })).map(([interval, minute]) => ({
+    schedule_type: 'hourly' as const,
+    interval,
+    schedule_time: hhmm((interval - 1) * 60 + minute),
+    end_time: null,
+  })),
   fc
     .constantFrom(1, 2, 5, 10, 15, 20, 30, 45, 90, 120, 360)
     .map((interval) => ({ schedule_type: 'minutely' as const, interval, schedule_time: '00:00', end_time: null })),
