@@ -223,8 +223,11 @@ export const FILLER_WORDS = new Set([
   'also',
   // Cron descriptions: "At 11:20 PM, only on Tuesday".
   'only',
-  // "every single day" (issue 25).
+  // "every single day", "Occurs every Monday" (issue 25).
   'single',
+  'occurs',
+  'occur',
+  'recurs',
 ]);
 
 function buildMap(entries: Array<[number, string[]]>): Map<string, number> {

@@ -109,6 +109,11 @@ export function narrowDaily(facts: Facts): Facts {
   const isDaily = (u: Facts['units'][number]) => (u.unit === 'day' || u.unit === 'week') && u.interval === 1;
   const longer = facts.units.some((u) => u.unit === 'month' || u.unit === 'quarter' || u.unit === 'year');
   const days = facts.monthDays.length + facts.nth.length + facts.weeksOfMonth.length > 0;
+  // cronstrue's "on day 1 of the month, only in January": the month named narrows "the month".
+  const monthOnly = (u: Facts['units'][number]) => u.unit === 'month' && u.interval === 1;
+  if (facts.onlyInMonths && facts.months.length > 0 && days && facts.units.some(monthOnly)) {
+    return narrowDaily({ ...facts, units: facts.units.filter((u) => !monthOnly(u)) });
+  }
   if (!longer || !days || !facts.units.some(isDaily)) return facts;
   return { ...facts, units: facts.units.filter((u) => !isDaily(u)) };
 }

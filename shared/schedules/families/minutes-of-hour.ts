@@ -90,7 +90,9 @@ export function readMinute(view: View, i: number): Claim | null {
   }
   if (isWord(t, 'minute') && next?.kind === 'num' && next.text.length <= 2) {
     checkMinute(view, [t, next], next.value);
-    return minuteFact(view, i, 2, next.value, at);
+    // crontab.guru: "At minute 15 past every hour".
+    const past = isWord(free[i + 2], 'past', 'after') && !numberAt(free, i + 3) ? 1 : 0;
+    return minuteFact(view, i, 2 + past, next.value, at);
   }
   // "the 30 minute mark": the "the" before is filler.
   if (t?.kind === 'num' && t.text.length <= 2 && isWord(next, ...MINUTE_WORDS) && isWord(free[i + 2], 'mark')) {

@@ -133,6 +133,9 @@ function readWindow(view: View, i: number): Claim | null {
   // "between 9am" alone is no window; "from 9am" or "starting at 9" alone is refused later.
   if (length === 0 || (between && !end)) return null;
   let endMinutes = end?.minutes ?? null;
+  // "every 2nd hour from 0 through 20" (crontab.guru): "through" a bare hour takes in that hour.
+  const through = isWord(free[sepAt + sep - 1], 'through', 'thru');
+  if (end && endMinutes !== null && through && end.tokens.length === 1 && end.tokens[0]?.kind === 'num') endMinutes += 59;
   if (end && endMinutes !== null && !end.fixed && endMinutes < start.minutes && endMinutes + HALF_DAY > start.minutes) {
     endMinutes += HALF_DAY;
   }

@@ -1094,6 +1094,14 @@ export const groups: Group[] = [
       ['every day of the week but Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
       ['every single day at 7am', daily('07:00'), '2026-03-05T07:00:00Z'],
       ['every day of the working week at 8', weekly(WEEKDAYS, '08:00'), '2026-03-05T08:00:00Z'],
+      // crontab.guru's names with dashes.
+      ['At 22:00 on every day-of-week from Monday through Friday.', weekly(WEEKDAYS, '22:00'), '2026-03-04T22:00:00Z'],
+      [
+        'At 04:00 on every day-of-month from 8 through 14.',
+        monthly('04:00', { days_of_month: [8, 9, 10, 11, 12, 13, 14] }),
+        '2026-03-08T04:00:00Z',
+      ],
+      ['Occurs every Monday', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
       ['on every day of the week: Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
     ],
   },
@@ -1131,6 +1139,9 @@ export const groups: Group[] = [
       ['every hour, at the half hour', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['every hour at xx:30', hourly(1, '00:30', null), '2026-03-04T10:30:00Z'],
       ['at the 15th minute of every hour', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
+      // crontab.guru: "through" a bare hour takes in that hour (cron's 0-20/2 runs at 20:23).
+      ['At minute 23 past every 2nd hour from 0 through 20.', hourly(2, '00:23', '20:59'), '2026-03-04T10:23:00Z'],
+      ['At minute 15 past every hour.', hourly(1, '00:15', null), '2026-03-04T10:15:00Z'],
       ['hourly at :45 on weekdays', hourly(1, '00:45', null, { days_of_week: WEEKDAYS }), '2026-03-04T10:45:00Z'],
       ['every hour at quarter to between 9am and 5pm', hourly(1, '09:45', '17:00'), '2026-03-04T10:45:00Z'],
     ],
@@ -1172,6 +1183,11 @@ export const groups: Group[] = [
       ['every hour 9-17', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
       ['every 2 hours 8-20 on weekdays', hourly(2, '08:00', '20:00', { days_of_week: WEEKDAYS }), '2026-03-04T12:00:00Z'],
       ['every hour during 9am-5pm', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      [
+        'At minute 0 past every hour from 9 through 17 on every day-of-week from Monday through Friday.',
+        hourly(1, '09:00', '17:59', { days_of_week: WEEKDAYS }),
+        '2026-03-04T11:00:00Z',
+      ],
       ['every hour between 9 to 5', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
       // Without a frequency, "starting at 9am" is the time of day.
       ['every day starting at 9am', daily('09:00'), '2026-03-05T09:00:00Z'],
@@ -1216,6 +1232,12 @@ export const groups: Group[] = [
       ['daily on the last day of the month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
       ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
       ['3x a week on Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+      // cronstrue: the month named narrows "of the month".
+      [
+        'At 12:00 AM, on day 1 of the month, only in January',
+        yearly([1], '00:00', { days_of_month: [1] }),
+        '2027-01-01T00:00:00Z',
+      ],
       // A plain week gives way to the days of the month too.
       [
         'weekly on the first Monday of the month',

@@ -16,6 +16,14 @@ describe('issue 25, family 3: every day of the week', () => {
     expect(read.claimed).toEqual(claimed);
   });
 
+  test('crontab.guru\'s "every day-of-week" is the daily unit; "every day-of-month from 8 through 14" the days', () => {
+    expect(readWith(daysOfTheWeek, 'At 22:00 on every day-of-week from Monday through Friday.').facts.units).toEqual([
+      expect.objectContaining({ unit: 'day', interval: 1 }),
+    ]);
+    const days = readWith(daysOfTheWeek, 'At 04:00 on every day-of-month from 8 through 14.').facts.monthDays.map((d) => d.value);
+    expect(days).toEqual([8, 9, 10, 11, 12, 13, 14]);
+  });
+
   test('"every day of the working week" is Monday to Friday', () => {
     const read = readWith(daysOfTheWeek, 'every day of the working week at 8');
     expect(read.facts.weekdayGroups).toEqual([{ days: [1, 2, 3, 4, 5], text: 'every day of the working week' }]);

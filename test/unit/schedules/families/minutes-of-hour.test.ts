@@ -17,6 +17,7 @@ describe('issue 25, family 6: minutes within the hour', () => {
     ['every hour at xx:30', 30, undefined, 'at xx:30'],
     ['hourly at HH:05', 5, undefined, 'at HH:05'],
     ['at the 15th minute of every hour', 15, undefined, '15th minute'],
+    ['At minute 15 past every hour.', 15, undefined, 'At minute 15 past'],
     ['every hour at the top of the hour', 0, undefined, 'at the top of the hour'],
     ['hourly at the bottom of the hour', 30, undefined, 'at the bottom of the hour'],
     ['every hour at 45', 45, undefined, 'at 45'],
