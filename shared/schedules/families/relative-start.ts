@@ -3,8 +3,9 @@
  * "from today onwards", "effective next month", "starting this Friday", "starting now". The start
  * fixes the first run, and with an interval its phase (anchor_date), as an absolute start date
  * does (start-date.ts); the date is worked out in parse.ts from `now` in the schedule's zone
- * (startDateOf). "next Tuesday" is the first Tuesday after today, "this Tuesday" / "Tuesday" the
- * first on or after it, "next week" its Monday, "next month" / "next year" their first day.
+ * (startDateOf). "next Tuesday" is the Tuesday of next week (Monday to Sunday, as chrono-node
+ * reads it), "this Tuesday" / "Tuesday" the first on or after today, "next week" its Monday,
+ * "next month" / "next year" their first day.
  * Read in the start stage, before one-offs.ts would refuse "tomorrow" and "next Tuesday" alone.
  */
 import { type CivilDate, civilDate, dayNumber, weekdayOf } from '../calendar.js';
@@ -100,8 +101,9 @@ export function relativeDate(day: RelativeDay, today: CivilDate): CivilDate {
     case 'day':
       return civilDate(n + day.offset);
     case 'weekday': {
-      const ahead = (day.day - weekdayOf(n) + 7) % 7;
-      return civilDate(n + (ahead === 0 && day.after ? 7 : ahead));
+      // "next Tuesday": the Tuesday of next week (Monday to Sunday), as chrono-node reads it.
+      if (day.after) return civilDate(n + 7 - ((weekdayOf(n) + 6) % 7) + ((day.day + 6) % 7));
+      return civilDate(n + ((day.day - weekdayOf(n) + 7) % 7));
     }
     case 'week':
       // The Monday of next week (ISO weeks run Monday to Sunday).

@@ -1466,6 +1466,8 @@ export const groups: Group[] = [
       ['every 3 days starting today at 6pm', daily('18:00', { interval: 3, anchor_date: '2026-03-04' }), '2026-03-04T18:00:00Z'],
       // Friday 6 March is held back: next week's Friday.
       ['every Friday as of next week', weekly([5], '09:00'), '2026-03-13T09:00:00Z'],
+      // Next week's Friday (13 March), not this week's (6 March).
+      ['weekly beginning next Friday at 3pm', weekly([5], '15:00'), '2026-03-13T15:00:00Z'],
       ['yearly starting tomorrow', yearly([3], '09:00', { days_of_month: [5] }), '2026-03-05T09:00:00Z'],
       [
         'every 2 weeks starting next Wednesday',
@@ -1524,7 +1526,9 @@ export const groups: Group[] = [
         weekly([0], '02:30', { interval: 2, anchor_date: '2026-03-08', timezone: 'America/New_York' }),
         '2026-03-08T07:30:00Z',
       ],
-      ['weekly starting next Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+      ['weekly starting this Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-08T13:00:00Z'],
+      // "next Sunday" is next week's: 15 March, on EDT (UTC-4).
+      ['weekly starting next Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-15T13:00:00Z'],
     ],
   },
 ];

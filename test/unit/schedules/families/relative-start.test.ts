@@ -61,6 +61,9 @@ describe('issue 25, family 9: starts relative to today', () => {
     [{ kind: 'day', offset: 1 } as const, { year: 2026, month: 3, day: 5 }],
     [{ kind: 'weekday', day: 2, after: true } as const, { year: 2026, month: 3, day: 10 }],
     [{ kind: 'weekday', day: 3, after: true } as const, { year: 2026, month: 3, day: 11 }],
+    // Next week's Friday and Sunday, not this week's.
+    [{ kind: 'weekday', day: 5, after: true } as const, { year: 2026, month: 3, day: 13 }],
+    [{ kind: 'weekday', day: 0, after: true } as const, { year: 2026, month: 3, day: 15 }],
     [{ kind: 'weekday', day: 3, after: false } as const, { year: 2026, month: 3, day: 4 }],
     [{ kind: 'weekday', day: 5, after: false } as const, { year: 2026, month: 3, day: 6 }],
     [{ kind: 'week' } as const, { year: 2026, month: 3, day: 9 }],
@@ -72,6 +75,14 @@ describe('issue 25, family 9: starts relative to today', () => {
 
   test('relativeDate: next month from December is January', () => {
     expect(relativeDate({ kind: 'month' }, { year: 2026, month: 12, day: 31 })).toEqual({ year: 2027, month: 1, day: 1 });
+  });
+
+  test('relativeDate: on a Sunday, next Monday is tomorrow (a new week)', () => {
+    expect(relativeDate({ kind: 'weekday', day: 1, after: true }, { year: 2026, month: 3, day: 8 })).toEqual({
+      year: 2026,
+      month: 3,
+      day: 9,
+    });
   });
 
   test('relativeDate: the 15th of next month', () => {
