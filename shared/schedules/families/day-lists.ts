@@ -44,9 +44,10 @@ function readList(view: View, i: number): { items: Item[]; tokens: Token[] } {
   for (let j = i; ; ) {
     const prev = tokens[tokens.length - 1];
     const and = items.length > 0 && isWord(free[j], 'and') ? 1 : 0;
-    const next = free[j + and];
+    const next: Token | undefined = free[j + and];
     if (!next || (prev && !and && !commaBetween(description, prev, next))) break;
-    if (isDayNumber(next)) {
+    // "3, 10, 17th": an ordinal may end the list (or sit in it).
+    if (next.kind === 'ord' ? items.length > 0 : isDayNumber(next)) {
       items.push({ value: next.value, tokens: [next] });
       tokens.push(...free.slice(j, j + and + 1));
       j += and + 1;

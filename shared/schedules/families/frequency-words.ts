@@ -93,9 +93,11 @@ export const frequencyWords: PhraseFamily = {
     if (semi) return facts(view, i, 1, 2, semi);
     const count = readCount(free, i);
     if (!count) return null;
-    const per = readPer(free, i + count.length);
+    // "twice-monthly"
+    const dash = free[i + count.length]?.kind === 'dash' ? 1 : 0;
+    const per = readPer(free, i + count.length + dash);
     if (!per) return null;
-    return facts(view, i, count.length + per.length, count.count, per.unit);
+    return facts(view, i, count.length + dash + per.length, count.count, per.unit);
   },
 };
 

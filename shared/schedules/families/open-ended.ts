@@ -21,7 +21,6 @@ const TAILS: readonly string[][] = [
   ['perpetually'],
   ['permanently'],
   ['endlessly'],
-  ['ongoing'],
   ['henceforth'],
   ['in', 'perpetuity'],
   ['going', 'forward'],
@@ -51,6 +50,11 @@ const TAILS: readonly string[][] = [
   ['until', 'paused'],
   ['no', 'end'],
   ['ad', 'infinitum'],
+  ['ongoing'],
+  ['ongoing', 'basis'],
+  ['open', 'ended'],
+  ['never', 'ends'],
+
   ['until', 'told', 'otherwise'],
 ];
 
@@ -172,11 +176,29 @@ function refuseCount(view: View, i: number): never | null {
   );
 }
 
+const ALL_WEEK: readonly string[][] = [
+  ['including', 'weekends'],
+  ['incl', 'weekends'],
+  ['weekends', 'included'],
+];
+
+/** "daily including weekends": nothing more, but only beside "daily" / "every day" and no day named. */
+function readAllWeek(view: View, i: number): Token[] | null {
+  const { free, all } = view;
+  const words = ALL_WEEK.find((w) => w.every((word, k) => isWord(free[i + k], word)));
+  if (!words) return null;
+  const tokens = free.slice(i, i + words.length);
+  const others = all.filter((t) => !tokens.includes(t));
+  const daily = others.some((t) => isWord(t, 'daily', 'day', 'everyday'));
+  const dayNamed = others.some((t) => WEEKDAYS.has(t.lower) || /^week(end|day)s?$/.test(t.lower));
+  return daily && !dayNamed ? tokens : null;
+}
+
 export const openEnded: PhraseFamily = {
   name: 'open-ended tails',
   stage: 'start',
   read(view, i) {
-    const tail = readTail(view.free, i);
+    const tail = readTail(view.free, i) ?? readAllWeek(view, i);
     if (tail) return claim(view, i, tail.length, []);
     return refuseEndDate(view, i) ?? refuseCount(view, i);
   },

@@ -11,7 +11,7 @@
 import { type CivilDate, civilDate, dayNumber, weekdayOf } from '../calendar.js';
 import type { Recurrence } from '../resolve.js';
 import { isWord, type Token } from '../tokens.js';
-import { MONTHS, WEEKDAYS } from '../vocabulary.js';
+import { CARDINAL_WORDS, MONTHS, WEEKDAYS } from '../vocabulary.js';
 import { claim, type PhraseFamily } from './family.js';
 import type { Facts } from './index.js';
 import { text } from './readers.js';
@@ -60,6 +60,20 @@ function readRelative(
     if (after && isWord(unit, 'week', 'month', 'year'))
       return { day: { kind: unit.lower as 'week' | 'month' | 'year' }, length: the + 2 };
     return null;
+  }
+  // "in 3 days", "in 2 weeks", "in a week"
+  if (isWord(t, 'in')) {
+    const n: Token | undefined = free[j + 1];
+    const count =
+      n?.kind === 'num' && n.text.length <= 3
+        ? n.value
+        : isWord(n, 'a', 'one')
+          ? 1
+          : (CARDINAL_WORDS.get(free[j + 1]?.lower ?? '') ?? null);
+    const unit = free[j + 2];
+    if (count === null || !isWord(unit, 'day', 'days', 'week', 'weeks')) return null;
+    const offset = unit.lower.startsWith('week') ? count * 7 : count;
+    return { day: { kind: 'day', offset }, length: 3 };
   }
   // "the 1st of next month"
   const at = isWord(t, 'the') ? j + 1 : j;

@@ -12,9 +12,9 @@
  * finer than a minute is accepted.
  */
 import { contradiction, quote, ScheduleError } from '../errors.js';
-import { fixesHalf, readAt, toTwentyFour } from '../time-of-day.js';
+import { applyPeriod, fixesHalf, readAt, toTwentyFour } from '../time-of-day.js';
 import { isWord, spanText, type Token } from '../tokens.js';
-import { ORDINAL_WORDS } from '../vocabulary.js';
+import { ORDINAL_WORDS, PERIOD_WORDS } from '../vocabulary.js';
 import { type Claim, claim, type Fact, type FrequencyMention, type PhraseFamily, type View } from './family.js';
 import type { Facts } from './index.js';
 import { MINUTE_WORDS, readMinute } from './minutes-of-hour.js';
@@ -96,7 +96,7 @@ interface WindowTime {
 }
 
 /** A time at a window's edge: "8am", "17:30", "noon", or a bare 24-hour "9" / "17". */
-function readEdge(view: View, i: number): WindowTime | null {
+function readClockEdge(view: View, i: number): WindowTime | null {
   const reading = readAt(view.free, i);
   const t = view.free[i];
   if (reading) {
@@ -108,6 +108,27 @@ function readEdge(view: View, i: number): WindowTime | null {
     return { minutes: time.hour * 60, tokens: [t], fixed: time.hour > 12 || time.hour === 0 };
   }
   return null;
+}
+
+/** "9 in the morning", "5 in the afternoon", "8 at night": an edge the part of the day moves (issue 25). */
+function readEdge(view: View, i: number): WindowTime | null {
+  const edge = readClockEdge(view, i);
+  if (!edge) return null;
+  const { free } = view;
+  const at = i + edge.tokens.length;
+  const the = isWord(free[at], 'in') && isWord(free[at + 1], 'the') ? 2 : isWord(free[at], 'at') ? 1 : 0;
+  const word = the ? free[at + the] : undefined;
+  const period = word?.kind === 'word' ? PERIOD_WORDS.get(word.lower) : undefined;
+  if (!period || !word || (the === 1 && period !== 'night')) return edge;
+  const tokens = [...edge.tokens, ...free.slice(at, at + the + 1)];
+  const mention = {
+    time: { hour: Math.floor(edge.minutes / 60), minute: edge.minutes % 60 },
+    text: text(view, tokens),
+    explicitHalf: edge.fixed,
+    named: false,
+  };
+  const shifted = applyPeriod(mention, { period, text: word.text, daily: false });
+  return { minutes: shifted.hour * 60 + shifted.minute, tokens, fixed: true };
 }
 
 const HALF_DAY = 12 * 60;

@@ -970,6 +970,8 @@ export const groups: Group[] = [
       ['monthly on the 1st until cancelled', monthly('09:00', { days_of_month: [1] }), '2026-04-01T09:00:00Z'],
       ['every Monday with no end date', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
       ['daily at 6pm, ongoing', daily('18:00'), '2026-03-04T18:00:00Z'],
+      ['every Monday, open-ended', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
+      ['daily including weekends', daily('09:00'), '2026-03-05T09:00:00Z'],
       ['every hour, indefinitely', hourly(1, '00:00', null), '2026-03-04T11:00:00Z'],
       [
         'every 2 weeks on Monday going forward',
@@ -1052,6 +1054,7 @@ export const groups: Group[] = [
       ],
       ['monthly on 1,15 at 9am', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
       ['15 of each month at 6pm', monthly('18:00', { days_of_month: [15] }), '2026-03-15T18:00:00Z'],
+      ['3, 10, 17th of each month', monthly('09:00', { days_of_month: [3, 10, 17] }), '2026-03-10T09:00:00Z'],
       // Berlin is on CET (UTC+1): noon is 11:00Z.
       [
         '5, 20 of each month at noon Europe/Berlin',
@@ -1183,6 +1186,10 @@ export const groups: Group[] = [
       ['every hour 9-17', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
       ['every 2 hours 8-20 on weekdays', hourly(2, '08:00', '20:00', { days_of_week: WEEKDAYS }), '2026-03-04T12:00:00Z'],
       ['every hour during 9am-5pm', hourly(1, '09:00', '17:00'), '2026-03-04T11:00:00Z'],
+      // A part of the day moves an edge, as it moves a time.
+      ['every 30 minutes from 9 in the morning until 5 in the afternoon', minutely(30, '09:00', '17:00'), '2026-03-04T10:30:00Z'],
+      ['every 2 hours from 6 in the morning to 6 in the evening', hourly(2, '06:00', '18:00'), '2026-03-04T12:00:00Z'],
+      ['every hour from 8am to 8 at night', hourly(1, '08:00', '20:00'), '2026-03-04T11:00:00Z'],
       [
         'At minute 0 past every hour from 9 through 17 on every day-of-week from Monday through Friday.',
         hourly(1, '09:00', '17:59', { days_of_week: WEEKDAYS }),
@@ -1232,6 +1239,12 @@ export const groups: Group[] = [
       ['daily on the last day of the month at 6pm', monthly('18:00', { days_of_month: [-1] }), '2026-03-31T18:00:00Z'],
       ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
       ['3x a week on Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
+      ['twice-monthly on the 1st and 15th', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      [
+        'four times a year on the 1st of Jan, Apr, Jul and Oct',
+        yearly([1, 4, 7, 10], '09:00', { days_of_month: [1] }),
+        '2026-04-01T09:00:00Z',
+      ],
       // cronstrue: the month named narrows "of the month".
       [
         'At 12:00 AM, on day 1 of the month, only in January',
@@ -1481,6 +1494,14 @@ export const groups: Group[] = [
       ],
       ['daily at 9am starting next month', daily('09:00'), '2026-04-01T09:00:00Z'],
       ['every day effective immediately', daily('09:00'), '2026-03-05T09:00:00Z'],
+      // Two weeks from Wednesday 4 March is Wednesday 18 March: the first Monday after it is the 23rd.
+      ['starting in 2 weeks, every Monday', weekly([1], '09:00'), '2026-03-23T09:00:00Z'],
+      // Saturday 7 March: no day named, so Saturdays.
+      [
+        'every 2 weeks starting in 3 days',
+        weekly([6], '09:00', { interval: 2, anchor_date: '2026-03-07' }),
+        '2026-03-07T09:00:00Z',
+      ],
       ['starting this coming Monday, every week', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
       // 1 April 2026 is a Wednesday.
       [
@@ -1811,6 +1832,8 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'Weekly until December 24, 1997', detail: ['An end date ("until December 24, 1997")'] },
       { phrase: 'indefinitely', detail: ['Could not tell how often to run "indefinitely"'] },
       { phrase: 'every blorpday forever', detail: ['Could not understand "every blorpday"'] },
+      // "including weekends" adds nothing only to "every day": beside days named it says too much.
+      { phrase: 'weekdays including weekends', detail: ['Could not understand "including"'] },
     ],
   },
   // Issue 25, family 4: a keyword does not make an unknown, ambiguous or second zone acceptable.
@@ -1885,6 +1908,7 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every 3 hours starting at 8pm and ending at 6am', detail: ['runs backwards or across midnight'] },
       { phrase: 'every 8 hours starting at 9 and finishing at 16', detail: ['runs only once a day'] },
       { phrase: 'every hour from 18 to 6', detail: ['"from 18 to 6" runs backwards'] },
+      { phrase: 'every hour from 9pm in the morning to noon', detail: ['"9pm in the morning"', '"morning"', 'contradict'] },
       { phrase: 'starting at 9 and finishing at 17', detail: ['Only one time of day per schedule', '"9"', '"17"'] },
       {
         phrase: 'every 2 hours starting at 9 and finishing at 17 and from 18 to 20',

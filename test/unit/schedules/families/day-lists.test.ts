@@ -15,6 +15,7 @@ describe('issue 25, family 1: bare lists of day numbers', () => {
     ['3,10,17 of every 2 months', [3, 10, 17], ['3', '10', '17']],
     ['1, 15 of every quarter', [1, 15], ['1', '15']],
     ['15 of each month', [15], ['15']],
+    ['3, 10, 17th of each month', [3, 10, 17], ['3', '10', '17th']],
     ['on 15 monthly', [15], ['15']],
   ])('%s', (phrase, values, claimed) => {
     const read = readWith(dayLists, phrase);

@@ -12,6 +12,9 @@ describe('issue 25, family 2: open-ended tails', () => {
     ['every Monday with no end date', ['with', 'no', 'end', 'date']],
     ['monthly until cancelled', ['until', 'cancelled']],
     ['daily until I cancel', ['until', 'I', 'cancel']],
+    ['every day on an ongoing basis', ['ongoing', 'basis']],
+    ['every Monday, open-ended', ['open', '-', 'ended']],
+    ['daily including weekends', ['including', 'weekends']],
   ])('%s claims the tail and finds nothing', (phrase, claimed) => {
     const read = readWith(openEnded, phrase);
     expect(read.claimed).toEqual(claimed);
@@ -25,6 +28,7 @@ describe('issue 25, family 2: open-ended tails', () => {
     'every hour from 9am until 5pm',
     'every day at 1900 hrs',
     'three times a week',
+    'weekdays including weekends',
   ])('%s is no end and no count: nothing claimed', (phrase) => {
     expect(readWith(openEnded, phrase).claimed).toEqual([]);
   });

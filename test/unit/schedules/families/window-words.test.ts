@@ -25,6 +25,13 @@ describe('issue 25, family 10: windows of the day in words', () => {
     ['every hour from 18 to 6', 18 * 60, 6 * 60, 'from 18 to 6'],
     ['every hour 9-17', 9 * 60, 17 * 60, '9-17'],
     ['every hour during 9am-5pm', 9 * 60, 17 * 60, 'during 9am-5pm'],
+    [
+      'every 30 minutes from 9 in the morning until 5 in the afternoon',
+      9 * 60,
+      17 * 60,
+      'from 9 in the morning until 5 in the afternoon',
+    ],
+    ['every hour from 8am to 8 at night', 8 * 60, 20 * 60, 'from 8am to 8 at night'],
     // "through" a bare hour takes in that hour (crontab.guru's "from 9 through 17").
     ['every hour from 9 through 17', 9 * 60, 17 * 60 + 59, 'from 9 through 17'],
     ['every hour from 9am through 5pm', 9 * 60, 17 * 60, 'from 9am through 5pm'],
