@@ -193,11 +193,13 @@ export function readWeekdayList(view: View, i: number): WeekdayList | null {
   const tokens: Token[] = [];
   let j = i;
   for (;;) {
-    const sep = tokens.length > 0 && isWord(view.free[j], 'and') ? 1 : 0;
+    // "Mondays and Thursdays"; "every Monday and every Tuesday" is one list too (issue 25).
+    const and = tokens.length > 0 && isWord(view.free[j], 'and') ? 1 : 0;
+    const sep = and && isWord(view.free[j + 1], 'every', 'each', 'on') && readWeekdayItem(view.free, j + 2) ? 2 : and;
     const item = readWeekdayItem(view.free, j + sep);
     if (!item) break;
     for (const d of item.days) days.add(d);
-    tokens.push(...(sep ? [view.free[j] as Token] : []), ...item.tokens);
+    tokens.push(...view.free.slice(j, j + sep), ...item.tokens);
     j += sep + item.tokens.length;
   }
   if (tokens.length === 0) return null;

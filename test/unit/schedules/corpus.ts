@@ -1097,6 +1097,9 @@ export const groups: Group[] = [
       ['every day of the week but Sunday', weekly([1, 2, 3, 4, 5, 6], '09:00'), '2026-03-05T09:00:00Z'],
       ['every single day at 7am', daily('07:00'), '2026-03-05T07:00:00Z'],
       ['every day of the working week at 8', weekly(WEEKDAYS, '08:00'), '2026-03-05T08:00:00Z'],
+      // Was a contradiction: "and every" joins the list as "and" does.
+      ['every Monday and every Tuesday', weekly([1, 2], '09:00'), '2026-03-09T09:00:00Z'],
+      ['on Monday and on Friday at 9', weekly([1, 5], '09:00'), '2026-03-06T09:00:00Z'],
       // crontab.guru's names with dashes.
       ['At 22:00 on every day-of-week from Monday through Friday.', weekly(WEEKDAYS, '22:00'), '2026-03-04T22:00:00Z'],
       [

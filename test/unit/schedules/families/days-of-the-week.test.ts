@@ -1,4 +1,5 @@
 import { daysOfTheWeek } from '../../../../shared/schedules/families/days-of-the-week.js';
+import { weekdays } from '../../../../shared/schedules/families/weekdays.js';
 import { readWith } from './read.js';
 
 describe('issue 25, family 3: every day of the week', () => {
@@ -22,6 +23,11 @@ describe('issue 25, family 3: every day of the week', () => {
     ]);
     const days = readWith(daysOfTheWeek, 'At 04:00 on every day-of-month from 8 through 14.').facts.monthDays.map((d) => d.value);
     expect(days).toEqual([8, 9, 10, 11, 12, 13, 14]);
+  });
+
+  test('"every Monday and every Tuesday" is one list of weekdays', () => {
+    const read = readWith(weekdays, 'every Monday and every Tuesday');
+    expect(read.facts.weekdayGroups).toEqual([{ days: [1, 2], text: 'Monday and every Tuesday' }]);
   });
 
   test('"every day of the working week" is Monday to Friday', () => {
