@@ -3,9 +3,9 @@
  * "TZ=America/Denver", "time zone: UTC", "in the Eastern time zone". The keyword before a zone
  * claims the zone with it (a word such as "Japan" or "Paris" is read as a zone there too); a
  * keyword after a zone the zone readers claimed ("Europe/Paris timezone", "Paris time zone") is
- * claimed alone. Cron lines may carry crontab's "CRON_TZ=" / "TZ=" prefix: zonePrefix splits it.
+ * claimed alone, and one after a city or country claims it ("Paris timezone"). Cron lines may carry crontab's "CRON_TZ=" / "TZ=" prefix: zonePrefix splits it.
  */
-import { placeZone, resolveZone, zoneOfToken } from '../timezones.js';
+import { placeBeforeTime, placeZone, resolveZone, zoneOfToken } from '../timezones.js';
 import { isWord, type Token, tokenize } from '../tokens.js';
 import { claim, type PhraseFamily } from './family.js';
 
@@ -37,6 +37,13 @@ export const zoneKeywords: PhraseFamily = {
     // "Europe/Paris timezone", "Eastern time zone": the zone before was read already.
     const before = all[all.indexOf(keyword) - 1];
     if (before?.used && zoneOfToken(before)) return claim(view, i, length, []);
+    // "Paris timezone", "in the Tokyo timezone": a city or country before the keyword.
+    const place = before && !before.used ? placeBeforeTime(all, all.indexOf(keyword)) : null;
+    if (place) {
+      const tokens = [...place.tokens, ...free.slice(i + 1, i + length)];
+      const text = tokens.map((t) => t.text).join(' ');
+      return { length, tokens, facts: [{ kind: 'zone', zone: { zone: place.zone, text } }] };
+    }
     const after = free[i + length];
     const sep = (after?.kind === 'sym' && after.text === '=') || isWord(after, 'is', 'of') ? 1 : 0;
     const value = free[i + length + sep];

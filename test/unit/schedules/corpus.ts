@@ -1010,6 +1010,9 @@ export const groups: Group[] = [
       ['daily at 9 in the Eastern time zone', daily('09:00', { timezone: 'America/New_York' }), '2026-03-04T14:00:00Z'],
       ['every day at 9 Europe/Paris timezone', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
       ['every day at 9 in the Paris time zone', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      ['every day at 9am Paris timezone', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      // Tokyo is UTC+9: 09:00 is 00:00Z.
+      ['daily at 9 in the Tokyo timezone', daily('09:00', { timezone: 'Asia/Tokyo' }), '2026-03-05T00:00:00Z'],
       ['TZ=UTC+2 every day at 10', daily('10:00', { timezone: 'Etc/GMT-2' }), '2026-03-05T08:00:00Z'],
       ['CRON_TZ=Europe/Paris 0 9 * * 1-5', weekly(WEEKDAYS, '09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
       // Was refused ("Could not tell how often"): a time alone is now daily, as above.
@@ -1852,6 +1855,8 @@ export const rejectedGroups: RejectionGroup[] = [
       },
       { phrase: 'CRON_TZ=Mars/Olympus 0 9 * * *', detail: ['Unknown time zone "Mars/Olympus"'] },
       { phrase: 'every day at 9 timezone UTC+5:30', detail: ['"UTC+5:30"', 'whole hours only'] },
+      { phrase: 'daily at 9 Blorp timezone', detail: ['Could not understand "Blorp timezone"'] },
+      { phrase: 'daily at 9 Australia timezone', detail: ['"Australia timezone" is ambiguous'] },
     ],
   },
   // Issue 25: a typo correction never changes the first letter, so a made-up word is no weekday.

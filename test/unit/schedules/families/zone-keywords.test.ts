@@ -32,6 +32,15 @@ describe('issue 25, family 4: zone keywords', () => {
   });
 
   test.each([
+    ['daily at 9am Paris timezone', 'Europe/Paris', ['Paris', 'timezone']],
+    ['daily at 9 in the New York timezone', 'America/New_York', ['New', 'York', 'timezone']],
+  ])('a city before the keyword is the zone: %s', (phrase, zone, claimed) => {
+    const read = readWith(zoneKeywords, phrase);
+    expect(read.facts.zone?.zone).toBe(zone);
+    expect(read.claimed).toEqual(claimed);
+  });
+
+  test.each([
     ['daily tz=Mars/Olympus', 'Unknown time zone "Mars/Olympus"'],
     ['daily timezone Mars/Olympus', 'Unknown time zone "Mars/Olympus"'],
     ['daily TZ=IST', 'Ambiguous time zone "IST"'],
