@@ -74,6 +74,8 @@ export const ORDINAL_WORDS: ReadonlyMap<string, number> = new Map([
   ['twentieth', 20],
   ['thirtieth', 30],
   ['last', -1],
+  // "the final Friday of the month", "the final week" (issue 25).
+  ['final', -1],
 ]);
 
 export const ORDINAL_TENS: ReadonlyMap<string, number> = new Map([

@@ -33,6 +33,10 @@ const ADVERBS: ReadonlyMap<string, Unit> = new Map([
 const SEMI: ReadonlyMap<string, Unit> = new Map([
   ['semimonthly', 'month'],
   ['semiweekly', 'week'],
+  ['semiannually', 'year'],
+  ['semiannual', 'year'],
+  ['biannually', 'year'],
+  ['biannual', 'year'],
 ]);
 
 /** isWord without narrowing: a false answer says nothing about the token's type. */

@@ -30,6 +30,7 @@ const PICKERS = ['next', 'this', 'coming', 'upcoming'];
 function leadLength(free: readonly Token[], i: number): number {
   let n = 0;
   if (isWord(free[i], 'as') && isWord(free[i + 1], 'of', 'from')) n = 2;
+  else if (isWord(free[i], 'with') && isWord(free[i + 1], 'effect') && isWord(free[i + 2], 'from')) n = 3;
   else if (isWord(free[i], ...LEADS)) n = 1;
   if (n === 0) return 0;
   return isWord(free[i + n], 'on', 'from') && !isWord(free[i], 'from') ? n + 1 : n;

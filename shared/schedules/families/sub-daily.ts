@@ -157,9 +157,9 @@ function readWindow(view: View, i: number): Claim | null {
   // "every 2nd hour from 0 through 20" (crontab.guru): "through" a bare hour takes in that hour.
   const through = isWord(free[sepAt + sep - 1], 'through', 'thru');
   if (end && endMinutes !== null && through && end.tokens.length === 1 && end.tokens[0]?.kind === 'num') endMinutes += 59;
-  if (end && endMinutes !== null && !end.fixed && endMinutes < start.minutes && endMinutes + HALF_DAY > start.minutes) {
-    endMinutes += HALF_DAY;
-  }
+  // "from 9 to 5", "8 to 8": no am/pm and an end not after the start is the afternoon's.
+  const late = endMinutes !== null && endMinutes + HALF_DAY > start.minutes && endMinutes + HALF_DAY < 24 * 60;
+  if (end && endMinutes !== null && !end.fixed && endMinutes <= start.minutes && late) endMinutes += HALF_DAY;
   const tokens = free.slice(i, i + length);
   const fact: Fact = {
     kind: 'window',

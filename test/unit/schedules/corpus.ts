@@ -1196,6 +1196,7 @@ export const groups: Group[] = [
       ['every 30 minutes from 9 in the morning until 5 in the afternoon', minutely(30, '09:00', '17:00'), '2026-03-04T10:30:00Z'],
       ['every 2 hours from 6 in the morning to 6 in the evening', hourly(2, '06:00', '18:00'), '2026-03-04T12:00:00Z'],
       ['every hour from 8am to 8 at night', hourly(1, '08:00', '20:00'), '2026-03-04T11:00:00Z'],
+      ['every 2 hours, 8 to 8', hourly(2, '08:00', '20:00'), '2026-03-04T12:00:00Z'],
       [
         'At minute 0 past every hour from 9 through 17 on every day-of-week from Monday through Friday.',
         hourly(1, '09:00', '17:59', { days_of_week: WEEKDAYS }),
@@ -1246,6 +1247,7 @@ export const groups: Group[] = [
       ['2 times a month on the 10th and 25th', monthly('09:00', { days_of_month: [10, 25] }), '2026-03-10T09:00:00Z'],
       ['3x a week on Mon, Wed, Fri', weekly([1, 3, 5], '09:00'), '2026-03-06T09:00:00Z'],
       ['twice-monthly on the 1st and 15th', monthly('09:00', { days_of_month: [1, 15] }), '2026-03-15T09:00:00Z'],
+      ['semi-annually on January 1 and July 1', yearly([1, 7], '09:00', { days_of_month: [1] }), '2026-07-01T09:00:00Z'],
       [
         'four times a year on the 1st of Jan, Apr, Jul and Oct',
         yearly([1, 4, 7, 10], '09:00', { days_of_month: [1] }),
@@ -1300,6 +1302,11 @@ export const groups: Group[] = [
         'Mondays in the last week of the month at 9',
         monthly('09:00', { days_of_week: [1], weeks_of_month: [-1] }),
         '2026-03-30T09:00:00Z',
+      ],
+      [
+        'in the final week of the month on Friday',
+        monthly('09:00', { days_of_week: [5], weeks_of_month: [-1] }),
+        '2026-03-27T09:00:00Z',
       ],
       [
         'in week 2 of every month on Tuesday',
@@ -1485,6 +1492,7 @@ export const groups: Group[] = [
       ['every 3 days starting today at 6pm', daily('18:00', { interval: 3, anchor_date: '2026-03-04' }), '2026-03-04T18:00:00Z'],
       // Friday 6 March is held back: next week's Friday.
       ['every Friday as of next week', weekly([5], '09:00'), '2026-03-13T09:00:00Z'],
+      ['every Monday with effect from next week', weekly([1], '09:00'), '2026-03-09T09:00:00Z'],
       // Next week's Friday (13 March), not this week's (6 March).
       ['weekly beginning next Friday at 3pm', weekly([5], '15:00'), '2026-03-13T15:00:00Z'],
       ['yearly starting tomorrow', yearly([3], '09:00', { days_of_month: [5] }), '2026-03-05T09:00:00Z'],
@@ -1929,6 +1937,9 @@ export const rejectedGroups: RejectionGroup[] = [
     name: 'issue 25, family 5',
     rows: [
       { phrase: 'twice a month', detail: ['Please say which days "twice a month" runs on'] },
+      // "semi-annually" alone might be every six months from any day: the days are asked for.
+      { phrase: 'semi-annually', detail: ['Please say which days "semi-annually" runs on'] },
+      { phrase: 'every hour from 12 to 12', detail: ['runs only once a day'] },
       { phrase: 'twice a month on the 3rd', detail: ['"twice a month" does not match the days named (1 day a month)'] },
       { phrase: 'three times a week on Mondays and Fridays', detail: ['"three times a week" does not match the days named'] },
       { phrase: 'twice a day at 9am and 5pm', detail: ['Only one time of day per schedule', '"9am"', '"5pm"'] },

@@ -11,6 +11,8 @@ describe('issue 25, family 5: a frequency word narrowed by a rule', () => {
     ['2 times per month on the 10th and 25th', 2, 'month', ['2', 'times', 'per', 'month']],
     ['3x a week on Mon, Wed, Fri', 3, 'week', ['3', 'x', 'a', 'week']],
     ['twice-monthly on the 1st and 15th', 2, 'month', ['twice', '-', 'monthly']],
+    ['semi-annually on January 1 and July 1', 2, 'year', ['semi', '-', 'annually']],
+    ['biannually on Jan 1 and Jul 1', 2, 'year', ['biannually']],
     ['thrice a year on Jan 1, May 1 and Sep 1', 3, 'year', ['thrice', 'a', 'year']],
     ['semi-monthly on the 1st and 15th', 2, 'month', ['semi', '-', 'monthly']],
     ['semimonthly on the 1st and 15th', 2, 'month', ['semimonthly']],

@@ -12,6 +12,7 @@ describe('issue 25, family 9: starts relative to today', () => {
     ['every 2 weeks starting Monday', { kind: 'weekday', day: 1, after: false }, ['starting', 'Monday']],
     ['every 2 weeks starting this Friday', { kind: 'weekday', day: 5, after: false }, ['starting', 'this', 'Friday']],
     ['every Friday as of next week', { kind: 'week' }, ['as', 'of', 'next', 'week']],
+    ['every Monday with effect from next week', { kind: 'week' }, ['with', 'effect', 'from', 'next', 'week']],
     ['starting in 2 weeks, every Monday', { kind: 'day', offset: 14 }, ['starting', 'in', '2', 'weeks']],
     ['every 2 weeks starting in three days', { kind: 'day', offset: 3 }, ['starting', 'in', 'three', 'days']],
     ['monthly effective next month', { kind: 'month' }, ['effective', 'next', 'month']],

@@ -20,6 +20,7 @@ describe('issue 25, family 10: windows of the day in words', () => {
     // No am/pm and an end before the start: the end is in the afternoon.
     ['every hour from 9 to 5', 9 * 60, 17 * 60, 'from 9 to 5'],
     ['every 15 minutes between 10 and 2', 10 * 60, 14 * 60, 'between 10 and 2'],
+    ['every 2 hours, 8 to 8', 8 * 60, 20 * 60, '8 to 8'],
     // With am/pm or a 24-hour end, the end is as written (refused later: it runs backwards).
     ['every hour from 9 to 5am', 9 * 60, 5 * 60, 'from 9 to 5am'],
     ['every hour from 18 to 6', 18 * 60, 6 * 60, 'from 18 to 6'],
