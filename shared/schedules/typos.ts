@@ -1,9 +1,10 @@
 /**
  * Weekday and month names one edit away ("tuesdya", "saturady", "febuary", "wendesday"): an
  * insertion, a deletion, a substitution or two neighbouring letters swapped. A word is corrected
- * only when it is not a word the parser knows, has at least five letters, every name one
- * edit away means the same day or month, and that name starts with the word's first letter. The token keeps the user's text, so error messages
- * still quote what was typed; only its lower-case form, which the readers match, changes.
+ * only when it is not a word the parser knows, has at least five letters, every name one edit away
+ * means the same day or month, and that name starts with the word's first letter. The token keeps
+ * the user's text, so error messages still quote what was typed; only its lower-case form, which
+ * the readers match, changes.
  */
 import { quote, ScheduleError } from './errors.js';
 import { ZONE_ABBREVIATIONS } from './timezones.js';

@@ -1,9 +1,9 @@
 /**
- * Issue 25, family 7, months left out: "on the 5th of every month except August", "every
- * Monday except in July and August", "daily excluding June through August", "every day except
- * Sunday and August" (and the other side, "but only during June"). schedule_info holds them as months_of_year: the months that are left
- * (applyMonthExclusions, when resolving). A day in the month ("except August 15") is a date,
- * which schedule_info cannot leave out, and is refused.
+ * Issue 25, family 7, months left out: "on the 5th of every month except August", "every Monday
+ * except in July and August", "daily excluding June through August", "every day except Sunday and
+ * August" (and the other side, "but only during June"). schedule_info holds them as
+ * months_of_year: the months that are left (applyMonthExclusions, when resolving). A day in the
+ * month ("except August 15") is a date, which schedule_info cannot leave out, and is refused.
  */
 import { contradiction, quote, ScheduleError } from '../errors.js';
 import type { Recurrence } from '../resolve.js';

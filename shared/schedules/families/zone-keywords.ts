@@ -3,7 +3,8 @@
  * "TZ=America/Denver", "time zone: UTC", "in the Eastern time zone". The keyword before a zone
  * claims the zone with it (a word such as "Japan" or "Paris" is read as a zone there too); a
  * keyword after a zone the zone readers claimed ("Europe/Paris timezone", "Paris time zone") is
- * claimed alone, and one after a city or country claims it ("Paris timezone"). Cron lines may carry crontab's "CRON_TZ=" / "TZ=" prefix: zonePrefix splits it.
+ * claimed alone, and one after a city or country claims it ("Paris timezone"). Cron lines may
+ * carry crontab's "CRON_TZ=" / "TZ=" prefix: zonePrefix splits it.
  */
 import { placeBeforeTime, placeZone, resolveZone, zoneOfToken } from '../timezones.js';
 import { isWord, type Token, tokenize } from '../tokens.js';
