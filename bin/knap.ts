@@ -6,6 +6,10 @@ import { App, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
 import { CONTEXT_KEYS, contextFlag, DEFAULT_STACK_NAME, settingsFromContext } from '../lib/config.js';
 import { KnapStack } from '../lib/knap-stack.js';
+import { ensureConsoleBuilt } from '../scripts/build-console.js';
+
+// The console function's files (console/dist) are copied beside its bundle.
+await ensureConsoleBuilt();
 
 const app = new App();
 const stackName = String(app.node.tryGetContext(CONTEXT_KEYS.stackName) ?? DEFAULT_STACK_NAME);

@@ -186,6 +186,14 @@ export const routes: readonly RouteDefinition[] = [
     description: "The organization's audit log, newest first (admins only)",
   },
   {
+    id: 'console',
+    method: 'GET',
+    path: '/console',
+    entry: 'functions/console/handler.ts',
+    description: 'The admin console: a page for organization admins (public; it signs in with the admin issuer)',
+    assets: ['console/dist/index.html', 'console/dist/app.js', 'console/dist/app.css'],
+  },
+  {
     id: 'openapi',
     method: 'GET',
     path: '/api/openapi.json',

@@ -24,7 +24,7 @@ export const ADMIN_SESSION_HOURS = 8;
 
 export interface KnapAdminIdentityProps {
   readonly settings: KnapSettings;
-  /** The console's address (`<api url>/console/`): where sign-in and sign-out return. */
+  /** The console's address (`<api url>/console`): where sign-in and sign-out return. */
   readonly consoleUrl: string;
 }
 
@@ -41,6 +41,8 @@ export class KnapAdminIdentity extends Construct {
   readonly domain?: UserPoolDomain;
   /** What every admin function is given. */
   readonly environment: AdminIssuerEnvironment;
+  /** What the console page is given to sign in (shared/console-files.ts reads it). */
+  readonly consoleEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: KnapAdminIdentityProps) {
     super(scope, id);
@@ -50,6 +52,12 @@ export class KnapAdminIdentity extends Construct {
         ADMIN_ISSUER: settings.adminIssuer,
         ADMIN_AUDIENCE: settings.adminAudience,
         ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'org',
+      };
+      this.consoleEnvironment = {
+        ADMIN_ISSUER: settings.adminIssuer,
+        ADMIN_CONSOLE_CLIENT_ID: settings.adminConsoleClientId ?? settings.adminAudience,
+        ADMIN_CONSOLE_SCOPE: 'openid email',
+        ADMIN_ORG_CLAIM: this.environment.ADMIN_ORG_CLAIM,
       };
       new CfnOutput(this, 'AdminIssuer', {
         value: settings.adminIssuer,
@@ -110,6 +118,14 @@ export class KnapAdminIdentity extends Construct {
       ADMIN_ISSUER: `https://cognito-idp.${stack.region}.amazonaws.com/${userPool.userPoolId}`,
       ADMIN_AUDIENCE: consoleClient.userPoolClientId,
       ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'cognito:groups',
+    };
+    // Cognito's discovery document names no end-session endpoint: its own /logout ends the session.
+    this.consoleEnvironment = {
+      ADMIN_ISSUER: this.environment.ADMIN_ISSUER,
+      ADMIN_CONSOLE_CLIENT_ID: consoleClient.userPoolClientId,
+      ADMIN_CONSOLE_SCOPE: 'openid email',
+      ADMIN_ORG_CLAIM: this.environment.ADMIN_ORG_CLAIM,
+      ADMIN_SIGN_OUT_URL: `${domain.baseUrl()}/logout?client_id=${consoleClient.userPoolClientId}&logout_uri=${props.consoleUrl}`,
     };
 
     new CfnOutput(this, 'AdminUserPoolId', {

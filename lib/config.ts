@@ -71,6 +71,8 @@ export interface KnapSettings {
   readonly adminOrgClaim: string | null;
   /** MFA in the stack's own user pool: `off`, `optional` (each admin may enrol an app) or `required`. */
   readonly adminMfa: 'off' | 'optional' | 'required';
+  /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
+  readonly adminConsoleClientId: string | null;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -111,6 +113,7 @@ export const DEFAULT_ROUTE_THROTTLES: Readonly<Record<string, Throttle>> = {
   openapi: { rateLimit: 10, burstLimit: 20 },
   docs: { rateLimit: 10, burstLimit: 20 },
   'docs-asset': { rateLimit: 10, burstLimit: 20 },
+  console: { rateLimit: 10, burstLimit: 20 },
 };
 
 /**
@@ -146,6 +149,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminAudience: null,
   adminOrgClaim: null,
   adminMfa: 'optional',
+  adminConsoleClientId: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -176,6 +180,7 @@ export const CONTEXT_KEYS = {
   adminAudience: 'adminAudience',
   adminOrgClaim: 'adminOrgClaim',
   adminMfa: 'adminMfa',
+  adminConsoleClientId: 'adminConsoleClientId',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -428,6 +433,11 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     adminAudience: pick(CONTEXT_KEYS.adminAudience, claimValue(CONTEXT_KEYS.adminAudience), DEFAULT_SETTINGS.adminAudience),
     adminOrgClaim: pick(CONTEXT_KEYS.adminOrgClaim, claimValue(CONTEXT_KEYS.adminOrgClaim), DEFAULT_SETTINGS.adminOrgClaim),
     adminMfa: pick(CONTEXT_KEYS.adminMfa, mfaSetting, DEFAULT_SETTINGS.adminMfa),
+    adminConsoleClientId: pick(
+      CONTEXT_KEYS.adminConsoleClientId,
+      claimValue(CONTEXT_KEYS.adminConsoleClientId),
+      DEFAULT_SETTINGS.adminConsoleClientId,
+    ),
   };
   checkConsistent(settings);
   return settings;

@@ -117,6 +117,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   openapi: {},
   docs: {},
   'docs-asset': {},
+  console: {},
 };
 
 /** The organization admins' API: JWT-authenticated, not metered, throttled by the stage (adminThrottle). */

@@ -88,13 +88,18 @@ export class KnapStack extends Stack {
     this.api = new KnapApi(this, 'Api', { settings: this.settings, functions: this.functions.byRoute });
     this.adminIdentity = new KnapAdminIdentity(this, 'Admins', {
       settings: this.settings,
-      consoleUrl: `${this.api.url}/console/`,
+      consoleUrl: `${this.api.url}/console`,
     });
     // Made after the API (the app client's callback URL is the API's), so given afterwards:
     // how each admin function verifies an admin's token. No admin function reads token keys.
+    // The console page is told how to sign in; the OpenAPI document names the issuer's discovery.
+    const identityEnvironment: Record<string, Record<string, string>> = {
+      console: this.adminIdentity.consoleEnvironment,
+      openapi: { ADMIN_ISSUER: this.adminIdentity.environment.ADMIN_ISSUER },
+    };
     for (const [route, fn] of this.functions.byRoute) {
-      if (!isAdminRoute(route)) continue;
-      for (const [name, value] of Object.entries(this.adminIdentity.environment)) fn.addEnvironment(name, value);
+      const environment = isAdminRoute(route) ? this.adminIdentity.environment : (identityEnvironment[route.id] ?? {});
+      for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
     }
     this.runs = new KnapRuns(this, 'Runs', {
       data: this.data,
@@ -185,7 +190,8 @@ export class KnapStack extends Stack {
           'authorizer cannot do; a Lambda authorizer would add a second cold start and a second token read per request. ' +
           "The /api/admin routes take organization admins' JWTs, verified in the function (signature by the issuer's " +
           'JWKS, issuer, audience, expiry) because API Gateway\'s JWT authorizer answers 401 with {"message"}, not the ' +
-          'API\'s {"detail"}.',
+          'API\'s {"detail"}. The metadata, the API reference and the console page are public documents: the console ' +
+          'signs admins in in the browser and calls the admin routes with their token.',
       });
     }
     Validations.of(this.tokenKeys).acknowledge({

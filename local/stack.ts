@@ -7,7 +7,7 @@ import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
-import { startLocalIdentity } from './oidc/provider.js';
+import { localAdminEnvironment, startLocalIdentity } from './oidc/provider.js';
 import { type ApiServer, startApiServer } from './server.js';
 import { localTokenKeys } from './token-key.js';
 import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
@@ -129,11 +129,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       countRoundTrips: options.countRoundTrips,
       mount: (url) => {
         // Organization admins sign in here; the admin functions verify its tokens by these settings.
-        const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps: defaultDeps(), redirectUris: [`${url}/console/`] });
-        process.env.ADMIN_ISSUER = identity.settings.issuer;
-        process.env.ADMIN_AUDIENCE = identity.settings.audience;
-        process.env.ADMIN_ORG_CLAIM = identity.settings.orgClaim;
-        process.env.ADMIN_JWKS_URI = identity.settings.jwksUri;
+        const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps: defaultDeps(), redirectUris: [`${url}/console`] });
+        Object.assign(process.env, localAdminEnvironment(identity));
         return identity;
       },
     });

@@ -4,6 +4,7 @@
  */
 import './quiet-sdk-warning.js';
 import { resolve } from 'node:path';
+import { ensureConsoleBuilt } from '../scripts/build-console.js';
 import { tableNameFromEnv } from '../shared/runtime.js';
 import { badEndpoint, endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
 import { DataDirInUseError } from './dynamodb.js';
@@ -63,6 +64,8 @@ const stop = (signal: string) => {
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 
+// The console's page and script, from its sources (a no-op when console/dist is current).
+await ensureConsoleBuilt();
 stack = await startLocalStack({
   port,
   host: env.HOST ?? '127.0.0.1',

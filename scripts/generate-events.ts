@@ -565,6 +565,13 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '401-missing-token' },
     { name: '401-tampered-token', headers: adminRefusals.tampered },
   ],
+  // The console is public: its page signs in in the browser.
+  console: [
+    { name: '200-page', headers: { accept: ACCEPT_HTML } },
+    { name: '200-script', query: { asset: 'app.js' }, headers: { accept: ACCEPT_ANY } },
+    { name: '200-stylesheet', query: { asset: 'app.css' }, headers: { accept: ACCEPT_CSS } },
+    { name: '404-unknown-asset', query: { asset: 'app.js.map' }, headers: { accept: ACCEPT_ANY } },
+  ],
 };
 
 /** An event of a job (functions/jobs.ts): named for what it is; no HTTP status. */

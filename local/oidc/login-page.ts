@@ -48,3 +48,23 @@ export const errorPage = (out: Record<string, string>): string =>
 <p class="problem" role="alert">${escapeHtml(out.error_description ?? out.error ?? 'Something went wrong.')}</p>
 <p>Go back to the console and sign in again.</p>`,
   );
+
+/** Submits the provider's sign-out form at once: the console's "Sign out" asks nothing more. */
+export const SIGN_OUT_SCRIPT = "document.getElementById('op.logoutForm').submit();";
+
+/**
+ * The provider's sign-out step: its form (with the session's anti-forgery token) submitted by
+ * the one script above, allowed by its hash alone; without script, one button.
+ */
+export const signOutPage = (form: string): string =>
+  page(
+    'Signing out',
+    `<h1>Signing out…</h1>
+${form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>')}
+<noscript><button type="submit" form="op.logoutForm">Sign out</button></noscript>
+<script>${SIGN_OUT_SCRIPT}</script>`,
+  );
+
+/** Where a sign-out without a way back ends. */
+export const signedOutPage = (): string =>
+  page('Signed out', '<h1>Signed out</h1>\n<p>You have signed out of the Knap admin console.</p>');

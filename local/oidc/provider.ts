@@ -10,7 +10,7 @@
  * which is fine on a laptop.
  */
 import './quiet-runtime-warning.js';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { AdminIssuerSettings } from '../../shared/auth/admin-tokens.js';
@@ -18,7 +18,7 @@ import { verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
 import { readBody } from '../server.js';
-import { errorPage, loginPage } from './login-page.js';
+import { errorPage, loginPage, SIGN_OUT_SCRIPT, signedOutPage, signOutPage } from './login-page.js';
 import { memoryAdapter } from './memory-adapter.js';
 
 /** The console's client id: a public client, no secret. */
@@ -82,15 +82,41 @@ class SignInThrottle {
   }
 }
 
+/** What the provider's page hooks write (Koa's context). */
+interface PageContext {
+  type: string;
+  body: string;
+  set(field: string, value: string): void;
+}
+
+/** Every page under /oidc: no script, nothing from elsewhere, never in a frame. */
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+/** The sign-out step, whose one script is allowed by its hash. */
+const SIGN_OUT_POLICY = `${PAGE_POLICY}; script-src 'sha256-${createHash('sha256').update(SIGN_OUT_SCRIPT).digest('base64')}'`;
+
 const html = (response: ServerResponse, status: number, body: string): void => {
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'content-security-policy': PAGE_POLICY,
     'x-content-type-options': 'nosniff',
   });
   response.end(body);
 };
+
+/**
+ * What the admin functions and the console are told of this provider (as the stack tells them
+ * of Cognito): ADMIN_ISSUER, ADMIN_AUDIENCE, ADMIN_ORG_CLAIM, ADMIN_JWKS_URI, and the console's
+ * client id and scope.
+ */
+export const localAdminEnvironment = (identity: LocalIdentity): Record<string, string> => ({
+  ADMIN_ISSUER: identity.settings.issuer,
+  ADMIN_AUDIENCE: identity.settings.audience,
+  ADMIN_ORG_CLAIM: identity.settings.orgClaim,
+  ADMIN_JWKS_URI: identity.settings.jwksUri as string,
+  ADMIN_CONSOLE_CLIENT_ID: CONSOLE_CLIENT_ID,
+  ADMIN_CONSOLE_SCOPE: 'openid email admin',
+});
 
 export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity => {
   const { deps } = options;
@@ -118,6 +144,8 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
       },
     ],
     pkce: { required: () => true },
+    // The console is on this origin (a browser still sends Origin with its POSTs): no other.
+    clientBasedCORS: (_ctx: unknown, origin: string) => origin === new URL(options.issuer).origin,
     scopes: ['openid', 'email', 'admin'],
     claims: { openid: ['sub'], email: ['email'], admin: ['org'] },
     jwks: { keys: [{ ...key, use: 'sig', alg: 'ES256', kid: randomBytes(8).toString('hex') }] },
@@ -132,6 +160,19 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
     },
     features: {
       devInteractions: { enabled: false },
+      // The console's "Sign out" ends this session and comes back, with no question in between.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: PageContext, form: string) => {
+          ctx.set('content-security-policy', SIGN_OUT_POLICY);
+          ctx.type = 'html';
+          ctx.body = signOutPage(form);
+        },
+        postLogoutSuccessSource: async (ctx: PageContext) => {
+          ctx.type = 'html';
+          ctx.body = signedOutPage();
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => ADMIN_RESOURCE,
@@ -238,6 +279,8 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
       // oidc-provider routes relative to where it is mounted and builds its URLs from the
       // original one, as Express's app.use would hand them over.
       Object.assign(request, { originalUrl: request.url });
+      response.setHeader('content-security-policy', PAGE_POLICY);
+      response.setHeader('x-content-type-options', 'nosniff');
       request.url = (request.url ?? '/').slice(mount.length) || '/';
       callback(request, response);
     },

@@ -39,7 +39,7 @@ const functionsWithAssets = [
 ];
 
 /** Functions that read no table and handle no token: no SDK at all. */
-const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset'];
+const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset', 'console'];
 /** Functions that queue runs for delivery (or redeliver one), the only ones with the SQS client. */
 const QUEUES_RUNS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
 /** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */

@@ -39,6 +39,7 @@ describe('settings from context (cdk.json or -c)', () => {
         openapi: { rateLimit: 10, burstLimit: 20 },
         docs: { rateLimit: 10, burstLimit: 20 },
         'docs-asset': { rateLimit: 10, burstLimit: 20 },
+        console: { rateLimit: 10, burstLimit: 20 },
       },
       adminThrottle: { rateLimit: 20, burstLimit: 40 },
       reservedConcurrency: {},
@@ -49,6 +50,7 @@ describe('settings from context (cdk.json or -c)', () => {
       adminAudience: null,
       adminOrgClaim: null,
       adminMfa: 'optional',
+      adminConsoleClientId: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
   });

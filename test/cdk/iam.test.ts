@@ -144,6 +144,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     openapi: {},
     docs: {},
     'docs-asset': {},
+    console: {},
     'dispatch-runs': {
       'dynamodb:BatchGetItem': [items(K)],
       'dynamodb:PutItem': [items(R)],

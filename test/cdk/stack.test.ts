@@ -37,6 +37,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/studio/knap-tools',
       'GET /api/studio/knap-tools/{uuid}',
       'GET /api/studio/knap-tools/{uuid}/runs',
+      'GET /console',
       'PATCH /api/admin/clients/{client_id}',
       'PATCH /api/studio/knap-tools/{uuid}',
       'POST /api/admin/clients',
@@ -116,6 +117,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/openapi.json',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
+      'GET /console',
     ]) {
       expect(limits(publicRoute)).toEqual([10, 20]);
     }
@@ -183,7 +185,7 @@ describe('functions', () => {
     const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
     // The public documentation routes never touch the table; the run makers (and redelivery)
     // reach the queue; admin functions verify admins' JWTs and never see the token keys.
-    const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata'].includes(route.id);
+    const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata', 'console'].includes(route.id);
     const adminRoute = route.path.startsWith('/api/admin/');
     const makesRuns = ['start-run', 'report-meeting', 'admin-redeliver-run'].includes(route.id);
     const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
@@ -193,6 +195,17 @@ describe('functions', () => {
       ...(adminRoute
         ? { ADMIN_ISSUER: expect.anything(), ADMIN_AUDIENCE: expect.anything(), ADMIN_ORG_CLAIM: 'cognito:groups' }
         : {}),
+      // The console signs in with the admin issuer; the OpenAPI document names its discovery.
+      ...(route.id === 'console'
+        ? {
+            ADMIN_ISSUER: expect.anything(),
+            ADMIN_CONSOLE_CLIENT_ID: expect.anything(),
+            ADMIN_CONSOLE_SCOPE: 'openid email',
+            ADMIN_ORG_CLAIM: 'cognito:groups',
+            ADMIN_SIGN_OUT_URL: expect.anything(),
+          }
+        : {}),
+      ...(route.id === 'openapi' ? { ADMIN_ISSUER: expect.anything() } : {}),
       ...(makesRuns ? { DELIVERY_QUEUE_URL: expect.objectContaining({ Ref: expect.any(String) }) } : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',

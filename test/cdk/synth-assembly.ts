@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureConsoleBuilt } from '../../scripts/build-console.js';
 import { type Acknowledgment, acknowledgments, buildApp, nagFindings, type SynthOptions } from './app.js';
 
 export interface SynthReport {
@@ -24,6 +25,8 @@ const [outdir, json = '{}'] = process.argv.slice(2);
 if (!outdir) throw new Error('usage: tsx test/cdk/synth-assembly.ts OUTDIR [OPTIONS_JSON]');
 const options = JSON.parse(json) as SynthOptions;
 
+// The console function's files (console/dist) are copied beside its bundle.
+if (options.bundle) await ensureConsoleBuilt();
 const { app, stack } = buildApp(options, join(outdir, 'assembly'));
 const report: SynthReport = { options, templateFile: stack.templateFile };
 try {

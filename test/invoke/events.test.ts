@@ -479,5 +479,10 @@ function contentTypeOf(routeId: string, status: number, event: APIGatewayProxyEv
   if (status >= 300) return /^application\/json/;
   if (routeId === 'docs') return /^text\/html/;
   if (routeId === 'docs-asset') return event.pathParameters?.file?.endsWith('.css') ? /^text\/css/ : /^text\/javascript/;
+  if (routeId === 'console') {
+    const asset = event.queryStringParameters?.asset;
+    if (asset === undefined) return /^text\/html/;
+    return asset.endsWith('.css') ? /^text\/css/ : /^text\/javascript/;
+  }
   return /^application\/json/;
 }

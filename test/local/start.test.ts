@@ -107,7 +107,7 @@ describe('npm start', () => {
     });
     const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
     const authorize = await fetch(
-      `${base}/oidc/auth?client_id=knap-console&response_type=code&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&redirect_uri=${encodeURIComponent(`${base}/console/`)}`,
+      `${base}/oidc/auth?client_id=knap-console&response_type=code&scope=openid&code_challenge=${challenge}&code_challenge_method=S256&redirect_uri=${encodeURIComponent(`${base}/console`)}`,
       { redirect: 'manual' },
     );
     expect(authorize.status).toBe(303);

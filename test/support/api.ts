@@ -1,4 +1,4 @@
-import { startLocalIdentity } from '../../local/oidc/provider.js';
+import { localAdminEnvironment, startLocalIdentity } from '../../local/oidc/provider.js';
 import { startApiServer } from '../../local/server.js';
 import { adminTokenVerifier } from '../../shared/auth/admin-tokens.js';
 import type { NewClientInput } from '../../shared/domain/clients.js';
@@ -46,13 +46,19 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
   const clock = new FakeClock();
   const deps = table.deps(clock);
   const deliveries = options.deliveries ? deliverWith(deps, options.deliveries) : undefined;
+  const savedEnv = new Map<string, string | undefined>();
   const api = await startApiServer({
     deps,
     countRoundTrips: options.countRoundTrips,
     mount: options.admins
       ? (url) => {
-          const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps, redirectUris: [`${url}/console/`] });
+          const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps, redirectUris: [`${url}/console`] });
           deps.adminTokens = adminTokenVerifier(identity.settings, () => clock.now());
+          // The console page reads its settings from the environment, as deployed: given back at close.
+          for (const [name, value] of Object.entries(localAdminEnvironment(identity))) {
+            savedEnv.set(name, process.env[name]);
+            process.env[name] = value;
+          }
           return identity;
         }
       : undefined,
@@ -70,12 +76,16 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
       const password = 'correct horse battery staple';
       if (!admins.has(email)) await createAdmin(deps, { orgName, email, password });
       admins.add(email);
-      const result = await signIn(api.url, `${api.url}/console/`, email, password);
+      const result = await signIn(api.url, `${api.url}/console`, email, password);
       if (!result.tokens) throw new Error(`sign-in refused: ${result.status}`);
       return result.tokens.access_token;
     },
     close: async () => {
       await api.close();
+      for (const [name, value] of savedEnv) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       await deliveries?.close();
       await table.close();
     },

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,4 +10,9 @@ import { join } from 'node:path';
  */
 export default function globalSetup(): void {
   process.env.KNAP_TEST_TMPDIR = mkdtempSync(join(tmpdir(), 'knap-test-'));
+  // The console's bundle (console/dist), which its function serves and the synth copies: built
+  // from the sources under test, once per run.
+  execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'scripts', 'build-console.ts')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

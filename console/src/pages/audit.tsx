@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Api, AuditEvent } from '../api.js';
+import { Alert, Empty, Loading, When } from '../ui.js';
+
+const ACTIONS: Record<string, string> = {
+  'client.create': 'Created client',
+  'client.update': 'Changed client',
+  'client.regenerate_secret': 'Regenerated secret',
+  'client.revoke': 'Revoked client',
+  'webhook.create': 'Added endpoint',
+  'webhook.delete': 'Removed endpoint',
+  'run.redeliver': 'Redelivered run',
+  'admin.create': 'Made admin',
+  'admin.sign_in': 'Signed in',
+  'admin.sign_in_failed': 'Failed sign-in',
+};
+
+export const AuditPage = ({ api }: { api: Api }) => {
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = async (cursor?: string) => {
+    try {
+      const page = await api.audit(cursor);
+      setEvents((current) => (cursor ? [...(current ?? []), ...page.events] : page.events));
+      setNext(page.next_cursor);
+    } catch (failure) {
+      setError((failure as Error).message);
+      setEvents((current) => current ?? []);
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  return (
+    <section aria-labelledby="page-title">
+      <header class="page-head">
+        <div>
+          <h1 id="page-title">Audit log</h1>
+          <p class="muted">
+            Every change to clients and endpoints, from this console or the operators' CLI, and every sign-in. Kept 400 days.
+          </p>
+        </div>
+      </header>
+      {error && <Alert>{error}</Alert>}
+      {events === null ? (
+        <Loading what="the audit log" />
+      ) : events.length === 0 ? (
+        <Empty title="Nothing recorded yet" />
+      ) : (
+        <table class="list">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Target</th>
+              <th scope="col">From</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((event, index) => (
+              <tr key={`${event.at}-${index}`}>
+                <td data-label="When">
+                  <When at={event.at} />
+                </td>
+                <td data-label="Who">{event.actor}</td>
+                <td data-label="What">{ACTIONS[event.action] ?? event.action}</td>
+                <td data-label="Target">
+                  <code>{event.target.id}</code>
+                </td>
+                <td data-label="From">{event.source_ip ?? <span class="muted">CLI</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {next && (
+        <button type="button" class="secondary" onClick={() => void load(next)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+};
