@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import packageJson from '../package.json' with { type: 'json' };
+import { CLI_ACTOR } from '../shared/domain/audit.js';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { epochSeconds } from '../shared/domain/clock.js';
 import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
@@ -16,7 +18,9 @@ import {
   setRateLimit,
   validateRateLimit,
 } from '../shared/services/admin-service.js';
+import { recordAudit } from '../shared/services/audit-log.js';
 import { addWebhook, listWebhooks, removeWebhook, type WebhookSummary } from '../shared/services/webhook-admin.js';
+import { cognitoClient, createCognitoAdmin } from './cognito-admins.js';
 import { endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
 
 export interface AdminIo {
@@ -38,7 +42,7 @@ Commands:
   add-webhook --org ORG --url URL [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
-  create-admin --org ORG --email EMAIL [--password P] [--json]
+  create-admin --org ORG --email EMAIL [--password P] [--user-pool POOL_ID] [--json]
   backfill-due-index [--json]
   backfill-run-index [--json]
   migrate-revocations [--json]
@@ -56,6 +60,9 @@ backfill-run-index does the same for runs made before admins could list them (GE
 
 create-admin makes an organization admin of the local identity provider (npm start); without
 --password a password is generated and printed once. Passwords are kept only as scrypt hashes.
+With --user-pool (the stack's AdminUserPoolId output) it makes them in Cognito instead: a user named by
+the e-mail, in the group named by the organization (made if missing); Cognito e-mails a temporary
+password unless --password gives one.
 
 Every change to clients, webhook endpoints and admins is written to the organization's audit log
 (actor "cli").
@@ -180,6 +187,7 @@ const OPTIONS = {
   version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
+  'user-pool': { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -194,6 +202,8 @@ export interface AdminOptions {
   program?: string;
   /** What --version prints; default: the package's version. */
   version?: string;
+  /** The Cognito client of `create-admin --user-pool`; default: from the environment. */
+  cognito?: () => CognitoIdentityProviderClient;
 }
 
 /**
@@ -318,6 +328,23 @@ export const runAdmin = async (
         return 0;
       }
       case 'create-admin': {
+        const userPoolId = values['user-pool'];
+        if (userPoolId !== undefined) {
+          const made = await createCognitoAdmin((options.cognito ?? cognitoClient)(), {
+            userPoolId: required(userPoolId, '--user-pool'),
+            orgName: required(values.org, '--org'),
+            email: required(values.email, '--email'),
+            password: values.password,
+          });
+          await recordAudit(await getDeps(), CLI_ACTOR, made.orgName, 'admin.create', { type: 'admin', id: made.email });
+          print({ email: made.email, org: made.orgName, password: values.password ?? null, user_pool: userPoolId }, [
+            `Created admin ${made.email} of organization ${made.orgName} in ${userPoolId}.`,
+            made.emailed
+              ? 'Cognito e-mailed a temporary password (valid 3 days); it is changed at the first sign-in.'
+              : 'The password given is temporary: it is changed at the first sign-in. Nothing was e-mailed.',
+          ]);
+          return 0;
+        }
         const made = await createAdmin(await getDeps(), {
           orgName: required(values.org, '--org'),
           email: required(values.email, '--email'),
