@@ -833,6 +833,35 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         },
       },
     },
+    '/console': {
+      get: {
+        operationId: 'getAdminConsole',
+        tags: ['Organization admins'],
+        summary: 'The admin console (HTML): organization admins sign in with the admin issuer and manage their organization',
+        description:
+          'A page, not an operation for programs: it signs in in the browser (authorization code + PKCE) and calls the ' +
+          '`/api/admin` routes with the admin\'s token. With `asset=app.js` or `asset=app.css` it answers its script or ' +
+          'style sheet.',
+        security: [{}],
+        parameters: [
+          {
+            name: 'asset',
+            in: 'query',
+            required: false,
+            description: "One of the page's files",
+            schema: { type: 'string', enum: ['app.js', 'app.css'] },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The page (or the file asked for)',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '404': problem('No such file'),
+          '413': ignoredBodyTooLarge,
+        },
+      },
+    },
   }),
   webhooks: { [RUN_EVENT_TYPE]: runWebhook },
   components: {
