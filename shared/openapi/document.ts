@@ -30,6 +30,7 @@ import {
   CreateClientRequestSchema,
   NewAdminClientSchema,
   NewWebhookEndpointSchema,
+  RunRedeliverySchema,
   UpdateClientRequestSchema,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
@@ -205,15 +206,6 @@ const clientRevoked = adminProblem('The client is revoked; revocation is permane
 const adminBody = (schema: string, exampleSet: Record<string, Example>) => ({
   required: true,
   content: json(schema, exampleSet),
-});
-
-/** What POST /api/admin/runs/{run_id}/redeliver answers (redeliverOrgRun in shared/services/org-admin.ts). */
-const RunRedeliverySchema = v.object({
-  run_id: v.string(),
-  status: v.pipe(
-    v.literal('pending'),
-    v.description('The run is on its way again (a run still pending keeps its one chain of attempts)'),
-  ),
 });
 
 /** What a method a path has no route for is answered (components.responses.MethodNotAllowed). */
@@ -840,7 +832,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: 'The admin console (HTML): organization admins sign in with the admin issuer and manage their organization',
         description:
           'A page, not an operation for programs: it signs in in the browser (authorization code + PKCE) and calls the ' +
-          '`/api/admin` routes with the admin\'s token. With `asset=app.js` or `asset=app.css` it answers its script or ' +
+          "`/api/admin` routes with the admin's token. With `asset=app.js` or `asset=app.css` it answers its script or " +
           'style sheet.',
         security: [{}],
         parameters: [

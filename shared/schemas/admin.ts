@@ -106,6 +106,16 @@ export const NewWebhookEndpointSchema = v.object({
 });
 export const WebhookEndpointListSchema = v.object({ endpoints: v.array(WebhookEndpointSchema) });
 
+/** What POST /api/admin/runs/{run_id}/redeliver answers. */
+export const RunRedeliverySchema = v.object({
+  run_id: v.string(),
+  status: v.pipe(
+    v.literal('pending'),
+    v.description('The run is on its way again (a run still pending keeps its one chain of attempts)'),
+  ),
+});
+export type RunRedelivery = v.InferOutput<typeof RunRedeliverySchema>;
+
 export const AuditEventSchema = v.object({
   at: timestamp,
   actor: v.pipe(v.string(), v.description('The admin\'s email (or the provider\'s username), or "cli"')),

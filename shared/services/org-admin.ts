@@ -12,7 +12,13 @@ import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
 import type { AdminRun, AdminRunPage, DeliveryAttemptEntry, StoredRun } from '../domain/runs.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { AdminClient, CreateClientRequest, UpdateClientRequest, WebhookEndpointView } from '../schemas/admin.js';
+import type {
+  AdminClient,
+  CreateClientRequest,
+  RunRedelivery,
+  UpdateClientRequest,
+  WebhookEndpointView,
+} from '../schemas/admin.js';
 import { AdminError, createApiClient } from './admin-service.js';
 import { listAuditLog, recordAudit } from './audit-log.js';
 import { deliverySettingsFromEnv } from './delivery.js';
@@ -203,11 +209,7 @@ export const listOrgRuns = async (deps: Deps, admin: OrgAdmin, page: PageRequest
  * Sends a run again, to every endpoint, with the same webhook-id (its run id). A run still on
  * its way (pending) keeps its one chain of attempts: accepted, and nothing more is queued.
  */
-export const redeliverOrgRun = async (
-  deps: Deps,
-  admin: OrgAdmin,
-  runId: string,
-): Promise<{ run_id: string; status: 'pending' }> => {
+export const redeliverOrgRun = async (deps: Deps, admin: OrgAdmin, runId: string): Promise<RunRedelivery> => {
   knownId(runId, 'run');
   const outcome = await deps.repo.redeliverRun(runId, admin.orgName);
   if (outcome === 'not_found') throw notFound('run', runId);
