@@ -64,6 +64,9 @@ const PUBLIC_OR_CLIENT_AUTHENTICATED = [
   'openapi',
   'docs',
   'docs-asset',
+  'console',
+  // Organization admins' routes take an admin's JWT, never an API token (test/e2e/admin-api.test.ts).
+  ...ROUTES.filter((route) => route.path.startsWith('/api/admin/')).map((route) => route.id),
 ];
 
 describe('round trips', () => {
