@@ -9,7 +9,7 @@ const page = (title: string, content: string): string => `<!doctype html>
 <title>${escapeHtml(title)} · Knap admin</title>
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; background: #f4f5f7; color: #1d2330; margin: 0; display: grid; min-height: 100vh; place-items: center; }
-  main { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px rgb(0 0 0 / 12%); width: min(22rem, 90vw); }
+  main { box-sizing: border-box; background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px rgb(0 0 0 / 12%); width: min(22rem, 92vw); }
   h1 { font-size: 1.25rem; margin: 0 0 1rem; }
   label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
   input { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8bfcc; border-radius: 4px; }
