@@ -16,6 +16,9 @@
  * - each Lambda bundle's size and cold import time (skip with --skip-bundles).
  *
  * Prints the tables and writes everything to bench/results.json (--out).
+ *
+ * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/),
+ * written to bench/routes.json.
  */
 import '../local/quiet-sdk-warning.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +35,7 @@ import { measureBundles } from './bundles.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
+import { runRouteBench } from './routes.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,9 +44,11 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     idle: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    out: { type: 'string', default: 'bench/results.json' },
+    out: { type: 'string' },
     'skip-bundles': { type: 'boolean', default: false },
     'token-only': { type: 'boolean', default: false },
+    /** Each Knap route against its floor (bench/routes.ts) instead of the token bench. */
+    routes: { type: 'boolean', default: false },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
   },
@@ -56,6 +62,20 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 const peerVersion = (
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve('oidc-provider/package.json'), 'utf8')) as { version: string }
 ).version;
+
+if (values.routes) {
+  const report = await runRouteBench({ rounds, duration, warmup, idle: idleSeconds, connections }, command);
+  const bundles = values['skip-bundles'] ? [] : await measureBundles();
+  if (bundles.length > 0) console.table(bundles);
+  const out = values.out ?? 'bench/routes.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ when: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, ...report, bundles }, null, 2)}\n`,
+  );
+  console.log(`Written to ${out}`);
+  process.exit(0);
+}
 
 interface Target {
   name: string;
@@ -363,9 +383,10 @@ try {
     console.table(scenarios);
   }
   if (bundles.length > 0) console.table(bundles);
-  mkdirSync(dirname(values.out as string), { recursive: true });
-  writeFileSync(values.out as string, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Written to ${values.out}`);
+  const out = values.out ?? 'bench/results.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Written to ${out}`);
 } finally {
   documents.destroy();
   await peer.stop();

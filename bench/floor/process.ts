@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stopProcess, waitForLine } from '../processes.js';
+import type { FloorConfig, FloorRoute } from './server.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface RunningFloor {
+  /** Each route's server. */
+  urls: Record<FloorRoute, string>;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** bench/floor/server.ts (a bare node:http server per route) in its own process. */
+export const startFloorProcess = async (config: FloorConfig, nodeArgs: string[] = []): Promise<RunningFloor> => {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/floor/server.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_OPTIONS: '', FLOOR_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, json] = await waitForLine(child, /floor listening (\{.*\})\n/, 'the route floor');
+  return {
+    urls: JSON.parse(json as string) as Record<FloorRoute, string>,
+    pid: child.pid as number,
+    stop: () => stopProcess(child),
+  };
+};
