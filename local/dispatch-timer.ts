@@ -2,7 +2,9 @@
  * Under `npm start`, the schedule dispatcher runs in-process every second (deployed, a
  * Lambda runs it every minute), so a run is created within a few seconds of next_run_at.
  */
+import { randomUUID } from 'node:crypto';
 import { epochSeconds } from '../shared/domain/clock.js';
+import { inRequestScope } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
 
@@ -46,7 +48,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
     await dispatchDueRuns(deps);
   };
   const tick = () => {
-    running = pass()
+    // Deployed, the dispatch-runs function does this work: its log lines say so here too.
+    running = inRequestScope({ functionName: 'dispatch-runs', requestId: randomUUID() }, pass)
       .catch(onError)
       .finally(() => {
         if (!stopped) {

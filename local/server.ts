@@ -146,7 +146,10 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const handler = await handlerFor(route);
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters);
       const calls = { count: 0 };
-      const result = await inRequestScope({ roundTrips: calls }, () => handler(event, lambdaContext(route.id, lambdaTimeoutMs)));
+      const context = lambdaContext(route.id, lambdaTimeoutMs);
+      // One process runs every function: each line says which one, whatever ran before it.
+      const scope = { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId };
+      const result = await inRequestScope(scope, () => handler(event, context));
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       answer(request, response, result);
     }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inRequestScope } from '../shared/request-scope.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
@@ -106,9 +108,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
   // local schedule (about 1, 2, 4, 8 s ... apart), from the queue's own async context, so
   // they outlive the request that made the run (see delivery-queue.ts).
+  // Deployed, the deliver-runs function does this work: its log lines say so here too.
+  const asDeliverer = () => ({ functionName: 'deliver-runs', requestId: randomUUID() });
   const deliveries = new LocalDeliveryQueue({
-    deliver: (runId) => deliverRun(defaultDeps(), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
-    continueFanOut: (task) => continueMeetingFanOut(defaultDeps(), task),
+    deliver: (runId) =>
+      inRequestScope(asDeliverer(), () =>
+        deliverRun(defaultDeps(), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
+      ),
+    continueFanOut: (task) => inRequestScope(asDeliverer(), () => continueMeetingFanOut(defaultDeps(), task)),
     timeScale: options.deliveryTimeScale,
   });
   useLocalDeliveryQueue(deliveries);

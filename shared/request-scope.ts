@@ -21,6 +21,13 @@ export interface RequestScope {
   deadline?: number;
   /** Counts the DynamoDB calls made on its behalf (the local server's X-DynamoDB-Round-Trips). */
   roundTrips?: { count: number };
+  /**
+   * The function doing the work: under `npm start` one process runs every function and the
+   * background jobs, so a line takes its function from here, not from the last invocation.
+   */
+  functionName?: string;
+  /** Its invocation's id, for the same reason (`function_request_id` of a line). */
+  requestId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -34,8 +41,13 @@ export const currentRequest = (): RequestScope | undefined => storage.getStore()
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** The keys every log line of the current request carries (none outside a request). */
-export const correlationKeys = (): { correlation_id: string } | undefined => {
-  const id = storage.getStore()?.correlationId;
-  return id === undefined ? undefined : { correlation_id: id };
+/** The keys every log line of the current work carries: its correlation id and function (none outside any). */
+export const correlationKeys = (): Record<string, string> | undefined => {
+  const scope = storage.getStore();
+  if (!scope) return undefined;
+  const keys: Record<string, string> = {};
+  if (scope.correlationId !== undefined) keys.correlation_id = scope.correlationId;
+  if (scope.functionName !== undefined) keys.function_name = scope.functionName;
+  if (scope.requestId !== undefined) keys.function_request_id = scope.requestId;
+  return Object.keys(keys).length > 0 ? keys : undefined;
 };

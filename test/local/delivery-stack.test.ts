@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type LocalStack, startLocalStack } from '../../local/stack.js';
+import type { KnapLogger } from '../../shared/logger.js';
 import { defaultDeps } from '../../shared/runtime.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { OWNER, putPendingRun, putTestKnap, type Receiver, startReceiver, waitForRunStatus } from '../support/deliveries.js';
@@ -38,4 +39,39 @@ test('under npm start a run is first tried at once, and retried after about a se
   const gap = (second?.at ?? 0) - (first?.at ?? 0);
   expect(gap).toBeGreaterThanOrEqual(450);
   expect(gap).toBeLessThan(3000);
+});
+
+test('each log line names the function that did the work, not the last one invoked', async () => {
+  const deps = defaultDeps();
+  const org = 'local-stack-logs';
+  await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+  const knap = await putTestKnap(deps.repo, { ...OWNER, orgName: org });
+  const run = await putPendingRun(deps.repo, knap.uuid, org);
+  // Tests keep the logger silent; this one reads its lines.
+  const { powertools } = deps.log as KnapLogger;
+  powertools.setLogLevel('INFO');
+  const written: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    // A request first (the shared logger then holds its context), then the delivery.
+    const answer = await fetch(`${stack.api.url}/api/studio/knap-tools`, { headers: { authorization: 'Bearer nope' } });
+    expect(answer.status).toBe(401);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    await waitForRunStatus(deps.repo, run.run_id, 'delivered', 10_000);
+  } finally {
+    process.stdout.write = write;
+    powertools.setLogLevel('SILENT');
+  }
+  const lines = written
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const attempt = lines.find((line) => line.message === 'Delivery attempt' && line.run_id === run.run_id);
+  expect(attempt).toMatchObject({ function_name: 'deliver-runs', timestamp: expect.any(String) });
+  expect(attempt?.function_request_id).toEqual(expect.any(String));
 });
