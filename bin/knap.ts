@@ -17,7 +17,15 @@ const stackName = String(app.node.tryGetContext(CONTEXT_KEYS.stackName) ?? DEFAU
 // A dev stack is environment-agnostic unless -c account/region pin it; any other stage must
 // name both (settingsFromContext refuses it otherwise). Either way: no lookups, so synth
 // needs no AWS credentials.
-new KnapStack(app, stackName, { settings: settingsFromContext(app.node) });
+let settings: ReturnType<typeof settingsFromContext>;
+try {
+  settings = settingsFromContext(app.node);
+} catch (error) {
+  // A setting to fix: its one-line message (which names the key and what it takes), no stack.
+  console.error(`error: ${(error as Error).message}`);
+  process.exit(1);
+}
+new KnapStack(app, stackName, { settings });
 
 // cdk-nag 3 runs as a CDK policy-validation plugin: any AwsSolutions finding (error or
 // warning) not acknowledged in the stack fails the synth. `-c nag=false` skips the checks.

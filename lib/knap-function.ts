@@ -4,7 +4,12 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, type NodejsFunctionProps, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  LogLevel as BundlingLogLevel,
+  NodejsFunction,
+  type NodejsFunctionProps,
+  OutputFormat,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
@@ -112,6 +117,8 @@ export class KnapFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         target: BUNDLE_TARGET,
         platform: 'node',
+        // A synth says nothing unless something is wrong (esbuild's size table otherwise, per function).
+        logLevel: BundlingLogLevel.WARNING,
         minify: true,
         sourceMap: true,
         // Maps give stack traces our files and lines; the sources themselves need not ship.
@@ -136,7 +143,7 @@ export class KnapFunction extends NodejsFunction {
           beforeBundling: () => [],
           beforeInstall: () => [],
           afterBundling: (inputDir: string, outputDir: string) => [
-            `node "${inputDir}/scripts/trim-sourcemap.mjs" --root "${inputDir}" "${outputDir}/index.mjs.map"`,
+            `node "${inputDir}/scripts/trim-sourcemap.mjs" --quiet --root "${inputDir}" "${outputDir}/index.mjs.map"`,
             `node "${inputDir}/scripts/bundle-chunks.mjs" "${inputDir}" "${outputDir}"`,
             ...assets.map((asset) => `cp "${inputDir}/${asset}" "${outputDir}/"`),
           ],

@@ -12,7 +12,7 @@
  * With `--root <dir>`, sources are also written relative to that folder (the project), so a
  * stack trace reads `shared/services/token-service.ts`, not a path of the machine that built it.
  *
- * Usage: node scripts/trim-sourcemap.mjs [--root <dir>] <file.map> [more.map ...]
+ * Usage: node scripts/trim-sourcemap.mjs [--quiet] [--root <dir>] <file.map> [more.map ...]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
@@ -168,13 +168,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const rootAt = args.indexOf('--root');
   const root = rootAt >= 0 ? args.splice(rootAt, 2)[1] : undefined;
+  // --quiet: nothing printed but errors (the synth runs it for every function).
+  const quietAt = args.indexOf('--quiet');
+  const quiet = quietAt >= 0 && args.splice(quietAt, 1).length > 0;
   const files = args;
   if (files.length === 0 || (rootAt >= 0 && !root)) {
-    console.error('Usage: node scripts/trim-sourcemap.mjs [--root <dir>] <file.map> [more.map ...]');
+    console.error('Usage: node scripts/trim-sourcemap.mjs [--quiet] [--root <dir>] <file.map> [more.map ...]');
     process.exit(2);
   }
   for (const file of files) {
     const { before, after } = trimMapFile(file, root);
-    console.error(`trim-sourcemap: ${file} ${before} -> ${after} bytes`);
+    if (!quiet) console.error(`trim-sourcemap: ${file} ${before} -> ${after} bytes`);
   }
 }
