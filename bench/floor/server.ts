@@ -17,6 +17,7 @@
  * the project's: the bench refuses to run when the calls differ.
  */
 import '../../local/quiet-sdk-warning.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -140,8 +141,8 @@ const uuidOf = (request: IncomingMessage): string => (request.url ?? '').split('
 export const FLOOR_ROUTES = {
   create: 'meter | standing, then PutItem (conditional)',
   list: 'meter | standing, then Query gsi1 | Query gsi2',
-  get: 'meter | standing, then GetItem',
-  patch: 'meter | standing, then GetItem, then PutItem (conditional)',
+  get: 'meter | standing | GetItem',
+  patch: 'meter | standing | GetItem, then PutItem (conditional)',
   preview: 'meter | standing',
 } as const;
 export type FloorRoute = keyof typeof FLOOR_ROUTES;
@@ -204,14 +205,14 @@ const routes: Record<FloorRoute, Route> = {
     };
   },
   get: async (request) => {
-    await authenticated();
-    const item = await getKnap(uuidOf(request));
+    const uuid = uuidOf(request);
+    const item = (await authenticated(() => getKnap(uuid))) as Item;
     return { status: 200, body: knapOf(item) };
   },
   patch: async (request, text) => {
     const patch = JSON.parse(text) as Item;
-    await authenticated();
-    const item = await getKnap(uuidOf(request));
+    const uuid = uuidOf(request);
+    const item = (await authenticated(() => getKnap(uuid))) as Item;
     const version = Number(item.version);
     const changed = { ...item, ...patch, updated_at: new Date().toISOString(), version: version + 1 };
     await db.send(
@@ -248,7 +249,18 @@ const readBody = async (request: IncomingMessage): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
+/**
+ * FLOOR_ASYNC_CONTEXT=1: each request runs inside an AsyncLocalStorage, as the project's do
+ * (shared/request-scope.ts), to see what the one async context costs by itself.
+ */
+const asyncContext = process.env.FLOOR_ASYNC_CONTEXT === '1' ? new AsyncLocalStorage<object>() : undefined;
+
 const serve = (route: Route) => async (request: IncomingMessage, response: ServerResponse) => {
+  if (asyncContext) return asyncContext.run({}, () => handle(route, request, response));
+  return handle(route, request, response);
+};
+
+const handle = async (route: Route, request: IncomingMessage, response: ServerResponse) => {
   try {
     if (request.url === '/__calls') {
       const calls = { byCommand: roundTrips.byCommand, depth: roundTrips.depth, total: roundTrips.total };

@@ -4,15 +4,24 @@ import { knapResponse } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { readKnap } from '../../shared/services/knap-lifecycle.js';
+import { type EarlyKnapRead, readKnap, readKnapBeside } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
-/** GET /api/studio/knap-tools/{uuid} */
+/** GET /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, one round trip in all. */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:read');
-    return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? ''));
-  });
+  apiHandler<EarlyKnapRead>(
+    deps,
+    {
+      body: 'none',
+      auth: 'bearer',
+      maxBodyBytes: MAX_IGNORED_BODY_BYTES,
+      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+    },
+    async ({ event, state, beside }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:read');
+      return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? '', beside));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -4,16 +4,29 @@ import { knapResponse } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { updateKnap } from '../../shared/services/knap-lifecycle.js';
+import { type EarlyKnapRead, readKnapBeside, updateKnap } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
-/** PATCH /api/studio/knap-tools/{uuid}: a JSON merge patch (application/json or application/merge-patch+json). */
+/**
+ * PATCH /api/studio/knap-tools/{uuid}: a JSON merge patch (application/json or
+ * application/merge-patch+json). The Knap is read beside the metering write, then written:
+ * two round trips in all.
+ */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES }, async ({ event, body, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:write');
-    const uuid = event.pathParameters?.uuid ?? '';
-    return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match']));
-  });
+  apiHandler<EarlyKnapRead>(
+    deps,
+    {
+      body: 'json',
+      auth: 'bearer',
+      maxBodyBytes: MAX_JSON_BODY_BYTES,
+      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+    },
+    async ({ event, body, state, beside }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:write');
+      const uuid = event.pathParameters?.uuid ?? '';
+      return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match'], beside));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -1,10 +1,20 @@
 import type { Deps } from '../runtime.js';
 import { authenticateBearer } from '../services/bearer-auth.js';
-import type { ApiMiddleware } from './types.js';
+import type { ApiMiddleware, HttpEvent } from './types.js';
 
-/** Authenticates `Authorization: Bearer ...` and meters the request before the handler runs. */
-export const bearerAuth = (deps: Deps): ApiMiddleware => ({
+/**
+ * Authenticates `Authorization: Bearer ...` and meters the request before the handler runs.
+ * `beside`: the route's first read, started beside the metering write once the token's MAC
+ * holds; its handle is kept in `context.besideAuth` for the handler, which sees it only if
+ * authentication passed.
+ */
+export const bearerAuth = (deps: Deps, beside?: (event: HttpEvent, clientId: string) => unknown): ApiMiddleware => ({
   before: async (request) => {
-    await authenticateBearer(deps, request.event.headers?.authorization, request.context.requestState);
+    const start = beside
+      ? (clientId: string) => {
+          request.context.besideAuth = beside(request.event, clientId);
+        }
+      : undefined;
+    await authenticateBearer(deps, request.event.headers?.authorization, request.context.requestState, start);
   },
 });

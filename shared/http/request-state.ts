@@ -4,5 +4,6 @@ import type { ApiMiddleware } from './types.js';
 export const requestState = (): ApiMiddleware => ({
   before: async (request) => {
     request.context.requestState = {};
+    request.context.besideAuth = undefined;
   },
 });

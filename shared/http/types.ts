@@ -8,6 +8,8 @@ export type HttpResult = APIGatewayProxyStructuredResultV2;
 /** The Lambda context plus what our middlewares learn about the request. */
 export interface ApiContext extends Context {
   requestState: RequestState;
+  /** What the route's `beside` read started next to authentication (see apiHandler), if anything. */
+  besideAuth?: unknown;
 }
 
 export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;

@@ -57,11 +57,22 @@ const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
  * token's generation, within its limit) and the token's standing (not revoked), side by side.
  * A revoked token's count is handed back, so it never spends its client's quota. (Tokens of
  * the stored format take one read before the write.)
+ *
+ * `beside`: the route's own first read, started in the same round trip once the token's MAC
+ * holds (a forged token starts nothing). What it reads is the route's to use only after this
+ * returns: when authentication refuses, it is dropped unseen and the refusal is the same
+ * whatever it found, so a failed token learns nothing of what exists.
  */
-export const authenticateBearer = async (deps: Deps, authorization: string | undefined, state: RequestState): Promise<Caller> => {
+export const authenticateBearer = async (
+  deps: Deps,
+  authorization: string | undefined,
+  state: RequestState,
+  beside?: (clientId: string) => void,
+): Promise<Caller> => {
   const facts = await tokenFacts(deps, bearerToken(authorization));
   const standing = facts.standing?.();
   standing?.catch(() => {}); // awaited below; the metering write may refuse first
+  beside?.(facts.clientId);
   // A revoked token is as unknown as a forged one: no count, and nothing said of the client's quota.
   const refuseRevoked = (): never => {
     state.rate = undefined;

@@ -19,6 +19,7 @@ import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { checkVisibility, inputFields, scheduleOf } from './knap-service.js';
+import { knownOrgOf } from './meter.js';
 import type { Caller } from './request-state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,20 +31,49 @@ const notYours = (): ApiError => new ApiError(403, 'Only the API client that cre
 const preconditionFailed = (): ApiError =>
   new ApiError(412, 'The Knap has changed since the ETag in If-Match: read it again and retry with its new ETag');
 
+/** A Knap's read, started beside the metering write (see readKnapBeside). */
+export interface EarlyKnapRead {
+  orgName: string;
+  uuid: string;
+  stored: Promise<StoredKnap | null>;
+}
+
+/**
+ * Starts the read of a Knap beside the metering write (apiHandler's `beside`): once the
+ * container has metered the client before, its organization, and so the Knap's key, is known
+ * before the write answers, and GET and PATCH are one round trip shallower. The read is
+ * trusted only after authentication has passed (when it refuses, the read is dropped unseen:
+ * the refusal is the same whether the Knap exists or not), and only for the organization of
+ * the client that was metered; otherwise (a client this container has not seen, a string
+ * that is not a UUID) nothing starts, and readKnap reads after authentication as before.
+ */
+export const readKnapBeside = (deps: Deps, clientId: string, uuid: string | undefined): EarlyKnapRead | undefined => {
+  const orgName = knownOrgOf(clientId);
+  if (orgName === undefined || uuid === undefined || !UUID.test(uuid)) return undefined;
+  const id = uuid.toLowerCase();
+  const stored = deps.repo.getKnap(orgName, id);
+  stored.catch(() => {}); // awaited by readKnap; never, when authentication refuses
+  return { orgName, uuid: id, stored };
+};
+
 /**
  * A Knap this caller sees, or a 404. A string that is not a UUID cannot name one: no read. An
- * item stored inactive with a next run (written before that rule) reads with none.
+ * item stored inactive with a next run (written before that rule) reads with none. `early`:
+ * the read readKnapBeside started, used when it is of this caller's organization and Knap.
  */
-export const readKnap = async (deps: Deps, caller: Caller, uuid: string): Promise<StoredKnap> => {
+export const readKnap = async (deps: Deps, caller: Caller, uuid: string, early?: EarlyKnapRead): Promise<StoredKnap> => {
   if (!UUID.test(uuid)) throw knapNotFound();
-  const stored = await deps.repo.getKnap(caller.client.orgName, uuid.toLowerCase());
+  const id = uuid.toLowerCase();
+  const { orgName } = caller.client;
+  const stored =
+    early && early.orgName === orgName && early.uuid === id ? await early.stored : await deps.repo.getKnap(orgName, id);
   if (!stored || !canSee(stored, caller.client)) throw knapNotFound();
   return { ...stored, knap: withRunState(stored.knap) };
 };
 
 /** A Knap this caller may change at the If-Match it sent; 404, 403 or 412 otherwise, in that order. */
-const changeableKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch: string | undefined) => {
-  const stored = await readKnap(deps, caller, uuid);
+const changeableKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch: string | undefined, early?: EarlyKnapRead) => {
+  const stored = await readKnap(deps, caller, uuid, early);
   if (!canChange(stored, caller.client)) throw notYours();
   if (!ifMatchAllows(ifMatch, stored.version)) throw preconditionFailed();
   return stored;
@@ -89,13 +119,15 @@ export const updateKnap = async (
   uuid: string,
   patch: unknown,
   ifMatch: string | undefined,
+  early?: EarlyKnapRead,
 ): Promise<StoredKnap> => {
   if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
   // Before the merge: merging a `__proto__` member would set a prototype, not a member.
   const refused = sentMetadataProblem(patch);
   if (refused) throw badRequest(refused);
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await changeableKnap(deps, caller, uuid, ifMatch);
+    // The first try may use the read made beside authentication; a retry reads again.
+    const stored = await changeableKnap(deps, caller, uuid, ifMatch, attempt === 1 ? early : undefined);
     const knap = await patched(deps, caller, stored, patch);
     if (await deps.repo.replaceKnap(knap, stored.ownership, stored.version)) {
       return { knap, ownership: stored.ownership, version: stored.version + 1 };

@@ -18,13 +18,21 @@ export type MeterOutcome =
  * first: usually the counter is already in the current window, and the client's limit is
  * of the same kind (its own, or the default) as last time.
  */
-const lastSeen = new Map<string, { window: number; limit: 'own' | 'default' }>();
+const lastSeen = new Map<string, { window: number; limit: 'own' | 'default'; orgName: string }>();
 const MAX_REMEMBERED = 10_000;
 
 const remember = (clientId: string, window: number, client: ApiClient): void => {
   if (lastSeen.size >= MAX_REMEMBERED) lastSeen.clear();
-  lastSeen.set(clientId, { window, limit: limitKind(client) });
+  lastSeen.set(clientId, { window, limit: limitKind(client), orgName: client.orgName });
 };
+
+/**
+ * The organization of a client this container has metered before (a client never changes
+ * organization), so a read of the organization's items can go beside the metering write;
+ * undefined for a client not seen yet. A hint only: whoever uses it compares it with the
+ * metered client's organization before trusting what it read.
+ */
+export const knownOrgOf = (clientId: string): string | undefined => lastSeen.get(clientId)?.orgName;
 
 const limitKind = (client: Pick<ApiClient, 'rateLimit'>): 'own' | 'default' => (client.rateLimit === null ? 'default' : 'own');
 
