@@ -8,7 +8,7 @@
  * Start-up and warm-up are left out (samples outside the load window); dynalite is not in
  * the profile. The temporary files are removed.
  *
- * Routes: token (client_credentials grant), create, list, get; `peer`: the benchmark's anchor
+ * Routes: token (client_credentials grant), create (manual), list (50 Knaps), get, patch, preview; `peer`: the benchmark's anchor
  * (bench/peer/, oidc-provider + limiter) under the same token load, to compare profiles.
  */
 import '../local/quiet-sdk-warning.js';
@@ -37,8 +37,8 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const route = values.route as string;
-if (!['token', 'create', 'list', 'get', 'peer'].includes(route))
-  throw new Error(`--route: token, create, list, get or peer, not ${route}`);
+if (!['token', 'create', 'list', 'get', 'patch', 'preview', 'peer'].includes(route))
+  throw new Error(`--route: token, create, list, get, patch, preview or peer, not ${route}`);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const command = `npm run bench:profile${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 
@@ -54,7 +54,7 @@ try {
   const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'profile', rateLimit: 1_000_000 });
   const form = tokenForm(client);
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
-  const target: { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } = {
+  const target: { url: string; method: 'GET' | 'POST' | 'PATCH'; headers: Record<string, string>; body?: string } = {
     url: peer ? peer.tokenUrl : `${stack.url}/api/oauth/token`,
     method: 'POST',
     headers: formHeaders,
@@ -64,23 +64,36 @@ try {
     const granted = await fetch(target.url, { method: 'POST', headers: formHeaders, body: form });
     const { access_token: token } = (await granted.json()) as { access_token: string };
     const bearer = { authorization: `Bearer ${token}` };
+    // As the route bench (bench/routes.ts): manual Knaps, 50 of them listed, one read and patched.
     const knapBody = JSON.stringify({
       name: 'Profile',
-      schedule_type: 'scheduled',
-      visibility: 'public',
-      tool_metadata: { schedule_description: 'every weekday at 9am' },
+      schedule_type: 'manual',
+      tool_metadata: { action_description: 'Summarize my inbox and post the digest to the team channel' },
     });
     const knaps = `${stack.url}/api/studio/knap-tools`;
-    const created = await fetch(knaps, {
-      method: 'POST',
-      headers: { ...bearer, 'content-type': 'application/json' },
-      body: knapBody,
-    });
-    const { uuid } = (await created.json()) as { uuid: string };
-    if (route === 'create')
-      Object.assign(target, { url: knaps, headers: { ...bearer, 'content-type': 'application/json' }, body: knapBody });
-    if (route === 'list') Object.assign(target, { url: `${knaps}?limit=20`, method: 'GET', headers: bearer, body: undefined });
+    const json = { ...bearer, 'content-type': 'application/json' };
+    let uuid = '';
+    for (let index = 0; index < 50; index += 1) {
+      const created = await fetch(knaps, { method: 'POST', headers: json, body: knapBody });
+      ({ uuid } = (await created.json()) as { uuid: string });
+    }
+    if (route === 'create') Object.assign(target, { url: knaps, headers: json, body: knapBody });
+    if (route === 'list') Object.assign(target, { url: `${knaps}?limit=50`, method: 'GET', headers: bearer, body: undefined });
     if (route === 'get') Object.assign(target, { url: `${knaps}/${uuid}`, method: 'GET', headers: bearer, body: undefined });
+    // One connection per Knap would need 10 of them; one Knap, and PATCHes that may retry, is near enough for a profile.
+    if (route === 'patch')
+      Object.assign(target, {
+        url: `${knaps}/${uuid}`,
+        method: 'PATCH',
+        headers: { ...bearer, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ name: 'Profile, patched' }),
+      });
+    if (route === 'preview')
+      Object.assign(target, {
+        url: `${stack.url}/api/studio/schedules/preview`,
+        headers: json,
+        body: JSON.stringify({ schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 5 }),
+      });
   }
   const load = (seconds: number) => autocannon({ ...target, connections, duration: seconds });
   await load(Number(values.warmup));

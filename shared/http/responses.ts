@@ -1,12 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { isLosslessNumber } from 'lossless-json';
 import { etagOf, type StoredKnap } from '../domain/knaps.js';
-import { toJson } from '../domain/storable-json.js';
 import type { HttpEvent, HttpResult } from './types.js';
+
+/**
+ * Stands in for a number JSON.stringify cannot write with its digits. Random per process and
+ * never written out, so no string a caller stored can be taken for one.
+ */
+const MARK = `\u2063num:${randomBytes(12).toString('base64url')}:`;
+const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
+
+/**
+ * JSON text of a value, lossless numbers (tool_metadata's 64-bit ids, 1e400) with their
+ * digits: exactly what lossless-json's stringify writes (storable-json's toJson), in one native
+ * JSON.stringify pass instead of lossless-json's walk in JavaScript (~0.5 ms for a listing
+ * of 50 Knaps). Each lossless number (or bigint) is written as a marked string, then the
+ * marks are replaced by the digits; a body with none is written as it is.
+ */
+export const writeJson = (body: unknown): string => {
+  let digits: string[] | undefined;
+  const text = JSON.stringify(body, (_key, value: unknown) => {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'bigint')) return value;
+    if (typeof value !== 'bigint' && !isLosslessNumber(value)) return value;
+    digits ??= [];
+    digits.push(String(value));
+    return `${MARK}${digits.length - 1}`;
+  });
+  if (text === undefined) return 'null';
+  return digits ? text.replace(MARKED, (_match, index: string) => digits?.[Number(index)] as string) : text;
+};
 
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode,
   headers: { 'Content-Type': 'application/json', ...headers },
-  // toJson writes lossless numbers (tool_metadata's big integers) with their digits.
-  body: toJson(body),
+  body: writeJson(body),
 });
 
 export const problem = (statusCode: number, detail: string, headers: Record<string, string> = {}): HttpResult =>
