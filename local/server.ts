@@ -109,6 +109,19 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     writeHttpResult(response, result);
   };
 
+  /**
+   * One line per exchange, on stdout: when, the method and the path only (a client may put
+   * credentials in the query string), the status, how long, the function that served it (named
+   * as the deployed function's log group is) and the request id the caller got (X-Request-Id).
+   */
+  const logAccess = (request: IncomingMessage, response: ServerResponse, path: string, started: number, fn?: string) => {
+    if (!options.accessLog) return;
+    const requestId = response.getHeader('x-request-id');
+    console.log(
+      `${new Date(started).toISOString()} ${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${fn ? ` fn=${fn}` : ''}${typeof requestId === 'string' ? ` request_id=${requestId}` : ''}`,
+    );
+  };
+
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -116,12 +129,12 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       // Arrived on a connection that was busy when the stop began (or behind a request on it):
       // refused, with no handler run and no body read, rather than run and cut off.
       answer(request, response, problem(503, 'The server is stopping; send the request again once it is back'));
-      if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
+      logAccess(request, response, path, started);
       return;
     }
     if (mounted?.owns(path)) {
       await mounted.handle(request, response);
-      if (options.accessLog) console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms`);
+      logAccess(request, response, path, started);
       return;
     }
     const onPath = routes.flatMap((candidate) => {
@@ -153,12 +166,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       answer(request, response, result);
     }
-    // The path only: a client may put credentials in the query string, and the log is stdout.
-    if (options.accessLog) {
-      // Named as the deployed function's log group is, so a line leads to the code that served it.
-      const fn = matched ? ` fn=${matched.route.id}` : '';
-      console.log(`${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${fn}`);
-    }
+    logAccess(request, response, path, started, matched?.route.id);
   };
 
   /** Every exchange under way: done once its handler has returned and its answer is written (or its connection gone). */

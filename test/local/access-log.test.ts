@@ -30,15 +30,15 @@ describe('local access log', () => {
     [
       'GET',
       '/api/studio/knap-tools?access_token=knap_at_SECRET1&limit=5',
-      /^GET \/api\/studio\/knap-tools 401 \d+ms fn=list-knaps$/,
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/studio\/knap-tools 401 \d+ms fn=list-knaps request_id=\S+$/,
     ],
     [
       'POST',
       '/api/oauth/token?client_id=knap_ci_x&client_secret=knap_cs_SECRET2',
-      /^POST \/api\/oauth\/token 4\d\d \d+ms fn=token$/,
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z POST \/api\/oauth\/token 4\d\d \d+ms fn=token request_id=\S+$/,
     ],
-    ['GET', '/nowhere?refresh_token=knap_rt_SECRET3', /^GET \/nowhere 404 \d+ms$/],
-  ])('%s %s: the path, status and function, never the query string', async (method, target, line) => {
+    ['GET', '/nowhere?refresh_token=knap_rt_SECRET3', /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/nowhere 404 \d+ms$/],
+  ])('%s %s: when, the path, status, function and request id, never the query string', async (method, target, line) => {
     const response = await fetch(`${api.url}${target}`, { method });
     await response.arrayBuffer();
     // The line is written after the response ends; wait for it rather than for a fixed time.
