@@ -174,3 +174,69 @@ export const useLoad = <T,>(load: () => Promise<T>) => {
   }, []);
   return { ...state, reload };
 };
+
+/** A page of the console: its heading, what it is for, and its main action. */
+export const PageFrame = ({
+  title,
+  description,
+  action,
+  children,
+}: {
+  title: string;
+  description: string;
+  action?: ComponentChildren;
+  children: ComponentChildren;
+}) => (
+  <section aria-labelledby="page-title">
+    <header class="page-head">
+      <div>
+        <h1 id="page-title">{title}</h1>
+        <p class="muted">{description}</p>
+      </div>
+      {action}
+    </header>
+    {children}
+  </section>
+);
+
+/** A list's error, then its first load, its empty state, or the list itself. */
+export const Listed = ({
+  state,
+  what,
+  count,
+  empty,
+  children,
+}: {
+  state: { error?: string; loading: boolean; data?: unknown };
+  what: string;
+  count: number;
+  empty: ComponentChildren;
+  children: ComponentChildren;
+}) => (
+  <>
+    {state.error && <Alert>{state.error}</Alert>}
+    {state.loading && state.data === undefined ? <Loading what={what} /> : count === 0 && !state.error ? empty : children}
+  </>
+);
+
+/** A listing read page by page (`next_cursor`): the items so far, and loading more or again. */
+export const usePaged = <T,>(load: (cursor?: string) => Promise<{ items: T[]; next: string | null }>) => {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fetchPage = async (cursor?: string) => {
+    setError(null);
+    try {
+      const page = await load(cursor);
+      setItems((current) => (cursor ? [...(current ?? []), ...page.items] : page.items));
+      setNext(page.next);
+    } catch (failure) {
+      setError((failure as Error).message);
+      setItems((current) => current ?? []);
+    }
+  };
+  useEffect(() => {
+    void fetchPage();
+  }, []);
+  return { items, next, error, setError, reload: () => fetchPage(), more: () => (next ? fetchPage(next) : Promise.resolve()) };
+};

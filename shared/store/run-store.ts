@@ -6,7 +6,7 @@ import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { PageRequest } from '../domain/repository.js';
 import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { DeliveryAttempt } from '../domain/webhooks.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { type CursorShape, decodeCursor, encodeCursor } from './cursor.js';
 import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './items.js';
 import { key, orgRunsCursor, runsCursor } from './keys.js';
 import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
@@ -35,34 +35,30 @@ export class RunStore {
   }
 
   async listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }> {
-    const result = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': key.knapRuns(knapUuid) },
-        ScanIndexForward: false,
-        Limit: page.limit,
-        ExclusiveStartKey: decodeCursor(page.cursor, runsCursor(knapUuid)),
-      }),
-    );
-    return { runs: (result.Items ?? []).map(itemToRun), next: encodeCursor(result.LastEvaluatedKey) };
+    const { items, next } = await this.newestFirst('gsi1', key.knapRuns(knapUuid), runsCursor(knapUuid), page);
+    return { runs: items.map(itemToRun), next };
   }
 
   /** An organization's runs, newest first: one Query on gsi2. */
   async listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }> {
+    const { items, next } = await this.newestFirst('gsi2', key.orgRuns(orgName), orgRunsCursor(orgName), page);
+    return { runs: items.map(itemToStoredRun), next };
+  }
+
+  /** One page of an index partition of runs, newest first; the cursor must be one this partition gave. */
+  private async newestFirst(index: 'gsi1' | 'gsi2', partition: string, cursor: CursorShape, page: PageRequest) {
     const result = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': key.orgRuns(orgName) },
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :pk`,
+        ExpressionAttributeValues: { ':pk': partition },
         ScanIndexForward: false,
         Limit: page.limit,
-        ExclusiveStartKey: decodeCursor(page.cursor, orgRunsCursor(orgName)),
+        ExclusiveStartKey: decodeCursor(page.cursor, cursor),
       }),
     );
-    return { runs: (result.Items ?? []).map(itemToStoredRun), next: encodeCursor(result.LastEvaluatedKey) };
+    return { items: result.Items ?? [], next: encodeCursor(result.LastEvaluatedKey) };
   }
 
   async recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { Api, AuditEvent } from '../api.js';
-import { Alert, Empty, Loading, When } from '../ui.js';
+import { Alert, Empty, Loading, PageFrame, usePaged, When } from '../ui.js';
 
 const ACTIONS: Record<string, string> = {
   'client.create': 'Created client',
@@ -16,33 +15,17 @@ const ACTIONS: Record<string, string> = {
 };
 
 export const AuditPage = ({ api }: { api: Api }) => {
-  const [events, setEvents] = useState<AuditEvent[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = async (cursor?: string) => {
-    try {
-      const page = await api.audit(cursor);
-      setEvents((current) => (cursor ? [...(current ?? []), ...page.events] : page.events));
-      setNext(page.next_cursor);
-    } catch (failure) {
-      setError((failure as Error).message);
-      setEvents((current) => current ?? []);
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
+  const paged = usePaged(async (cursor?: string) => {
+    const page = await api.audit(cursor);
+    return { items: page.events, next: page.next_cursor };
+  });
+  const events: AuditEvent[] | null = paged.items;
   return (
-    <section aria-labelledby="page-title">
-      <header class="page-head">
-        <div>
-          <h1 id="page-title">Audit log</h1>
-          <p class="muted">
-            Every change to clients and endpoints, from this console or the operators' CLI, and every sign-in. Kept 400 days.
-          </p>
-        </div>
-      </header>
-      {error && <Alert>{error}</Alert>}
+    <PageFrame
+      title="Audit log"
+      description="Every change to clients and endpoints, from this console or the operators' CLI, and every sign-in. Kept 400 days."
+    >
+      {paged.error && <Alert>{paged.error}</Alert>}
       {events === null ? (
         <Loading what="the audit log" />
       ) : events.length === 0 ? (
@@ -75,11 +58,11 @@ export const AuditPage = ({ api }: { api: Api }) => {
           </tbody>
         </table>
       )}
-      {next && (
-        <button type="button" class="secondary" onClick={() => void load(next)}>
+      {paged.next && (
+        <button type="button" class="secondary" onClick={() => void paged.more()}>
           Load more
         </button>
       )}
-    </section>
+    </PageFrame>
   );
 };

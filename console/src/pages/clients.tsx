@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Api, Client } from '../api.js';
-import { Alert, Badge, Confirm, Dialog, Empty, Loading, SecretReveal, useLoad, When } from '../ui.js';
+import { Alert, Badge, Confirm, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
 
 type Open =
   | { kind: 'create' }
@@ -105,22 +105,21 @@ export const ClientsPage = ({ api }: { api: Api }) => {
   const close = () => setOpen(null);
   const clients = list.data?.clients ?? [];
   return (
-    <section aria-labelledby="page-title">
-      <header class="page-head">
-        <div>
-          <h1 id="page-title">API clients</h1>
-          <p class="muted">Credentials your integrations use to get tokens. Each has its own rate limit.</p>
-        </div>
+    <PageFrame
+      title="API clients"
+      description="Credentials your integrations use to get tokens. Each has its own rate limit."
+      action={
         <button type="button" class="primary" onClick={() => setOpen({ kind: 'create' })}>
           Create client
         </button>
-      </header>
-      {list.error && <Alert>{list.error}</Alert>}
-      {list.loading && !list.data ? (
-        <Loading what="clients" />
-      ) : clients.length === 0 && !list.error ? (
-        <Empty title="No API clients yet">Create one to give an integration its client id and secret.</Empty>
-      ) : (
+      }
+    >
+      <Listed
+        state={list}
+        what="clients"
+        count={clients.length}
+        empty={<Empty title="No API clients yet">Create one to give an integration its client id and secret.</Empty>}
+      >
         <table class="list">
           <thead>
             <tr>
@@ -172,7 +171,7 @@ export const ClientsPage = ({ api }: { api: Api }) => {
             ))}
           </tbody>
         </table>
-      )}
+      </Listed>
       {open?.kind === 'create' && (
         <CreateForm
           api={api}
@@ -240,6 +239,6 @@ export const ClientsPage = ({ api }: { api: Api }) => {
           }}
         />
       )}
-    </section>
+    </PageFrame>
   );
 };

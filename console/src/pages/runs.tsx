@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api, Run } from '../api.js';
-import { Alert, Badge, Empty, Loading, When } from '../ui.js';
+import { Alert, Badge, Empty, Loading, PageFrame, usePaged, When } from '../ui.js';
 
 const OUTCOMES = [
   { status: 'delivered', label: 'Delivered', tone: 'ok' },
@@ -79,36 +79,23 @@ const tone = (status: Run['status']) => OUTCOMES.find((outcome) => outcome.statu
 const label = (status: Run['status']) => OUTCOMES.find((outcome) => outcome.status === status)?.label ?? status;
 
 export const RunsPage = ({ api }: { api: Api }) => {
-  const [runs, setRuns] = useState<Run[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const paged = usePaged(async (cursor?: string) => {
+    const page = await api.runs(cursor);
+    return { items: page.runs, next: page.next_cursor };
+  });
+  const runs: Run[] | null = paged.items;
   const [notice, setNotice] = useState<string | null>(null);
-  const load = async (cursor?: string) => {
-    setError(null);
-    try {
-      const page = await api.runs(cursor);
-      setRuns((current) => (cursor ? [...(current ?? []), ...page.runs] : page.runs));
-      setNext(page.next_cursor);
-    } catch (failure) {
-      setError((failure as Error).message);
-      setRuns((current) => current ?? []);
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
   return (
-    <section aria-labelledby="page-title">
-      <header class="page-head">
-        <div>
-          <h1 id="page-title">Runs</h1>
-          <p class="muted">Every run of your organization's Knaps, newest first, with each delivery attempt.</p>
-        </div>
-        <button type="button" class="secondary" onClick={() => void load()}>
+    <PageFrame
+      title="Runs"
+      description="Every run of your organization's Knaps, newest first, with each delivery attempt."
+      action={
+        <button type="button" class="secondary" onClick={() => void paged.reload()}>
           Refresh
         </button>
-      </header>
-      {error && <Alert>{error}</Alert>}
+      }
+    >
+      {paged.error && <Alert>{paged.error}</Alert>}
       {notice && (
         <p class="notice" role="status">
           {notice}
@@ -140,9 +127,9 @@ export const RunsPage = ({ api }: { api: Api }) => {
                         try {
                           await api.redeliver(run.run_id);
                           setNotice(`Run ${run.run_id} is being delivered again.`);
-                          await load();
+                          await paged.reload();
                         } catch (failure) {
-                          setError((failure as Error).message);
+                          paged.setError((failure as Error).message);
                         }
                       }}
                     >
@@ -170,13 +157,13 @@ export const RunsPage = ({ api }: { api: Api }) => {
               ))}
             </ul>
           )}
-          {next && (
-            <button type="button" class="secondary" onClick={() => void load(next)}>
+          {paged.next && (
+            <button type="button" class="secondary" onClick={() => void paged.more()}>
               Load more
             </button>
           )}
         </>
       )}
-    </section>
+    </PageFrame>
   );
 };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Api, Endpoint } from '../api.js';
-import { Alert, Confirm, Dialog, Empty, Loading, SecretReveal, useLoad, When } from '../ui.js';
+import { Alert, Confirm, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
 
 type Open =
   | { kind: 'add' }
@@ -15,22 +15,21 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
   const close = () => setOpen(null);
   const endpoints = list.data?.endpoints ?? [];
   return (
-    <section aria-labelledby="page-title">
-      <header class="page-head">
-        <div>
-          <h1 id="page-title">Webhook endpoints</h1>
-          <p class="muted">Every run of your organization's Knaps is delivered to each endpoint, signed with its secret.</p>
-        </div>
+    <PageFrame
+      title="Webhook endpoints"
+      description="Every run of your organization's Knaps is delivered to each endpoint, signed with its secret."
+      action={
         <button type="button" class="primary" onClick={() => setOpen({ kind: 'add' })}>
           Add endpoint
         </button>
-      </header>
-      {list.error && <Alert>{list.error}</Alert>}
-      {list.loading && !list.data ? (
-        <Loading what="endpoints" />
-      ) : endpoints.length === 0 && !list.error ? (
-        <Empty title="No webhook endpoints yet">Runs are recorded but delivered nowhere until you add one.</Empty>
-      ) : (
+      }
+    >
+      <Listed
+        state={list}
+        what="endpoints"
+        count={endpoints.length}
+        empty={<Empty title="No webhook endpoints yet">Runs are recorded but delivered nowhere until you add one.</Empty>}
+      >
         <table class="list">
           <thead>
             <tr>
@@ -63,7 +62,7 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
             ))}
           </tbody>
         </table>
-      )}
+      </Listed>
       {open?.kind === 'add' && (
         <Dialog title="Add endpoint" onClose={close}>
           <form
@@ -120,6 +119,6 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
           }}
         />
       )}
-    </section>
+    </PageFrame>
   );
 };
