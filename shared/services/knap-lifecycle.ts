@@ -44,11 +44,12 @@ export interface EarlyKnapRead {
  * before the write answers, and GET and PATCH are one round trip shallower. The read is
  * trusted only after authentication has passed (when it refuses, the read is dropped unseen:
  * the refusal is the same whether the Knap exists or not), and only for the organization of
- * the client that was metered; otherwise (a client this container has not seen, a string
- * that is not a UUID) nothing starts, and readKnap reads after authentication as before.
+ * the client that was metered; otherwise (a client this container has not seen, or whose
+ * metering it refused in this window: at its limit, revoked; a string that is not a UUID)
+ * nothing starts, and readKnap reads after authentication as before.
  */
 export const readKnapBeside = (deps: Deps, clientId: string, uuid: string | undefined): EarlyKnapRead | undefined => {
-  const orgName = knownOrgOf(clientId);
+  const orgName = knownOrgOf(clientId, deps.clock.now());
   if (orgName === undefined || uuid === undefined || !UUID.test(uuid)) return undefined;
   const id = uuid.toLowerCase();
   const stored = deps.repo.getKnap(orgName, id);

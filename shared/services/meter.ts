@@ -27,12 +27,20 @@ const remember = (clientId: string, window: number, client: ApiClient): void => 
 };
 
 /**
+ * Clients whose metering was refused (at their limit, revoked, a stale token), by the window
+ * it happened in: while it lasts, no read goes beside their metering write, so a flood of
+ * refused requests costs the table no more than the refusals did before.
+ */
+const refusedIn = new Map<string, number>();
+
+/**
  * The organization of a client this container has metered before (a client never changes
  * organization), so a read of the organization's items can go beside the metering write;
- * undefined for a client not seen yet. A hint only: whoever uses it compares it with the
- * metered client's organization before trusting what it read.
+ * undefined for a client not seen yet, or refused in this window. A hint only: whoever uses
+ * it compares it with the metered client's organization before trusting what it read.
  */
-export const knownOrgOf = (clientId: string): string | undefined => lastSeen.get(clientId)?.orgName;
+export const knownOrgOf = (clientId: string, now: Date): string | undefined =>
+  refusedIn.get(clientId) === windowStart(now) ? undefined : lastSeen.get(clientId)?.orgName;
 
 const limitKind = (client: Pick<ApiClient, 'rateLimit'>): 'own' | 'default' => (client.rateLimit === null ? 'default' : 'own');
 
@@ -68,6 +76,15 @@ const diagnose = (
  * A refused write tells us why; a window roll-over costs one more write, once a minute.
  */
 export const meterRequest = async (deps: Deps, clientId: string, guard: RequestGuard): Promise<MeterOutcome> => {
+  const outcome = await meter(deps, clientId, guard);
+  if (outcome.kind !== 'ok') {
+    if (refusedIn.size >= MAX_REMEMBERED) refusedIn.clear();
+    refusedIn.set(clientId, windowStart(deps.clock.now()));
+  }
+  return outcome;
+};
+
+const meter = async (deps: Deps, clientId: string, guard: RequestGuard): Promise<MeterOutcome> => {
   const now = deps.clock.now();
   let window = windowStart(now);
   const seen = lastSeen.get(clientId);
