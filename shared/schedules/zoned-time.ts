@@ -22,8 +22,31 @@ export interface Zone {
 // Known: 1.5.0 gives offsets of -00:MM the wrong sign; only local mean times before 1972
 // (Dublin before 1916, Monrovia) had one, which only a start date that far back meets.
 export function zoneOf(name: string): Zone {
-  return { name, offset: (instant) => tzOffset(name, new Date(instant)) };
+  return { name, offset: (instant) => cachedOffset(name, instant) };
 }
+
+const HOUR_MS = 60 * MINUTE_MS;
+/** Bounded: emptied when full (a zone-hour is a handful of bytes; schedules meet few of them). */
+const MAX_CACHED_HOURS = 20_000;
+const offsets = new Map<string, number>();
+
+/**
+ * A zone's offset, remembered per UTC hour when it is the same at both ends of that hour (no
+ * transition inside it): an Intl call costs ~5 µs, and the next runs of schedules fall on the
+ * same few hours over and over. An hour with a transition is always asked of Intl.
+ */
+const cachedOffset = (name: string, instant: number): number => {
+  const hour = Math.floor(instant / HOUR_MS);
+  const key = `${name}@${hour}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const start = tzOffset(name, new Date(hour * HOUR_MS));
+  const end = tzOffset(name, new Date(hour * HOUR_MS + HOUR_MS - 1));
+  if (start !== end) return tzOffset(name, new Date(instant));
+  if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
+  offsets.set(key, start);
+  return start;
+};
 
 export function localDayNumber(instant: number, zone: Zone): number {
   return Math.floor((instant + zone.offset(instant) * MINUTE_MS) / DAY_MS);
