@@ -65,6 +65,15 @@ ${form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form
 <script>${SIGN_OUT_SCRIPT}</script>`,
   );
 
+/** A sign-out the admin's own console did not ask for: a question and a button, no script. */
+export const signOutQuestion = (form: string): string =>
+  page(
+    'Sign out?',
+    `<h1>Sign out of the Knap admin console?</h1>
+${form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>')}
+<button type="submit" form="op.logoutForm">Sign out</button>`,
+  );
+
 /** Where a sign-out without a way back ends. */
 export const signedOutPage = (): string =>
   page('Signed out', '<h1>Signed out</h1>\n<p>You have signed out of the Knap admin console.</p>');

@@ -18,7 +18,7 @@ import { verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
 import { readBody } from '../server.js';
-import { errorPage, loginPage, SIGN_OUT_SCRIPT, signedOutPage, signOutPage } from './login-page.js';
+import { errorPage, loginPage, SIGN_OUT_SCRIPT, signedOutPage, signOutPage, signOutQuestion } from './login-page.js';
 import { memoryAdapter } from './memory-adapter.js';
 
 /** The console's client id: a public client, no secret. */
@@ -87,6 +87,14 @@ interface PageContext {
   type: string;
   body: string;
   set(field: string, value: string): void;
+}
+
+/** The sign-out hook also reads what the request proved: its checked ID token hint, the session. */
+interface LogoutContext extends PageContext {
+  oidc: {
+    entities?: { IdTokenHint?: { payload?: { sub?: string } } };
+    session?: { accountId?: string };
+  };
 }
 
 /** Every page under /oidc: no script, nothing from elsewhere, never in a frame. */
@@ -163,10 +171,15 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
       // The console's "Sign out" ends this session and comes back, with no question in between.
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx: PageContext, form: string) => {
-          ctx.set('content-security-policy', SIGN_OUT_POLICY);
+        // Without a question only for the admin's own console: the request names their own ID
+        // token (which the provider has checked). Anything else, a link from another site
+        // above all, asks first: a sign-out is not something another page may do for them.
+        logoutSource: async (ctx: LogoutContext, form: string) => {
+          const hinted = ctx.oidc.entities?.IdTokenHint?.payload?.sub;
+          const own = hinted !== undefined && hinted === ctx.oidc.session?.accountId;
+          if (own) ctx.set('content-security-policy', SIGN_OUT_POLICY);
           ctx.type = 'html';
-          ctx.body = signOutPage(form);
+          ctx.body = own ? signOutPage(form) : signOutQuestion(form);
         },
         postLogoutSuccessSource: async (ctx: PageContext) => {
           ctx.type = 'html';

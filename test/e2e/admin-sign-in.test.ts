@@ -86,3 +86,24 @@ test('a wrong password is refused and audited; five failures lock the account fo
   expect(audit.filter((line) => line === 'admin.sign_in_failed bob@example.com')).toHaveLength(5);
   expect(audit[0]).toBe('admin.sign_in bob@example.com');
 });
+
+test("signing out asks nothing of the admin's own console, and asks first when another page starts it", async () => {
+  const browser = new Browser(base);
+  const { tokens } = await signInAs(base, REDIRECT, 'ada@example.com', 'the right password', browser);
+  const end = (query: Record<string, string>) => browser.go(`/oidc/session/end?${new URLSearchParams(query)}`);
+
+  // A link from anywhere (no ID token of the admin's): a question and a button, no script.
+  const forged = await end({});
+  expect(forged.status).toBe(200);
+  const question = await forged.text();
+  expect(question).toContain('Sign out of the Knap admin console?');
+  expect(question).not.toContain('<script');
+  expect(forged.headers.get('content-security-policy')).not.toContain('script-src');
+  expect(forged.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+
+  // The console's own request (its ID token): the form submits itself, by its script alone.
+  const own = await end({ id_token_hint: tokens?.id_token as string, post_logout_redirect_uri: REDIRECT });
+  expect(own.status).toBe(200);
+  expect(await own.text()).toContain("<script>document.getElementById('op.logoutForm').submit();</script>");
+  expect(own.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+});

@@ -58,13 +58,18 @@ export const openSignInPage = async (browser: Browser, redirectUri: string, chal
 /** `tokens` when signed in; else the refusing page's status and HTML. */
 export interface SignInResult {
   status: number;
-  tokens?: { access_token: string; expires_in: number };
+  tokens?: { access_token: string; expires_in: number; id_token: string };
   page?: string;
 }
 
 /** The whole flow; a refused sign-in gives the page's status and HTML. */
-export const signIn = async (base: string, redirectUri: string, email: string, password: string): Promise<SignInResult> => {
-  const browser = new Browser(base);
+export const signIn = async (
+  base: string,
+  redirectUri: string,
+  email: string,
+  password: string,
+  browser = new Browser(base),
+): Promise<SignInResult> => {
   const { verifier, challenge } = pkce();
   const { action } = await openSignInPage(browser, redirectUri, challenge);
   const submitted = await browser.postForm(action, { email, password });
@@ -85,5 +90,5 @@ export const signIn = async (base: string, redirectUri: string, email: string, p
     }).toString(),
   });
   if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${await token.text()}`);
-  return { status: 200, tokens: (await token.json()) as { access_token: string; expires_in: number } };
+  return { status: 200, tokens: (await token.json()) as { access_token: string; expires_in: number; id_token: string } };
 };
