@@ -189,6 +189,9 @@ describe('API clients', () => {
       [{ name: 'ok', rate_limit: 1.5 }, 'rate_limit must be a whole number from 1 to 1000000 (requests per minute)'],
       [{ name: 'ok', user_id: -1 }, 'user_id must be a positive whole number'],
       [{ name: 'ok', client_secret: 'mine' }, 'Unknown field: send only name, description, rate_limit and user_id'],
+      [{ name: 'pay\u202eroll' }, 'name must not contain control characters or direction overrides'],
+      [{ name: 'a\u0000b' }, 'name must not contain control characters or direction overrides'],
+      [{ name: 'ok', description: 'line\nbreak' }, 'description must not contain control characters or direction overrides'],
       [[], 'Request body must be a JSON object'],
     ];
     for (const [body, detail] of cases) {
