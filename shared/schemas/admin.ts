@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
-import { MAX_RATE_LIMIT } from '../domain/clients.js';
+import { MAX_RATE_LIMIT, UNSHOWABLE_TEXT } from '../domain/clients.js';
 import { issueMessage } from '../domain/knap-input.js';
 import { badRequest } from '../errors.js';
 
@@ -17,23 +17,18 @@ export const MAX_CLIENT_DESCRIPTION_LENGTH = 1000;
 /** Longer than any URL a receiver needs; the item stays small. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-/**
- * Control characters, and the bidirectional controls that make a name read otherwise than it
- * is stored (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C): never shown as written.
- */
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const clientName = v.pipe(
   v.string('name must be a string'),
   v.trim(),
   v.minLength(1, 'name must not be empty'),
-  v.check((name) => !UNSHOWABLE.test(name), 'name must not contain control characters or direction overrides'),
+  v.check((name) => !UNSHOWABLE_TEXT.test(name), 'name must not contain control characters or direction overrides'),
   v.maxLength(MAX_CLIENT_NAME_LENGTH, `name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`),
   v.description('Shown in listings and the audit log'),
 );
 const clientDescription = v.pipe(
   v.string('description must be a string'),
-  v.check((text) => !UNSHOWABLE.test(text), 'description must not contain control characters or direction overrides'),
+  v.check((text) => !UNSHOWABLE_TEXT.test(text), 'description must not contain control characters or direction overrides'),
   v.maxLength(MAX_CLIENT_DESCRIPTION_LENGTH, `description must be at most ${MAX_CLIENT_DESCRIPTION_LENGTH} characters`),
 );
 const rateLimitMessage = `rate_limit must be a whole number from 1 to ${MAX_RATE_LIMIT} (requests per minute)`;

@@ -8,6 +8,7 @@ import {
   type NewClientInput,
   newClientSecret,
   summarizeClient,
+  UNSHOWABLE_TEXT,
 } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
@@ -33,6 +34,12 @@ export const createApiClient = async (deps: Deps, input: NewClientInput, actor: 
   if (input.rateLimit !== undefined) validateRateLimit(input.rateLimit);
   const problem = orgNameProblem(input.orgName);
   if (problem) throw new AdminError(problem);
+  for (const [field, text] of [
+    ['--name', input.name],
+    ['--description', input.description ?? ''],
+  ] as const) {
+    if (UNSHOWABLE_TEXT.test(text)) throw new AdminError(`${field} must not contain control characters or direction overrides`);
+  }
   const { client, secret } = createClient(input, deps.clock);
   await deps.repo.putNewClient(client);
   await audit(deps, actor, client, 'client.create');

@@ -54,6 +54,11 @@ describe('admin CLI', () => {
     expect(human.out).toMatch(/shown only this once/);
   });
 
+  test('create-client refuses names that read otherwise than they are stored', async () => {
+    const refused = await admin('create-client', '--org', 'acme', '--name', 'pay\u202eroll');
+    expect(refused).toMatchObject({ status: 2, err: 'error: --name must not contain control characters or direction overrides' });
+  });
+
   test('list-clients shows last use and never a secret or its hash', async () => {
     const created = await createJson('--org', 'listing-org');
     const unused = await admin('create-client', '--org', 'listing-org', '--name', 'Unused', '--json');
