@@ -50,7 +50,7 @@ export const newClientSecret = (): string => newSecret(PREFIX.clientSecret);
  * Control characters, and the bidirectional controls that make a name read otherwise than it
  * is stored (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C): never shown as written.
  */
-export const UNSHOWABLE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const UNSHOWABLE_TEXT = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** Builds a client and its secret; the plain secret is returned once and never stored. */
 export const createClient = (input: NewClientInput, clock: Clock): { client: ApiClient; secret: string } => {

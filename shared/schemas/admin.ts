@@ -17,7 +17,6 @@ export const MAX_CLIENT_DESCRIPTION_LENGTH = 1000;
 /** Longer than any URL a receiver needs; the item stays small. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-
 const clientName = v.pipe(
   v.string('name must be a string'),
   v.trim(),
