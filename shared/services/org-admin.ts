@@ -5,6 +5,7 @@
  * query that lists it), never by a read first. Every change is audited with the admin's name
  * and address.
  */
+import { orgNameProblem } from '../domain/admins.js';
 import { type ClientSummary, effectiveRateLimit, newClientSecret } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
@@ -52,6 +53,9 @@ export const createOrgClient = async (
   admin: OrgAdmin,
   input: CreateClientRequest,
 ): Promise<AdminClient & { client_secret: string }> => {
+  // The organization comes from the token: one the table cannot hold is the provider's setup.
+  const orgProblem = orgNameProblem(admin.orgName);
+  if (orgProblem) throw new ApiError(403, `Your organization cannot have API clients: ${orgProblem}`);
   const created = await createApiClient(
     deps,
     {
@@ -63,8 +67,7 @@ export const createOrgClient = async (
     },
     admin.actor,
   ).catch((error: unknown) => {
-    // The organization comes from the token: one the table cannot hold is the provider's setup.
-    if (error instanceof AdminError) throw new ApiError(403, `Your organization cannot have API clients: ${error.message}`);
+    if (error instanceof AdminError) throw badRequest(error.message);
     throw error;
   });
   return { ...clientView(deps, created), client_secret: created.clientSecret };

@@ -179,6 +179,19 @@ describe('API clients', () => {
     ).toHaveLength(1);
   });
 
+  test("an organization the table cannot hold (an issuer's odd group name) is a 403, and nothing is made", async () => {
+    const verify = api.deps.adminTokens;
+    api.deps.adminTokens = async () => ({ actor: 'odd@example.com', orgName: 'acme#sales', subject: 'odd' });
+    try {
+      const refused = await call('any-token', 'POST', '/api/admin/clients', { name: 'Odd' });
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toMatch(/^Your organization cannot have API clients: /);
+      expect(refused.calls.total).toBe(0);
+    } finally {
+      api.deps.adminTokens = verify;
+    }
+  });
+
   test('bad bodies are 400 {"detail"} and change nothing', async () => {
     const before = ((await call(acme, 'GET', '/api/admin/clients')).body.clients as unknown[]).length;
     const cases: [unknown, string][] = [
