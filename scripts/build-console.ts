@@ -4,12 +4,12 @@
  * never mixes two versions). Prints the JavaScript's gzipped size; the budget is 150 KB.
  * `npm start`, the tests and the CDK synth build it when it is missing or older than its sources.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { contentVersion } from '../shared/console-files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONSOLE_SOURCE = join(root, 'console');
@@ -21,8 +21,6 @@ export interface ConsoleBuild {
   jsGzipBytes: number;
   cssGzipBytes: number;
 }
-
-const version = (text: string | Uint8Array): string => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 export const buildConsole = async (outdir = CONSOLE_DIST): Promise<ConsoleBuild> => {
   mkdirSync(outdir, { recursive: true });
@@ -41,8 +39,8 @@ export const buildConsole = async (outdir = CONSOLE_DIST): Promise<ConsoleBuild>
   const js = readFileSync(join(outdir, 'app.js'));
   const css = readFileSync(join(outdir, 'app.css'));
   const html = readFileSync(join(CONSOLE_SOURCE, 'index.html'), 'utf8')
-    .replace('__JS_VERSION__', version(js))
-    .replace('__CSS_VERSION__', version(css));
+    .replace('__JS_VERSION__', contentVersion(js))
+    .replace('__CSS_VERSION__', contentVersion(css));
   writeFileSync(join(outdir, 'index.html'), html);
   return { jsBytes: js.length, jsGzipBytes: gzipSync(js).length, cssGzipBytes: gzipSync(css).length };
 };

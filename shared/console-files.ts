@@ -5,6 +5,7 @@
  * JSON block, and a Content-Security-Policy that allows no inline script and no other origin but
  * the identity provider's.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -13,24 +14,31 @@ export const CONSOLE_FILES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-const locate = (file: string): string => {
-  const beside = fileURLToPath(new URL(`./${file}`, import.meta.url));
-  if (existsSync(beside)) return beside;
-  return fileURLToPath(new URL(`../console/dist/${file}`, import.meta.url));
-};
+const beside = (file: string): string => fileURLToPath(new URL(`./${file}`, import.meta.url));
+const locate = (file: string): string =>
+  existsSync(beside(file)) ? beside(file) : fileURLToPath(new URL(`../console/dist/${file}`, import.meta.url));
 
-const cache = new Map<string, string>();
-/** A built file; null when the console was not built (npm run build:console). */
-export const consoleFile = (file: string): string | null => {
-  let text = cache.get(file);
-  if (text === undefined) {
+/** What the page names a file by (`?v=`): its content's hash, so a browser may keep it for good. */
+export const contentVersion = (text: string | Uint8Array): string => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+export interface ConsoleFile {
+  text: string;
+  version: string;
+}
+
+const cache = new Map<string, ConsoleFile>();
+/** A built file and its version; null when the console was not built (npm run build:console). */
+export const consoleFile = (file: string): ConsoleFile | null => {
+  let found = cache.get(file);
+  if (found === undefined) {
     const path = locate(file);
     if (!existsSync(path)) return null;
-    text = readFileSync(path, 'utf8');
+    const text = readFileSync(path, 'utf8');
+    found = { text, version: contentVersion(text) };
     // Under npm start the console may be rebuilt while the server runs: read it again then.
-    if (existsSync(fileURLToPath(new URL(`./${file}`, import.meta.url)))) cache.set(file, text);
+    if (existsSync(beside(file))) cache.set(file, found);
   }
-  return text;
+  return found;
 };
 
 export interface ConsoleSettings {
@@ -77,4 +85,4 @@ export const consolePolicy = (settings: ConsoleSettings | null): string =>
 
 /** The page, with the settings in its JSON block (`<` escaped: the block can never close early). */
 export const consolePage = (settings: ConsoleSettings | null): string | null =>
-  consoleFile('index.html')?.replace('"__CONFIG__"', JSON.stringify(settings ?? {}).replace(/</g, '\\u003c')) ?? null;
+  consoleFile('index.html')?.text.replace('"__CONFIG__"', JSON.stringify(settings ?? {}).replace(/</g, '\\u003c')) ?? null;

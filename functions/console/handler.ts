@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CONSOLE_FILES, consoleFile, consolePage, consolePolicy, consoleSettingsFromEnv } from '../../shared/console-files.js';
 import { ApiError } from '../../shared/errors.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
@@ -14,17 +13,16 @@ import type { Deps } from '../../shared/runtime.js';
  */
 const asset = (event: HttpEvent, file: string): HttpResult => {
   const contentType = Object.hasOwn(CONSOLE_FILES, file) ? CONSOLE_FILES[file] : undefined;
-  const text = contentType ? consoleFile(file) : null;
-  if (!contentType || text === null) throw new ApiError(404, `No such file: ${file}`);
-  const current = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  const found = contentType ? consoleFile(file) : null;
+  if (!contentType || found === null) throw new ApiError(404, `No such file: ${file}`);
   return {
     statusCode: 200,
     headers: {
       'Content-Type': contentType,
-      'Cache-Control': event.queryStringParameters?.v === current ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'Cache-Control': event.queryStringParameters?.v === found.version ? 'public, max-age=31536000, immutable' : 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     },
-    body: text,
+    body: found.text,
   };
 };
 
