@@ -1,11 +1,12 @@
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage, type StoredKnap, withRunState } from '../domain/knaps.js';
-import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
+import type { PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import type * as Schedules from '../schedules/index.js';
+import { invalidCursor, readPage } from './paging.js';
 import type { Caller } from './request-state.js';
 
 /** `private`, `public`, or the caller's own organization: never another one's. */
@@ -102,8 +103,6 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   return { ...earlier, knap: withRunState(earlier.knap) };
 };
 
-const invalidCursor = () => badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
-
 /**
  * Where each of the two listings stopped. A listing that is done is `null`, one not yet
  * started is absent; the pair is the API's opaque `cursor`.
@@ -143,21 +142,18 @@ export const listKnaps = async (deps: Deps, caller: Caller, query: PageRequest):
   const cursor = readCursor(query.cursor);
   const page = (position: string | null | undefined, read: (cursor?: string) => Promise<KnapPage>) =>
     position === null ? Promise.resolve(DONE) : read(position);
-  try {
-    const [mine, shared] = await Promise.all([
+  const [mine, shared] = await readPage(() =>
+    Promise.all([
       page(cursor.mine, (start) => deps.repo.listKnapsByCreator(client.clientId, { limit: query.limit, cursor: start })),
       page(cursor.shared, (start) => deps.repo.listSharedKnaps(client.orgName, { limit: query.limit, cursor: start })),
-    ]);
-    const sharedKnaps = shared.knaps.map(withRunState);
-    const orgKnaps = sharedKnaps.filter((knap) => knap.visibility !== 'public');
-    return {
-      my_knaps: mine.knaps.map(withRunState),
-      organization_knaps: orgKnaps.length > 0 ? [{ org_name: client.orgName, knaps: orgKnaps }] : [],
-      public_knaps: sharedKnaps.filter((knap) => knap.visibility === 'public'),
-      next_cursor: writeCursor({ mine: mine.next, shared: shared.next }),
-    };
-  } catch (error) {
-    if (error instanceof InvalidCursorError) throw invalidCursor();
-    throw error;
-  }
+    ]),
+  );
+  const sharedKnaps = shared.knaps.map(withRunState);
+  const orgKnaps = sharedKnaps.filter((knap) => knap.visibility !== 'public');
+  return {
+    my_knaps: mine.knaps.map(withRunState),
+    organization_knaps: orgKnaps.length > 0 ? [{ org_name: client.orgName, knaps: orgKnaps }] : [],
+    public_knaps: sharedKnaps.filter((knap) => knap.visibility === 'public'),
+    next_cursor: writeCursor({ mine: mine.next, shared: shared.next }),
+  };
 };

@@ -9,7 +9,7 @@ import { orgNameProblem } from '../domain/admins.js';
 import { type ClientSummary, effectiveRateLimit, newClientSecret } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
-import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
+import type { PageRequest } from '../domain/repository.js';
 import type { AdminRun, AdminRunPage, DeliveryAttemptEntry, StoredRun } from '../domain/runs.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
@@ -23,6 +23,7 @@ import type {
 import { AdminError, createApiClient } from './admin-service.js';
 import { listAuditLog, recordAudit } from './audit-log.js';
 import { deliverySettingsFromEnv } from './delivery.js';
+import { readPage } from './paging.js';
 import type { OrgAdmin } from './request-state.js';
 import { addWebhook, listWebhooks } from './webhook-admin.js';
 
@@ -197,15 +198,8 @@ const attemptsOf = ({ run, attemptLog }: StoredRun): DeliveryAttemptEntry[] => {
 const adminRunView = (stored: StoredRun): AdminRun => ({ ...stored.run, delivery_attempts: attemptsOf(stored) });
 
 export const listOrgRuns = async (deps: Deps, admin: OrgAdmin, page: PageRequest): Promise<AdminRunPage> => {
-  try {
-    const { runs, next } = await deps.repo.listRunsByOrg(admin.orgName, page);
-    return { runs: runs.map(adminRunView), next_cursor: next };
-  } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
-    }
-    throw error;
-  }
+  const { runs, next } = await readPage(() => deps.repo.listRunsByOrg(admin.orgName, page));
+  return { runs: runs.map(adminRunView), next_cursor: next };
 };
 
 /**
@@ -224,22 +218,15 @@ export const redeliverOrgRun = async (deps: Deps, admin: OrgAdmin, runId: string
 };
 
 export const listOrgAuditEvents = async (deps: Deps, admin: OrgAdmin, page: PageRequest) => {
-  try {
-    const { events, next } = await listAuditLog(deps, admin.orgName, page);
-    return {
-      events: events.map((event) => ({
-        at: event.at,
-        actor: event.actor,
-        action: event.action,
-        target: event.target,
-        source_ip: event.sourceIp,
-      })),
-      next_cursor: next,
-    };
-  } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw badRequest('cursor is not valid: pass the next_cursor of an earlier response unchanged');
-    }
-    throw error;
-  }
+  const { events, next } = await readPage(() => listAuditLog(deps, admin.orgName, page));
+  return {
+    events: events.map((event) => ({
+      at: event.at,
+      actor: event.actor,
+      action: event.action,
+      target: event.target,
+      source_ip: event.sourceIp,
+    })),
+    next_cursor: next,
+  };
 };

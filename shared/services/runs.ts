@@ -4,7 +4,7 @@
  */
 import { isoSeconds } from '../domain/clock.js';
 import type { StoredKnap } from '../domain/knaps.js';
-import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
+import type { PageRequest } from '../domain/repository.js';
 import {
   MEETING_FAN_OUT_PAGE,
   type MeetingRuns,
@@ -19,6 +19,7 @@ import { ApiError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { readKnap } from './knap-lifecycle.js';
 import { meetingRuns } from './meeting-fan-out.js';
+import { readPage } from './paging.js';
 import type { Caller } from './request-state.js';
 
 /** POST /api/studio/knap-tools/{uuid}/runs: any Knap the caller sees, if active. */
@@ -77,13 +78,6 @@ export const reportMeeting = async (deps: Deps, caller: Caller, meeting: Meeting
 /** GET /api/studio/knap-tools/{uuid}/runs: newest first, for any Knap the caller sees. */
 export const listRuns = async (deps: Deps, caller: Caller, uuid: string, page: PageRequest): Promise<RunPage> => {
   const stored: StoredKnap = await readKnap(deps, caller, uuid);
-  try {
-    const { runs, next } = await deps.repo.listRuns(stored.knap.uuid, page);
-    return { runs, next_cursor: next };
-  } catch (error) {
-    if (error instanceof InvalidCursorError) {
-      throw new ApiError(400, 'cursor is not valid: pass the next_cursor of an earlier response unchanged');
-    }
-    throw error;
-  }
+  const { runs, next } = await readPage(() => deps.repo.listRuns(stored.knap.uuid, page));
+  return { runs, next_cursor: next };
 };
