@@ -17,6 +17,7 @@
  *
  * Prints the tables and writes everything to bench/results.json (--out).
  *
+ * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
  * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/),
  * written to bench/routes.json.
  */
@@ -36,6 +37,7 @@ import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 import { runRouteBench } from './routes.js';
+import { runWireBench } from './wire.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +51,8 @@ const { values } = parseArgs({
     'token-only': { type: 'boolean', default: false },
     /** Each Knap route against its floor (bench/routes.ts) instead of the token bench. */
     routes: { type: 'boolean', default: false },
+    /** One DynamoDB call's client CPU, through the SDK and over DynamoWire (bench/wire.ts). */
+    wire: { type: 'boolean', default: false },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
   },
@@ -62,6 +66,11 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 const peerVersion = (
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve('oidc-provider/package.json'), 'utf8')) as { version: string }
 ).version;
+
+if (values.wire) {
+  await runWireBench({ rounds, calls: 2_000 }, command);
+  process.exit(0);
+}
 
 if (values.routes) {
   const report = await runRouteBench({ rounds, duration, warmup, idle: idleSeconds, connections }, command);
@@ -372,7 +381,10 @@ try {
   ];
   console.log(`\n$ ${command}`);
   console.log(
-    `${rounds} alternating rounds x ${duration} s (after ${warmup} s warm-up), ${connections} connections; ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; one in-memory dynalite in its own process\n`,
+    `${rounds} alternating rounds x ${duration} s (after ${warmup} s warm-up), ${connections} connections; ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; one in-memory dynalite in its own process`,
+  );
+  console.log(
+    `The project's DynamoDB calls: ${process.env.DYNAMODB_TRANSPORT === 'sdk' ? 'through the SDK (DYNAMODB_TRANSPORT=sdk)' : 'over DynamoWire (DYNAMODB_TRANSPORT=sdk for the SDK)'}; the peer's: through the SDK, as configured by default\n`,
   );
   console.log(`| per token grant (client_credentials) | project | oidc-provider ${peerVersion} + limiter | project/peer |`);
   console.log('|---|---|---|---|');

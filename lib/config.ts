@@ -73,6 +73,11 @@ export interface KnapSettings {
   readonly adminMfa: 'off' | 'optional' | 'required';
   /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
   readonly adminConsoleClientId: string | null;
+  /**
+   * How the functions call DynamoDB (DYNAMODB_TRANSPORT): `wire`, its JSON protocol signed by the
+   * SDK's signer (shared/store/dynamo-wire.ts), or `sdk`, every call through the SDK's client.
+   */
+  readonly dynamodbTransport: 'wire' | 'sdk';
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -150,6 +155,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminOrgClaim: null,
   adminMfa: 'optional',
   adminConsoleClientId: null,
+  dynamodbTransport: 'wire',
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -181,6 +187,7 @@ export const CONTEXT_KEYS = {
   adminOrgClaim: 'adminOrgClaim',
   adminMfa: 'adminMfa',
   adminConsoleClientId: 'adminConsoleClientId',
+  dynamodbTransport: 'dynamodbTransport',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
@@ -285,6 +292,11 @@ const claimValue = (key: string) => matching(key, /^[\x21-\x7e]{1,255}$/, 'a cla
 const mfaSetting = (value: unknown): KnapSettings['adminMfa'] => {
   if (value === 'off' || value === 'optional' || value === 'required') return value;
   throw problem(CONTEXT_KEYS.adminMfa, value, 'off, optional or required');
+};
+
+const transportSetting = (value: unknown): KnapSettings['dynamodbTransport'] => {
+  if (value === 'wire' || value === 'sdk') return value;
+  throw problem(CONTEXT_KEYS.dynamodbTransport, value, 'wire or sdk');
 };
 
 const deploymentPreference = (value: unknown): DeploymentPreference => {
@@ -433,6 +445,7 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     adminAudience: pick(CONTEXT_KEYS.adminAudience, claimValue(CONTEXT_KEYS.adminAudience), DEFAULT_SETTINGS.adminAudience),
     adminOrgClaim: pick(CONTEXT_KEYS.adminOrgClaim, claimValue(CONTEXT_KEYS.adminOrgClaim), DEFAULT_SETTINGS.adminOrgClaim),
     adminMfa: pick(CONTEXT_KEYS.adminMfa, mfaSetting, DEFAULT_SETTINGS.adminMfa),
+    dynamodbTransport: pick(CONTEXT_KEYS.dynamodbTransport, transportSetting, DEFAULT_SETTINGS.dynamodbTransport),
     adminConsoleClientId: pick(
       CONTEXT_KEYS.adminConsoleClientId,
       claimValue(CONTEXT_KEYS.adminConsoleClientId),

@@ -190,6 +190,7 @@ export class KnapFunctions extends Construct {
         entry: route.entry,
         description: `${route.method} ${route.path}: ${route.description}`,
         logLevel: props.settings.logLevel,
+        dynamodbTransport: props.settings.dynamodbTransport,
         defaultRateLimit: props.settings.defaultRateLimit,
         assets: route.assets ?? [],
         reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, route.id),

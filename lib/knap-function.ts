@@ -49,6 +49,8 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   /** Handler file, absolute or relative to the project root. */
   readonly entry: string;
   readonly logLevel: LogLevel;
+  /** DYNAMODB_TRANSPORT (lib/config.ts `dynamodbTransport`); `wire` when not given. */
+  readonly dynamodbTransport?: 'wire' | 'sdk';
   /** The function's DEFAULT_RATE_LIMIT (requests per minute). */
   readonly defaultRateLimit: number;
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
@@ -74,7 +76,16 @@ export class KnapFunction extends NodejsFunction {
   readonly live: Alias;
 
   constructor(scope: Construct, id: string, props: KnapFunctionProps) {
-    const { logLevel, defaultRateLimit, environment, bundling, assets = [], declareLocalEndpoint = false, ...rest } = props;
+    const {
+      logLevel,
+      dynamodbTransport = 'wire',
+      defaultRateLimit,
+      environment,
+      bundling,
+      assets = [],
+      declareLocalEndpoint = false,
+      ...rest
+    } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: LAMBDA_DEFAULTS.logRetention,
       // Logs are operational data with a one-month life; they go with the stack.
@@ -106,6 +117,7 @@ export class KnapFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: LAMBDA_DEFAULTS.serviceName,
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
+        DYNAMODB_TRANSPORT: dynamodbTransport,
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
         // Under SAM: a local DynamoDB, and a local key instead of the Secrets Manager secret.
         ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '', TOKEN_SIGNING_KEYS: '', STORED_TOKENS_UNTIL: '' } : {}),

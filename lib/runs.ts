@@ -106,6 +106,7 @@ export class KnapRuns extends Construct {
         entry: job.entry,
         description: job.description,
         logLevel: props.settings.logLevel,
+        dynamodbTransport: props.settings.dynamodbTransport,
         defaultRateLimit: props.settings.defaultRateLimit,
         timeout: job.trigger === 'queue' ? DELIVERER_TIMEOUT : DISPATCHER_TIMEOUT,
         ...(job.trigger === 'schedule' ? { memorySize: DISPATCHER_MEMORY_MB } : {}),

@@ -39,7 +39,11 @@ export interface FloorConfig {
 }
 
 const config = JSON.parse(process.env.FLOOR_CONFIG ?? '{}') as FloorConfig;
-const db = createDocumentClient({ endpoint: config.endpoint });
+// The project's transport, so the floor makes its calls exactly as the project does.
+const db = createDocumentClient({
+  endpoint: config.endpoint,
+  transport: process.env.DYNAMODB_TRANSPORT === 'sdk' ? 'sdk' : 'wire',
+});
 const TableName = config.tableName;
 type Item = Record<string, unknown>;
 

@@ -64,3 +64,6 @@ export const loadTracerIfSampled = async (): Promise<void> => {
 
 /** Whether this container has loaded the tracer (for tests). */
 export const tracerLoaded = (): boolean => capture !== undefined;
+
+/** Whether this invocation's DynamoDB calls are to be recorded: the tracer is loaded and X-Ray sampled it. */
+export const tracingThisInvocation = (): boolean => capture !== undefined && isRequestXRaySampled();

@@ -50,6 +50,7 @@ describe('settings from context (cdk.json or -c)', () => {
       adminAudience: null,
       adminOrgClaim: null,
       adminMfa: 'optional',
+      dynamodbTransport: 'wire',
       adminConsoleClientId: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
@@ -179,6 +180,7 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ adminIssuer: 'https://example.okta.com' }, /go together/],
     [{ adminAudience: 'api://knap' }, /go together/],
     [{ adminMfa: 'sometimes' }, /adminMfa/],
+    [{ dynamodbTransport: 'fetch' }, /dynamodbTransport/],
     [{ storedTokensUntil: '2026-13-40' }, /storedTokensUntil/],
   ])('refuses %j with a message naming the key', (context, message) => {
     expect(() => settings(context)).toThrow(message);

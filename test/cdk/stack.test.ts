@@ -210,6 +210,8 @@ describe('functions', () => {
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       DYNAMODB_TIMEOUT_MS: '2000',
+      // DynamoDB's JSON protocol spoken directly (shared/store/dynamo-wire.ts); `-c dynamodbTransport=sdk` for the SDK.
+      DYNAMODB_TRANSPORT: 'wire',
       DEFAULT_RATE_LIMIT: '100',
       // No NODE_OPTIONS: `--enable-source-maps` would parse the map at every cold start (shared/lambda/mapped-stacks.ts).
       // No DYNAMODB_ENDPOINT: deployed, the SDK's own endpoint is the only one (-c samLocal=true declares it for SAM).

@@ -1,0 +1,348 @@
+/**
+ * DynamoDB's JSON protocol spoken directly: the store's commands (lib-dynamodb's, or the
+ * client's own) marshalled as lib-dynamodb would, signed by the SDK's own SigV4 signer with
+ * the SDK client's own credentials, region and endpoint, posted over a keep-alive agent.
+ *
+ * Why not `client.send`: per call, the SDK's middleware stack (schema serde, endpoint rules,
+ * retry tokens, user agent, log filters, per-command stack resolution) costs about five times
+ * the call itself: `npm run bench -- --wire` measured ~380-580 us of client CPU per PutItem
+ * against ~70-100 us here, on the same dynalite. Every request makes one to three calls, so
+ * that was a third to a half of the server's CPU (docs/performance.md).
+ *
+ * What the SDK did that matters is kept: SigV4 (its signer), credentials from its provider
+ * chain (cached and refreshed by it), its endpoint resolution, retries of throttling, 5xx
+ * and network errors with jittered backoff, its exception classes (so `instanceof
+ * ConditionalCheckFailedException` and `error.Item` work unchanged). Anything this does not
+ * speak (another operation, a call with options, a sampled X-Ray invocation) goes to the SDK.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import * as dynamo from '@aws-sdk/client-dynamodb';
+import { marshall, type marshallOptions, unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
+import { SignatureV4 } from '@smithy/signature-v4';
+
+/** The low-level commands spoken here, by class: their operation names on the wire. */
+const OPERATIONS = new Map<unknown, string>([
+  [dynamo.GetItemCommand, 'GetItem'],
+  [dynamo.PutItemCommand, 'PutItem'],
+  [dynamo.UpdateItemCommand, 'UpdateItem'],
+  [dynamo.DeleteItemCommand, 'DeleteItem'],
+  [dynamo.QueryCommand, 'Query'],
+  [dynamo.ScanCommand, 'Scan'],
+  [dynamo.BatchGetItemCommand, 'BatchGetItem'],
+  [dynamo.BatchWriteItemCommand, 'BatchWriteItem'],
+  [dynamo.TransactGetItemsCommand, 'TransactGetItems'],
+  [dynamo.TransactWriteItemsCommand, 'TransactWriteItems'],
+]);
+
+/** The error names the SDK's standard retry strategy treats as throttling (retried, longer backoff). */
+const THROTTLING = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'TransactionInProgressException',
+  'LimitExceededException',
+]);
+/** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
+const USER_AGENT = 'knap-api dynamo-wire (@smithy/signature-v4)';
+const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
+
+type KeyNodes = Record<string, unknown> | unknown[] | null;
+type AttributeMap = Record<string, unknown>;
+
+/** A command as lib-dynamodb builds it: its input in plain values, which parts to (un)marshall, the client command under it. */
+interface DocumentCommand {
+  input: AttributeMap;
+  inputKeyNodes?: KeyNodes;
+  outputKeyNodes?: KeyNodes;
+  clientCommand?: { constructor: unknown };
+  constructor: unknown;
+}
+
+/** Where a call goes and what it sends: null when the SDK must make it. */
+export interface WireCall {
+  operation: string;
+  body: AttributeMap;
+  outputKeyNodes: KeyNodes | undefined;
+  /** Set for lib-dynamodb's commands: how the members `outputKeyNodes` names are turned into plain values. */
+  unmarshall: ((value: unknown) => unknown) | undefined;
+}
+
+/** The document client's (un)marshalling settings, with lib-dynamodb's defaults filled in as it does. */
+export interface TranslateConfig {
+  marshallOptions?: marshallOptions;
+  unmarshallOptions?: unmarshallOptions;
+}
+
+/**
+ * lib-dynamodb's key-node walk (its `marshallInput`/`unmarshallOutput`, which it does not
+ * export): `{}` converts every value of an object, `[]` every member, `{ '*': n }` goes a level
+ * down, `null` converts the node itself, other keys pick the members named.
+ */
+const walk = (obj: unknown, convert: (value: unknown) => unknown, nodes: KeyNodes | undefined): unknown => {
+  if (obj === undefined) return undefined;
+  if (nodes === null || nodes === undefined) return convert(obj);
+  if (Array.isArray(nodes)) return convertAll(obj, convert);
+  const keys = Object.keys(nodes);
+  if (keys.length === 0) return convertAll(obj, convert);
+  if (keys.length === 1 && keys[0] === '*') {
+    const next = nodes['*'] as KeyNodes;
+    if (Array.isArray(obj)) return obj.map((value) => walk(value, convert, next));
+    const out: AttributeMap = {};
+    for (const [key, value] of Object.entries(obj as AttributeMap)) out[key] = walk(value, convert, next);
+    return out;
+  }
+  return convertSome(obj as AttributeMap, convert, nodes);
+};
+
+const convertAll = (obj: unknown, convert: (value: unknown) => unknown): unknown => {
+  if (Array.isArray(obj)) return obj.map((value) => walk(value, convert, null));
+  const out: AttributeMap = {};
+  for (const [key, value] of Object.entries(obj as AttributeMap)) {
+    const converted = walk(value, convert, null);
+    if (converted !== undefined) out[key] = converted;
+  }
+  return out;
+};
+
+const convertSome = (obj: AttributeMap, convert: (value: unknown) => unknown, nodes: Record<string, unknown>): AttributeMap => {
+  const out: AttributeMap = { ...obj };
+  for (const [key, next] of Object.entries(nodes)) {
+    const converted = walk(obj[key], convert, next as KeyNodes);
+    if (converted !== undefined) out[key] = converted;
+  }
+  return out;
+};
+
+/** The top level of an input or output: only the members its key nodes name (lib-dynamodb's `processKeysInObj`). */
+const convertTop = (obj: AttributeMap, convert: (value: unknown) => unknown, nodes: KeyNodes | undefined): AttributeMap =>
+  nodes && !Array.isArray(nodes) ? convertSome(obj, convert, nodes) : obj;
+
+/**
+ * The wire call for `command` (a lib-dynamodb command, or a client command as it is), or null
+ * when it is not one spoken here.
+ */
+export const wireCallOf = (command: unknown, translate: TranslateConfig = {}): WireCall | null => {
+  const candidate = command as DocumentCommand;
+  const direct = OPERATIONS.get(candidate.constructor);
+  if (direct) return { operation: direct, body: candidate.input, outputKeyNodes: undefined, unmarshall: undefined };
+  const operation = candidate.clientCommand ? OPERATIONS.get(candidate.clientCommand.constructor) : undefined;
+  if (!operation || !candidate.inputKeyNodes || !candidate.outputKeyNodes) return null;
+  const marshallWith = {
+    ...translate.marshallOptions,
+    convertTopLevelContainer: translate.marshallOptions?.convertTopLevelContainer ?? true,
+  };
+  const unmarshallWith = {
+    ...translate.unmarshallOptions,
+    convertWithoutMapWrapper: translate.unmarshallOptions?.convertWithoutMapWrapper ?? true,
+  };
+  const body = convertTop(candidate.input, (value) => marshall(value as never, marshallWith), candidate.inputKeyNodes);
+  return {
+    operation,
+    body,
+    outputKeyNodes: candidate.outputKeyNodes,
+    unmarshall: (value) => unmarshall(value as never, unmarshallWith),
+  };
+};
+
+/** What a call answered, unmarshalled as lib-dynamodb would when the command was one of its own. */
+const outputOf = (call: WireCall, parsed: AttributeMap, metadata: dynamo.DynamoDBServiceException['$metadata']) => {
+  const output = call.unmarshall ? convertTop(parsed, call.unmarshall, call.outputKeyNodes) : parsed;
+  return { ...output, $metadata: metadata };
+};
+
+/** Binary attributes travel as base64 (the JSON protocol); the SDK hands them over as bytes. */
+const bytesOut = (_key: string, value: unknown) =>
+  value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') : value;
+const bytesIn = (key: string, value: unknown) => {
+  if (key === 'B' && typeof value === 'string') return new Uint8Array(Buffer.from(value, 'base64'));
+  if (key === 'BS' && Array.isArray(value) && value.every((entry) => typeof entry === 'string')) {
+    return value.map((entry: string) => new Uint8Array(Buffer.from(entry, 'base64')));
+  }
+  return value;
+};
+
+/** The SDK's exception for a DynamoDB error answer, so callers test it as they always have. */
+const exceptionOf = (status: number, text: string, metadata: dynamo.DynamoDBServiceException['$metadata']) => {
+  let body: AttributeMap = {};
+  try {
+    body = JSON.parse(text, bytesIn) as AttributeMap;
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  const type = typeof body.__type === 'string' ? body.__type : '';
+  const name = type.slice(type.lastIndexOf('#') + 1) || (status >= 500 ? 'InternalServerError' : 'UnknownError');
+  const { __type: _type, message, Message, ...fields } = body;
+  const text_ = String(message ?? Message ?? name);
+  const Exception = (dynamo as unknown as Record<string, unknown>)[name];
+  if (typeof Exception === 'function' && Exception.prototype instanceof dynamo.DynamoDBServiceException) {
+    const Known = Exception as new (options: object) => dynamo.DynamoDBServiceException;
+    return Object.assign(new Known({ message: text_, $metadata: metadata, ...fields }), fields);
+  }
+  return Object.assign(
+    new dynamo.DynamoDBServiceException({
+      name,
+      $fault: status >= 500 ? 'server' : 'client',
+      message: text_,
+      $metadata: metadata,
+    }),
+    fields,
+  );
+};
+
+class WireTimeout extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+const isRetryable = (error: unknown): { throttled: boolean } | null => {
+  if (error instanceof dynamo.DynamoDBServiceException) {
+    if (THROTTLING.has(error.name)) return { throttled: true };
+    return (error.$metadata.httpStatusCode ?? 0) >= 500 ? { throttled: false } : null;
+  }
+  if (error instanceof WireTimeout) return { throttled: false };
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && TRANSIENT_NETWORK.has(code) ? { throttled: false } : null;
+};
+
+export interface WireHooks {
+  /** Before each attempt goes over the wire: throws when it must not (the request's deadline passed). */
+  beforeAttempt(commandName: string): void;
+  /** Around each attempt that goes over the wire (counting round trips). */
+  attempt<T>(commandName: string, send: () => Promise<T>): Promise<T>;
+}
+
+export interface WireSettings {
+  client: dynamo.DynamoDBClient;
+  maxAttempts: number;
+  requestTimeoutMs?: number;
+  hooks: WireHooks;
+}
+
+/** Speaks DynamoDB for one SDK client: its credentials, region, endpoint and signer's hash. */
+export class DynamoWire {
+  private readonly signer: SignatureV4;
+  private endpoint: Promise<URL> | undefined;
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 50 });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 50 });
+
+  constructor(private readonly settings: WireSettings) {
+    const { config } = settings.client;
+    this.signer = new SignatureV4({
+      credentials: config.credentials,
+      region: config.region,
+      service: 'dynamodb',
+      sha256: config.sha256,
+      uriEscapePath: true,
+    });
+  }
+
+  /** Where calls go: the client's endpoint setting if it has one, else the SDK's own rules for its region. */
+  private resolveEndpoint(): Promise<URL> {
+    this.endpoint ??= (async () => {
+      const { config } = this.settings.client;
+      if (config.endpoint) {
+        const { protocol, hostname, port, path } = await config.endpoint();
+        return new URL(`${protocol}//${hostname}${port ? `:${port}` : ''}${path ?? '/'}`);
+      }
+      const resolved = config.endpointProvider({
+        Region: await config.region(),
+        UseFIPS: await config.useFipsEndpoint(),
+        UseDualStack: await config.useDualstackEndpoint(),
+      });
+      return new URL(resolved.url.href);
+    })();
+    this.endpoint.catch(() => {
+      this.endpoint = undefined;
+    });
+    return this.endpoint;
+  }
+
+  async send(call: WireCall): Promise<unknown> {
+    const commandName = `${call.operation}Command`;
+    const payload = JSON.stringify(call.body, bytesOut);
+    let totalRetryDelay = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      this.settings.hooks.beforeAttempt(commandName);
+      try {
+        const { status, text, requestId } = await this.settings.hooks.attempt(commandName, () =>
+          this.post(call.operation, payload),
+        );
+        const metadata = { httpStatusCode: status, requestId, attempts: attempt, totalRetryDelay };
+        if (status !== 200) throw exceptionOf(status, text, metadata);
+        return outputOf(call, JSON.parse(text, bytesIn) as AttributeMap, metadata);
+      } catch (error) {
+        const retry = isRetryable(error);
+        if (!retry || attempt >= this.settings.maxAttempts) throw error;
+        // The SDK's standard strategy: full jitter over an exponential base (longer when throttled).
+        const delay = Math.random() * Math.min(20_000, (retry.throttled ? 500 : 100) * 2 ** (attempt - 1));
+        totalRetryDelay += delay;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async post(operation: string, payload: string): Promise<{ status: number; text: string; requestId?: string }> {
+    const url = await this.resolveEndpoint();
+    const secure = url.protocol === 'https:';
+    const signed = await this.signer.sign({
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      path: url.pathname,
+      query: {},
+      headers: {
+        host: url.host,
+        'content-type': 'application/x-amz-json-1.0',
+        'user-agent': USER_AGENT,
+        'x-amz-target': `DynamoDB_20120810.${operation}`,
+        'content-length': String(Buffer.byteLength(payload)),
+      },
+      body: payload,
+    });
+    return new Promise((resolve, reject) => {
+      const request = (secure ? httpsRequest : httpRequest)(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port || undefined,
+          path: url.pathname,
+          method: 'POST',
+          headers: signed.headers,
+          agent: secure ? this.httpsAgent : this.httpAgent,
+        },
+        (response: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString('utf8'),
+              requestId: header(response, 'x-amzn-requestid'),
+            }),
+          );
+        },
+      );
+      if (this.settings.requestTimeoutMs) {
+        const ms = this.settings.requestTimeoutMs;
+        request.setTimeout(ms, () => request.destroy(new WireTimeout(`DynamoDB did not answer ${operation} within ${ms} ms`)));
+      }
+      request.on('error', reject);
+      request.end(payload);
+    });
+  }
+
+  destroy(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
+
+const header = (response: IncomingMessage, name: string): string | undefined => {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};

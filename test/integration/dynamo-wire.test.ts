@@ -1,0 +1,303 @@
+/**
+ * The store's calls over DynamoWire answer exactly what the SDK answers (same items, same
+ * exceptions), on the same table, and keep the SDK's retries, timeouts, deadline and counting.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ConditionalCheckFailedException,
+  DescribeTableCommand,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { inRequestScope } from '../../shared/request-scope.js';
+import { createDocumentClient, DeadlineExceededError, roundTrips } from '../../shared/store/dynamo-client.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { type FaultProxy, forwardTo, startFaultProxy } from '../support/fault-proxy.js';
+
+let table: TestTable;
+let proxy: FaultProxy;
+let wire: ReturnType<typeof createDocumentClient>;
+let sdk: ReturnType<typeof createDocumentClient>;
+
+beforeAll(async () => {
+  table = await startTestTable();
+  proxy = await startFaultProxy(table.endpoint);
+  wire = createDocumentClient({ endpoint: table.endpoint });
+  sdk = createDocumentClient({ endpoint: table.endpoint, transport: 'sdk' });
+});
+afterAll(async () => {
+  wire.destroy();
+  sdk.destroy();
+  await proxy.close();
+  await table.close();
+});
+afterEach(() => {
+  proxy.mode = 'up';
+});
+
+const withoutMetadata = <T extends object>(output: T): Omit<T, '$metadata'> => {
+  const { $metadata: _metadata, ...rest } = output as T & { $metadata?: unknown };
+  return rest;
+};
+
+/** Runs `call` with the wire, then on a twin key with the SDK, and returns both answers. */
+const both = async <T extends object>(call: (client: typeof wire, prefix: string) => Promise<T>) => {
+  const viaWire = await call(wire, 'W');
+  const viaSdk = await call(sdk, 'S');
+  return { viaWire: withoutMetadata(viaWire), viaSdk: withoutMetadata(viaSdk) };
+};
+
+const rich = {
+  text: 'naïve ✓',
+  count: 42,
+  fraction: -0.5,
+  yes: true,
+  nothing: null,
+  list: [1, 'two', { three: [3] }],
+  map: { nested: { deep: 'value' }, empty: {} },
+  tags: new Set(['a', 'b']),
+  numbers: new Set([1, 2]),
+  bytes: new Uint8Array([0, 1, 254, 255]),
+  skipped: undefined,
+};
+
+describe('the same answers as the SDK', () => {
+  test('put, get, update, delete: every attribute type comes back as the SDK gives it', async () => {
+    const { viaWire, viaSdk } = await both(async (client, prefix) => {
+      const key = { pk: `${prefix}#rich`, sk: 'A' };
+      await client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, ...rich } }));
+      const got = await client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }));
+      const updated = await client.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: key,
+          UpdateExpression: 'SET #count = #count + :one, #map.nested.deep = :deep',
+          ExpressionAttributeNames: { '#count': 'count', '#map': 'map' },
+          ExpressionAttributeValues: { ':one': 1, ':deep': ['changed'] },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const deleted = await client.send(new DeleteCommand({ TableName: table.tableName, Key: key, ReturnValues: 'ALL_OLD' }));
+      const gone = await client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }));
+      const strip = (item: Record<string, unknown> | undefined) => item && { ...item, pk: '', sk: '' };
+      return { got: strip(got.Item), updated: strip(updated.Attributes), deleted: strip(deleted.Attributes), gone: gone.Item };
+    });
+    expect(viaWire).toEqual(viaSdk);
+    expect(viaWire.got).toMatchObject({ count: 42, bytes: new Uint8Array([0, 1, 254, 255]), tags: new Set(['a', 'b']) });
+    expect(viaWire.got).not.toHaveProperty('skipped');
+    expect(viaWire.updated).toMatchObject({ count: 43, map: { nested: { deep: ['changed'] } } });
+    expect(viaWire.gone).toBeUndefined();
+  });
+
+  test('query pages, scan filters, batch writes and reads', async () => {
+    const { viaWire, viaSdk } = await both(async (client, prefix) => {
+      const pk = `${prefix}#many`;
+      await client.send(
+        new BatchWriteCommand({
+          RequestItems: {
+            [table.tableName]: Array.from({ length: 5 }, (_, index) => ({
+              PutRequest: { Item: { pk, sk: `S#${index}`, index, type: 'wire-test' } },
+            })),
+          },
+        }),
+      );
+      const first = await client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          Limit: 2,
+          ConsistentRead: true,
+        }),
+      );
+      const second = await client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ExclusiveStartKey: first.LastEvaluatedKey,
+          ConsistentRead: true,
+        }),
+      );
+      const scanned = await client.send(
+        new ScanCommand({
+          TableName: table.tableName,
+          FilterExpression: 'pk = :pk AND #index >= :two',
+          ExpressionAttributeNames: { '#index': 'index' },
+          ExpressionAttributeValues: { ':pk': pk, ':two': 2 },
+          ConsistentRead: true,
+        }),
+      );
+      const batch = await client.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table.tableName]: {
+              Keys: [
+                { pk, sk: 'S#1' },
+                { pk, sk: 'S#9' },
+              ],
+              ConsistentRead: true,
+            },
+          },
+        }),
+      );
+      const plain = (items: Record<string, unknown>[] | undefined) => (items ?? []).map(({ pk: _pk, ...item }) => item);
+      return {
+        first: plain(first.Items),
+        next: first.LastEvaluatedKey?.sk,
+        second: plain(second.Items),
+        scanned: plain(scanned.Items).sort((a, b) => Number(a.index) - Number(b.index)),
+        batch: plain(batch.Responses?.[table.tableName]),
+        unprocessed: batch.UnprocessedKeys,
+      };
+    });
+    expect(viaWire).toEqual(viaSdk);
+    expect(viaWire.first).toHaveLength(2);
+    expect(viaWire.second).toHaveLength(3);
+    expect(viaWire.scanned.map((item) => item.index)).toEqual([2, 3, 4]);
+    expect(viaWire.batch).toEqual([{ sk: 'S#1', index: 1, type: 'wire-test' }]);
+  });
+
+  test('a failed condition is the SDK exception, with the item where the engine sends it', async () => {
+    const refusal = async (client: typeof wire) => {
+      const key = { pk: 'CCF', sk: 'A' };
+      await client.send(new PutCommand({ TableName: table.tableName, Item: { ...key, kept: 'yes' } }));
+      try {
+        await client.send(
+          new PutCommand({
+            TableName: table.tableName,
+            Item: key,
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+      } catch (error) {
+        return error as ConditionalCheckFailedException;
+      }
+      throw new Error('the condition held');
+    };
+    const viaWire = await refusal(wire);
+    const viaSdk = await refusal(sdk);
+    expect(viaWire).toBeInstanceOf(ConditionalCheckFailedException);
+    expect(viaWire.name).toBe(viaSdk.name);
+    expect(viaWire.message).toBe(viaSdk.message);
+    expect(viaWire.Item).toEqual(viaSdk.Item);
+    expect(viaWire.$metadata.httpStatusCode).toBe(400);
+  });
+
+  test('a refused expression is the same exception with the same message', async () => {
+    const refusal = (client: typeof wire) =>
+      client
+        .send(new GetCommand({ TableName: table.tableName, Key: { pk: 'x' } }))
+        .then(() => new Error('accepted'))
+        .catch((error: Error) => error);
+    const [viaWire, viaSdk] = [await refusal(wire), await refusal(sdk)];
+    expect(viaWire.name).toBe('ValidationException');
+    expect(viaWire.constructor).toBe(viaSdk.constructor);
+    expect(viaWire.message).toBe(viaSdk.message);
+  });
+
+  test('what the wire does not speak goes to the SDK', async () => {
+    const described = await wire.send(new DescribeTableCommand({ TableName: table.tableName }));
+    expect(described.Table?.TableName).toBe(table.tableName);
+  });
+});
+
+describe('over the wire, by default; through the SDK when asked', () => {
+  const recordHeaders = async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const target = new URL(table.endpoint);
+    const server = createServer((request, response) => {
+      seen.push(request.headers);
+      request.pipe(forwardTo(target, request, response));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { seen, endpoint, close: () => new Promise((resolve) => server.close(resolve)) };
+  };
+
+  test.each(['wire', 'sdk'] as const)('transport %s', async (transport) => {
+    const recorder = await recordHeaders();
+    const client = createDocumentClient({ endpoint: recorder.endpoint, transport });
+    try {
+      await client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'none', sk: 'none' } }));
+      expect(recorder.seen).toHaveLength(1);
+      expect(recorder.seen[0]?.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request/,
+      );
+      // The SDK names each invocation; the wire has no middleware that would.
+      expect(Boolean(recorder.seen[0]?.['amz-sdk-invocation-id'])).toBe(transport === 'sdk');
+    } finally {
+      client.destroy();
+      await recorder.close();
+    }
+  });
+});
+
+describe('failures, as the SDK would meet them', () => {
+  test('throttling: retried, three attempts counted, then the SDK exception', async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint });
+    proxy.mode = 'throttle';
+    roundTrips.reset();
+    await expect(client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } }))).rejects.toBeInstanceOf(
+      ProvisionedThroughputExceededException,
+    );
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 3 });
+    client.destroy();
+  });
+
+  test('a dropped connection: retried, then the network error', async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint });
+    proxy.mode = 'down';
+    roundTrips.reset();
+    await expect(client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } }))).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 3 });
+    client.destroy();
+  });
+
+  test('no answer: each attempt times out, and the call fails', async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint, requestTimeoutMs: 100 });
+    proxy.mode = 'hang';
+    const started = Date.now();
+    await expect(client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } }))).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    client.destroy();
+  });
+
+  test("the request's deadline ends the call, retries included, and no attempt starts after it", async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint });
+    proxy.mode = 'hang';
+    const started = Date.now();
+    await expect(
+      inRequestScope({ deadline: Date.now() + 150 }, () =>
+        client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } })),
+      ),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    proxy.mode = 'up';
+    roundTrips.reset();
+    await expect(
+      inRequestScope({ deadline: Date.now() - 1 }, () =>
+        client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } })),
+      ),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    expect(roundTrips.total).toBe(0);
+    client.destroy();
+  });
+});
