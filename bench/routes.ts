@@ -24,7 +24,7 @@ import { createApiClient } from '../shared/services/admin-service.js';
 import { roundTrips } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { startFloorProcess } from './floor/process.js';
-import { FLOOR_ROUTES, type FloorRoute } from './floor/server.js';
+import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopProcess, waitForLine } from '../processes.js';
-import type { FloorConfig, FloorRoute } from './server.js';
+import type { FloorRoute } from './routes.js';
+import type { FloorConfig } from './server.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

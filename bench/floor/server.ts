@@ -13,7 +13,7 @@
  * by command, and how deep they went (`roundTrips` of shared/store/dynamo-client.ts), which
  * the bench compares with the project's for one sequential request per route.
  *
- * The shape of each route (what goes beside what) is in FLOOR_ROUTES below; it must follow
+ * The shape of each route (what goes beside what) is in FLOOR_ROUTES (bench/floor/routes.ts); it must follow
  * the project's: the bench refuses to run when the calls differ.
  */
 import '../../local/quiet-sdk-warning.js';
@@ -25,6 +25,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inRequestScope } from '../../shared/request-scope.js';
 import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import type { FloorRoute } from './routes.js';
 
 export interface FloorConfig {
   endpoint: string;
@@ -138,19 +139,6 @@ const authenticated = async (beside?: () => Promise<Item>): Promise<Item | undef
 type Route = (request: IncomingMessage, body: string) => Promise<{ status: number; body: unknown }>;
 
 const uuidOf = (request: IncomingMessage): string => (request.url ?? '').split('/').pop() ?? '';
-
-/**
- * Each route's calls. `shape` says what the project does, in its words; the bench prints it.
- * Depth counts the calls made one after another; calls in one step go side by side.
- */
-export const FLOOR_ROUTES = {
-  create: 'meter | standing, then PutItem (conditional)',
-  list: 'meter | standing, then Query gsi1 | Query gsi2',
-  get: 'meter | standing | GetItem',
-  patch: 'meter | standing | GetItem, then PutItem (conditional)',
-  preview: 'meter | standing',
-} as const;
-export type FloorRoute = keyof typeof FLOOR_ROUTES;
 
 const routes: Record<FloorRoute, Route> = {
   create: async (_request, text) => {
