@@ -154,7 +154,18 @@ const outputOf = (call: WireCall, parsed: AttributeMap, metadata: dynamo.DynamoD
   return { ...output, $metadata: metadata };
 };
 
-/** Binary attributes travel as base64 (the JSON protocol); the SDK hands them over as bytes. */
+/**
+ * Binary attributes travel as base64 (the JSON protocol); the SDK hands them over as bytes.
+ * A replacer or reviver makes JSON's native pass call back for every value, so they run only
+ * where bytes can be: a request holding a Uint8Array, an answer whose text has a B or BS.
+ */
+const holdsBytes = (value: unknown): boolean => {
+  if (value instanceof Uint8Array) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) if (holdsBytes(member)) return true;
+  return false;
+};
+const mayHoldBytes = (text: string): boolean => text.includes('"B":') || text.includes('"BS":');
 const bytesOut = (_key: string, value: unknown) =>
   value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') : value;
 const bytesIn = (key: string, value: unknown) => {
@@ -165,11 +176,15 @@ const bytesIn = (key: string, value: unknown) => {
   return value;
 };
 
+/** The JSON of a request body, and of an answer. */
+export const toWireJson = (body: unknown): string => (holdsBytes(body) ? JSON.stringify(body, bytesOut) : JSON.stringify(body));
+export const fromWireJson = (text: string): unknown => (mayHoldBytes(text) ? JSON.parse(text, bytesIn) : JSON.parse(text));
+
 /** The SDK's exception for a DynamoDB error answer, so callers test it as they always have. */
 const exceptionOf = (status: number, text: string, metadata: dynamo.DynamoDBServiceException['$metadata']) => {
   let body: AttributeMap = {};
   try {
-    body = JSON.parse(text, bytesIn) as AttributeMap;
+    body = fromWireJson(text) as AttributeMap;
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
@@ -262,7 +277,7 @@ export class DynamoWire {
 
   async send(call: WireCall): Promise<unknown> {
     const commandName = `${call.operation}Command`;
-    const payload = JSON.stringify(call.body, bytesOut);
+    const payload = toWireJson(call.body);
     let totalRetryDelay = 0;
     for (let attempt = 1; ; attempt += 1) {
       this.settings.hooks.beforeAttempt(commandName);
@@ -272,7 +287,7 @@ export class DynamoWire {
         );
         const metadata = { httpStatusCode: status, requestId, attempts: attempt, totalRetryDelay };
         if (status !== 200) throw exceptionOf(status, text, metadata);
-        return outputOf(call, JSON.parse(text, bytesIn) as AttributeMap, metadata);
+        return outputOf(call, fromWireJson(text) as AttributeMap, metadata);
       } catch (error) {
         const retry = isRetryable(error);
         if (!retry || attempt >= this.settings.maxAttempts) throw error;
