@@ -138,13 +138,16 @@ export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocument
     client,
     maxAttempts: MAX_ATTEMPTS,
     requestTimeoutMs: settings.requestTimeoutMs,
-    hooks: { beforeAttempt, attempt: countedAttempt },
+    hooks: {
+      deadline: () => currentRequest()?.deadline,
+      deadlineExceeded: (commandName) => new DeadlineExceededError(commandName),
+      attempt: countedAttempt,
+    },
   });
   const viaSdk = documents.send.bind(documents) as (...args: unknown[]) => Promise<unknown>;
   const send = (...args: unknown[]): Promise<unknown> => {
     const call = args.length === 1 && !tracingThisInvocation() ? wireCallOf(args[0], documents.config.translateConfig) : null;
-    if (!call) return viaSdk(...args);
-    return withinDeadline(wire.send(call), `${call.operation}Command`);
+    return call ? wire.send(call) : viaSdk(...args);
   };
   const destroy = documents.destroy.bind(documents);
   return Object.assign(documents, {

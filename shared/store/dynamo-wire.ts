@@ -1,25 +1,26 @@
 /**
  * DynamoDB's JSON protocol spoken directly: the store's commands (lib-dynamodb's, or the
- * client's own) marshalled as lib-dynamodb would, signed by the SDK's own SigV4 signer with
- * the SDK client's own credentials, region and endpoint, posted over a keep-alive agent.
+ * client's own) marshalled as lib-dynamodb would, signed with SigV4 by `aws4` (synchronous,
+ * no promise per step) with the SDK client's own credentials, region and endpoint, posted
+ * over a keep-alive agent.
  *
  * Why not `client.send`: per call, the SDK's middleware stack (schema serde, endpoint rules,
  * retry tokens, user agent, log filters, per-command stack resolution) costs about five times
- * the call itself: `npm run bench -- --wire` measured ~380-580 us of client CPU per PutItem
- * against ~70-100 us here, on the same dynalite. Every request makes one to three calls, so
- * that was a third to a half of the server's CPU (docs/performance.md).
+ * the call itself: `npm run bench -- --wire` prints both, side by side on one dynalite. Every
+ * request makes one to four calls, so that was a third to a half of the server's CPU
+ * (docs/performance.md).
  *
- * What the SDK did that matters is kept: SigV4 (its signer), credentials from its provider
- * chain (cached and refreshed by it), its endpoint resolution, retries of throttling, 5xx
- * and network errors with jittered backoff, its exception classes (so `instanceof
- * ConditionalCheckFailedException` and `error.Item` work unchanged). Anything this does not
- * speak (another operation, a call with options, a sampled X-Ray invocation) goes to the SDK.
+ * What the SDK did that matters is kept: credentials from its provider chain (fetched again
+ * near their expiry), its endpoint rules, retries of throttling, 5xx and network errors with
+ * its jittered backoff, its exception classes (so `instanceof ConditionalCheckFailedException`
+ * and `error.Item` work unchanged). What this does not speak (another operation, a call with
+ * options, the calls of an X-Ray-sampled invocation) goes to the SDK (dynamo-client.ts).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import * as dynamo from '@aws-sdk/client-dynamodb';
 import { marshall, type marshallOptions, unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
-import { SignatureV4 } from '@smithy/signature-v4';
+import aws4 from 'aws4';
 
 /** The low-level commands spoken here, by class: their operation names on the wire. */
 const OPERATIONS = new Map<unknown, string>([
@@ -47,7 +48,7 @@ const THROTTLING = new Set([
   'LimitExceededException',
 ]);
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
-const USER_AGENT = 'knap-api dynamo-wire (@smithy/signature-v4)';
+const USER_AGENT = 'knap-api dynamo-wire (aws4)';
 const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
 
 type KeyNodes = Record<string, unknown> | unknown[] | null;
@@ -223,8 +224,10 @@ const isRetryable = (error: unknown): { throttled: boolean } | null => {
 };
 
 export interface WireHooks {
-  /** Before each attempt goes over the wire: throws when it must not (the request's deadline passed). */
-  beforeAttempt(commandName: string): void;
+  /** When the request being served must have its answer (epoch ms), if it has such a deadline. */
+  deadline(): number | undefined;
+  /** What a call cut short by that deadline fails with. */
+  deadlineExceeded(commandName: string): Error;
   /** Around each attempt that goes over the wire (counting round trips). */
   attempt<T>(commandName: string, send: () => Promise<T>): Promise<T>;
 }
@@ -236,88 +239,122 @@ export interface WireSettings {
   hooks: WireHooks;
 }
 
-/** Speaks DynamoDB for one SDK client: its credentials, region, endpoint and signer's hash. */
+/** What the SDK's credential chain resolves to. */
+type AwsCredentialIdentity = Awaited<ReturnType<dynamo.DynamoDBClient['config']['credentials']>>;
+
+/** Credentials are fetched again this long before they expire (the SDK's own refresh window). */
+const REFRESH_BEFORE_MS = 5 * 60_000;
+
+/** What every call needs from the SDK client's configuration, settled once (credentials again near their expiry). */
+export interface Settled {
+  url: URL;
+  region: string;
+  credentials: AwsCredentialIdentity;
+}
+
+/** The headers of a call, SigV4-signed by aws4 (test/unit/dynamo-wire-signing.test.ts holds them equal to the SDK's signer's). */
+export const signedHeaders = (settled: Settled, operation: string, payload: string): Record<string, string> => {
+  const { url, region, credentials } = settled;
+  const signed = aws4.sign(
+    {
+      service: 'dynamodb',
+      region,
+      method: 'POST',
+      host: url.hostname,
+      path: url.pathname,
+      headers: {
+        Host: url.host,
+        'Content-Type': 'application/x-amz-json-1.0',
+        'User-Agent': USER_AGENT,
+        'X-Amz-Target': `DynamoDB_20120810.${operation}`,
+      },
+      body: payload,
+    },
+    credentials,
+  );
+  return signed.headers as Record<string, string>;
+};
+
+/** Speaks DynamoDB for one SDK client: its credentials, region and endpoint. */
 export class DynamoWire {
-  private readonly signer: SignatureV4;
-  private endpoint: Promise<URL> | undefined;
+  private settled: Settled | undefined;
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 50 });
 
-  constructor(private readonly settings: WireSettings) {
-    const { config } = settings.client;
-    this.signer = new SignatureV4({
-      credentials: config.credentials,
-      region: config.region,
-      service: 'dynamodb',
-      sha256: config.sha256,
-      uriEscapePath: true,
-    });
+  constructor(private readonly settings: WireSettings) {}
+
+  /** The settled configuration when it is still good: no await on the path of a call. */
+  private current(): Settled | undefined {
+    const settled = this.settled;
+    const expiration = settled?.credentials.expiration;
+    return expiration && expiration.getTime() - Date.now() < REFRESH_BEFORE_MS ? undefined : settled;
   }
 
-  /** Where calls go: the client's endpoint setting if it has one, else the SDK's own rules for its region. */
-  private resolveEndpoint(): Promise<URL> {
-    this.endpoint ??= (async () => {
-      const { config } = this.settings.client;
-      if (config.endpoint) {
-        const { protocol, hostname, port, path } = await config.endpoint();
-        return new URL(`${protocol}//${hostname}${port ? `:${port}` : ''}${path ?? '/'}`);
-      }
-      const resolved = config.endpointProvider({
-        Region: await config.region(),
+  /** The client's endpoint setting if it has one, else the SDK's own rules for its region; its credential chain. */
+  private async settle(): Promise<Settled> {
+    const { config } = this.settings.client;
+    const region = this.settled?.region ?? (await config.region());
+    let url = this.settled?.url;
+    if (!url && config.endpoint) {
+      const { protocol, hostname, port, path } = await config.endpoint();
+      url = new URL(`${protocol}//${hostname}${port ? `:${port}` : ''}${path ?? '/'}`);
+    }
+    url ??= new URL(
+      config.endpointProvider({
+        Region: region,
         UseFIPS: await config.useFipsEndpoint(),
         UseDualStack: await config.useDualstackEndpoint(),
-      });
-      return new URL(resolved.url.href);
-    })();
-    this.endpoint.catch(() => {
-      this.endpoint = undefined;
-    });
-    return this.endpoint;
+      }).url.href,
+    );
+    this.settled = { url, region, credentials: await config.credentials() };
+    return this.settled;
   }
 
   async send(call: WireCall): Promise<unknown> {
+    const { hooks, maxAttempts } = this.settings;
     const commandName = `${call.operation}Command`;
     const payload = toWireJson(call.body);
     let totalRetryDelay = 0;
     for (let attempt = 1; ; attempt += 1) {
-      this.settings.hooks.beforeAttempt(commandName);
+      const deadline = hooks.deadline();
+      if (deadline !== undefined && Date.now() >= deadline) throw hooks.deadlineExceeded(commandName);
+      const settled = this.current() ?? (await this.settle());
       try {
-        const { status, text, requestId } = await this.settings.hooks.attempt(commandName, () =>
-          this.post(call.operation, payload),
+        const { status, text, requestId } = await hooks.attempt(commandName, () =>
+          this.post(settled, call.operation, payload, deadline),
         );
         const metadata = { httpStatusCode: status, requestId, attempts: attempt, totalRetryDelay };
         if (status !== 200) throw exceptionOf(status, text, metadata);
         return outputOf(call, fromWireJson(text) as AttributeMap, metadata);
       } catch (error) {
         const retry = isRetryable(error);
-        if (!retry || attempt >= this.settings.maxAttempts) throw error;
+        if (!retry || attempt >= maxAttempts) throw error;
         // The SDK's standard strategy: full jitter over an exponential base (longer when throttled).
         const delay = Math.random() * Math.min(20_000, (retry.throttled ? 500 : 100) * 2 ** (attempt - 1));
+        // A retry that could only start after the deadline is not worth the wait.
+        if (deadline !== undefined && Date.now() + delay >= deadline) throw hooks.deadlineExceeded(commandName);
         totalRetryDelay += delay;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }
 
-  private async post(operation: string, payload: string): Promise<{ status: number; text: string; requestId?: string }> {
-    const url = await this.resolveEndpoint();
+  /**
+   * One attempt: signed (aws4, synchronous), posted, read. Its socket may sit idle until the
+   * request's deadline or the per-attempt timeout, whichever is nearer: one timer, which the
+   * socket keeps anyway, rather than a race against a timer of its own per call.
+   */
+  private post(
+    settled: Settled,
+    operation: string,
+    payload: string,
+    deadline: number | undefined,
+  ): Promise<{ status: number; text: string; requestId?: string }> {
+    const { url } = settled;
     const secure = url.protocol === 'https:';
-    const signed = await this.signer.sign({
-      method: 'POST',
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      path: url.pathname,
-      query: {},
-      headers: {
-        host: url.host,
-        'content-type': 'application/x-amz-json-1.0',
-        'user-agent': USER_AGENT,
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
-        'content-length': String(Buffer.byteLength(payload)),
-      },
-      body: payload,
-    });
+    const headers = signedHeaders(settled, operation, payload);
+    const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
+    const timeoutMs = Math.min(this.settings.requestTimeoutMs ?? Number.POSITIVE_INFINITY, untilDeadline);
     return new Promise((resolve, reject) => {
       const request = (secure ? httpsRequest : httpRequest)(
         {
@@ -326,7 +363,7 @@ export class DynamoWire {
           port: url.port || undefined,
           path: url.pathname,
           method: 'POST',
-          headers: signed.headers,
+          headers,
           agent: secure ? this.httpsAgent : this.httpAgent,
         },
         (response: IncomingMessage) => {
@@ -336,15 +373,20 @@ export class DynamoWire {
           response.on('end', () =>
             resolve({
               status: response.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString('utf8'),
+              text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
               requestId: header(response, 'x-amzn-requestid'),
             }),
           );
         },
       );
-      if (this.settings.requestTimeoutMs) {
-        const ms = this.settings.requestTimeoutMs;
-        request.setTimeout(ms, () => request.destroy(new WireTimeout(`DynamoDB did not answer ${operation} within ${ms} ms`)));
+      if (timeoutMs !== Number.POSITIVE_INFINITY) {
+        request.setTimeout(timeoutMs, () =>
+          request.destroy(
+            timeoutMs === untilDeadline
+              ? this.settings.hooks.deadlineExceeded(`${operation}Command`)
+              : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`),
+          ),
+        );
       }
       request.on('error', reject);
       request.end(payload);
