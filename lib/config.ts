@@ -74,8 +74,8 @@ export interface KnapSettings {
   /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
   readonly adminConsoleClientId: string | null;
   /**
-   * How the functions call DynamoDB (DYNAMODB_TRANSPORT): `wire`, its JSON protocol signed by the
-   * SDK's signer (shared/store/dynamo-wire.ts), or `sdk`, every call through the SDK's client.
+   * How the functions call DynamoDB (DYNAMODB_TRANSPORT): `wire`, its JSON protocol SigV4-signed by
+   * aws4 (shared/store/dynamo-wire.ts), or `sdk`, every call through the SDK's client.
    */
   readonly dynamodbTransport: 'wire' | 'sdk';
 }
