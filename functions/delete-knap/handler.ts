@@ -3,16 +3,28 @@ import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { deleteKnap } from '../../shared/services/knap-lifecycle.js';
+import { deleteKnap, type EarlyKnapRead, readKnapBeside } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
-/** DELETE /api/studio/knap-tools/{uuid} */
+/**
+ * DELETE /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, then
+ * deleted by one conditional write: two round trips in all.
+ */
 export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:write');
-    await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match']);
-    return { statusCode: 204, headers: {}, body: '' };
-  });
+  apiHandler<EarlyKnapRead>(
+    deps,
+    {
+      body: 'none',
+      auth: 'bearer',
+      maxBodyBytes: MAX_IGNORED_BODY_BYTES,
+      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+    },
+    async ({ event, state, beside }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:write');
+      await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match'], beside);
+      return { statusCode: 204, headers: {}, body: '' };
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -142,9 +142,16 @@ export const updateKnap = async (
 };
 
 /** DELETE: gone from GET, the listings and the schedule in one conditional delete. */
-export const deleteKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch: string | undefined): Promise<void> => {
+export const deleteKnap = async (
+  deps: Deps,
+  caller: Caller,
+  uuid: string,
+  ifMatch: string | undefined,
+  early?: EarlyKnapRead,
+): Promise<void> => {
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await changeableKnap(deps, caller, uuid, ifMatch);
+    // The first try may use the read made beside authentication; a retry reads again.
+    const stored = await changeableKnap(deps, caller, uuid, ifMatch, attempt === 1 ? early : undefined);
     if (await deps.repo.deleteKnap(stored.ownership.orgName, stored.knap.uuid, stored.version)) return;
     if (attempt === MAX_ATTEMPTS) {
       throw new ApiError(409, 'The Knap is being changed by other requests; retry', { 'Retry-After': '1' });

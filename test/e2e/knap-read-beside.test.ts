@@ -1,5 +1,5 @@
 /**
- * GET and PATCH of one Knap read the Knap beside the metering write (one round trip less),
+ * GET, PATCH and DELETE of one Knap read the Knap beside the metering write (one round trip less),
  * and authentication still comes first: whatever that read found, a caller whose token fails
  * gets the same 401 for a Knap that exists and for one that does not.
  */
@@ -24,6 +24,8 @@ const patch = (token: string, uuid: string, body: unknown = { name: 'Changed' })
     headers: { ...bearer(token), 'content-type': 'application/merge-patch+json' },
     body: JSON.stringify(body),
   });
+
+const remove = (token: string, uuid: string) => fetch(knapUrl(uuid), { method: 'DELETE', headers: bearer(token) });
 
 const newKnap = async (token: string, body: Record<string, unknown> = {}): Promise<string> => {
   const response = await createKnap(api.url, token, { name: 'Guarded', ...body });
@@ -70,6 +72,22 @@ describe('round trips', () => {
       PutItemCommand: 1,
     });
     expect(roundTrips.depth).toBe(2);
+  });
+
+  test('DELETE: two round trips, the read beside the metering write, then the conditional delete', async () => {
+    const client = await api.newClient({ orgName: 'acme', rateLimit: 10_000 });
+    const { access_token: token } = await getToken(api.url, client);
+    const uuid = await newKnap(token);
+    roundTrips.reset();
+    expect((await remove(token, uuid)).status).toBe(204);
+    expect(roundTrips.byCommand).toEqual({
+      UpdateItemCommand: 1,
+      BatchGetItemCommand: 1,
+      GetItemCommand: 1,
+      DeleteItemCommand: 1,
+    });
+    expect(roundTrips.depth).toBe(2);
+    expect((await get(token, uuid)).status).toBe(404);
   });
 
   test('a client this container has not metered yet: the read waits for authentication (its organization), then it is one deep', async () => {
@@ -164,7 +182,7 @@ describe('authentication first: a failed token learns nothing of what exists', (
       ],
     ];
 
-  test.each(failures)('%s: the same 401 on GET and PATCH, whether the Knap exists or not', async (_name, spoil) => {
+  test.each(failures)('%s: the same 401 on GET, PATCH and DELETE, whether the Knap exists or not', async (_name, spoil) => {
     const client = await api.newClient({ orgName: 'acme', rateLimit: 10_000 });
     const { access_token: token } = await getToken(api.url, client);
     const mine = await newKnap(token, { visibility: 'acme' });
@@ -178,8 +196,10 @@ describe('authentication first: a failed token learns nothing of what exists', (
       roundTrips.reset();
       answers.push(await answer(await get(failed, uuid)));
       answers.push(await answer(await patch(failed, uuid)));
+      answers.push(await answer(await remove(failed, uuid)));
       // No write ever follows a failed authentication.
       expect(roundTrips.byCommand.PutItemCommand).toBeUndefined();
+      expect(roundTrips.byCommand.DeleteItemCommand).toBeUndefined();
     }
     for (const each of answers) {
       expect(each.status).toBe(401);
