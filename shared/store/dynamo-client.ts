@@ -78,10 +78,26 @@ export interface DynamoSettings {
   transport?: 'wire' | 'sdk';
 }
 
+/** A whole number of milliseconds above 0; anything else (unset, "2s", "-1", "0") is no setting. */
+const positiveWhole = (value: string | undefined): number | undefined => {
+  const number = Number(value);
+  return value && Number.isInteger(number) && number > 0 ? number : undefined;
+};
+
+/**
+ * Where DynamoWire knows the SDK's endpoint for sure: an endpoint given to the client, or a
+ * Lambda function with no endpoint in its environment (AWS_ENDPOINT_URL*, which the SDK reads
+ * at its first call). Elsewhere (a laptop's profile may name an endpoint, or an account's) the
+ * SDK makes every call.
+ */
+const wireKnowsEndpoint = (settings: DynamoSettings, env: NodeJS.ProcessEnv = process.env): boolean =>
+  settings.endpoint !== undefined ||
+  (Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.AWS_ENDPOINT_URL_DYNAMODB && !env.AWS_ENDPOINT_URL);
+
 export const dynamoSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): DynamoSettings => ({
   endpoint: env.DYNAMODB_ENDPOINT || undefined,
   region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
-  requestTimeoutMs: env.DYNAMODB_TIMEOUT_MS ? Number(env.DYNAMODB_TIMEOUT_MS) : undefined,
+  requestTimeoutMs: positiveWhole(env.DYNAMODB_TIMEOUT_MS),
   transport: env.DYNAMODB_TRANSPORT === 'sdk' ? 'sdk' : 'wire',
 });
 
@@ -133,7 +149,7 @@ export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocument
   const client = createDynamoClient(settings);
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   // A client captured for X-Ray by its maker has every call recorded: only the SDK's are.
-  if ((settings.transport ?? 'wire') === 'sdk' || settings.capture) return documents;
+  if ((settings.transport ?? 'wire') === 'sdk' || settings.capture || !wireKnowsEndpoint(settings)) return documents;
   const wire = new DynamoWire({
     client,
     maxAttempts: MAX_ATTEMPTS,

@@ -18,38 +18,64 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import * as dynamo from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  DynamoDBServiceException,
+  GetItemCommand,
+  IdempotentParameterMismatchException,
+  InternalServerError,
+  InvalidEndpointException,
+  ItemCollectionSizeLimitExceededException,
+  ProvisionedThroughputExceededException,
+  PutItemCommand,
+  QueryCommand,
+  ReplicatedWriteConflictException,
+  RequestLimitExceeded,
+  ResourceNotFoundException,
+  ScanCommand,
+  ThrottlingException,
+  TransactGetItemsCommand,
+  TransactionCanceledException,
+  TransactionConflictException,
+  TransactionInProgressException,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { marshall, type marshallOptions, unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
+import {
+  DEFAULT_RETRY_DELAY_BASE,
+  INITIAL_RETRY_TOKENS,
+  isThrottlingError,
+  isTransientError,
+  MAXIMUM_RETRY_DELAY,
+  NO_RETRY_INCREMENT,
+  RETRY_COST,
+  THROTTLING_RETRY_DELAY_BASE,
+  TIMEOUT_RETRY_COST,
+} from '@smithy/core/retry';
 import aws4 from 'aws4';
 
-/** The low-level commands spoken here, by class: their operation names on the wire. */
+/**
+ * The low-level commands spoken here, by class: their operation names on the wire. Not
+ * TransactWriteItems: its retries must carry one ClientRequestToken, which the SDK fills in.
+ */
 const OPERATIONS = new Map<unknown, string>([
-  [dynamo.GetItemCommand, 'GetItem'],
-  [dynamo.PutItemCommand, 'PutItem'],
-  [dynamo.UpdateItemCommand, 'UpdateItem'],
-  [dynamo.DeleteItemCommand, 'DeleteItem'],
-  [dynamo.QueryCommand, 'Query'],
-  [dynamo.ScanCommand, 'Scan'],
-  [dynamo.BatchGetItemCommand, 'BatchGetItem'],
-  [dynamo.BatchWriteItemCommand, 'BatchWriteItem'],
-  [dynamo.TransactGetItemsCommand, 'TransactGetItems'],
-  [dynamo.TransactWriteItemsCommand, 'TransactWriteItems'],
+  [GetItemCommand, 'GetItem'],
+  [PutItemCommand, 'PutItem'],
+  [UpdateItemCommand, 'UpdateItem'],
+  [DeleteItemCommand, 'DeleteItem'],
+  [QueryCommand, 'Query'],
+  [ScanCommand, 'Scan'],
+  [BatchGetItemCommand, 'BatchGetItem'],
+  [BatchWriteItemCommand, 'BatchWriteItem'],
+  [TransactGetItemsCommand, 'TransactGetItems'],
 ]);
 
-/** The error names the SDK's standard retry strategy treats as throttling (retried, longer backoff). */
-const THROTTLING = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'RequestThrottled',
-  'RequestThrottledException',
-  'TooManyRequestsException',
-  'TransactionInProgressException',
-  'LimitExceededException',
-]);
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
 const USER_AGENT = 'knap-api dynamo-wire (aws4)';
-const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
 
 type KeyNodes = Record<string, unknown> | unknown[] | null;
 type AttributeMap = Record<string, unknown>;
@@ -150,7 +176,7 @@ export const wireCallOf = (command: unknown, translate: TranslateConfig = {}): W
 };
 
 /** What a call answered, unmarshalled as lib-dynamodb would when the command was one of its own. */
-const outputOf = (call: WireCall, parsed: AttributeMap, metadata: dynamo.DynamoDBServiceException['$metadata']) => {
+const outputOf = (call: WireCall, parsed: AttributeMap, metadata: DynamoDBServiceException['$metadata']) => {
   const output = call.unmarshall ? convertTop(parsed, call.unmarshall, call.outputKeyNodes) : parsed;
   return { ...output, $metadata: metadata };
 };
@@ -167,8 +193,13 @@ const holdsBytes = (value: unknown): boolean => {
   return false;
 };
 const mayHoldBytes = (text: string): boolean => text.includes('"B":') || text.includes('"BS":');
-const bytesOut = (_key: string, value: unknown) =>
-  value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') : value;
+// A function, not an arrow: `this[key]` is the value before a Buffer's toJSON turned it into `{type, data}`.
+function bytesOut(this: Record<string, unknown>, key: string, value: unknown) {
+  const original = this[key];
+  return original instanceof Uint8Array
+    ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64')
+    : value;
+}
 const bytesIn = (key: string, value: unknown) => {
   if (key === 'B' && typeof value === 'string') return new Uint8Array(Buffer.from(value, 'base64'));
   if (key === 'BS' && Array.isArray(value) && value.every((entry) => typeof entry === 'string')) {
@@ -181,47 +212,104 @@ const bytesIn = (key: string, value: unknown) => {
 export const toWireJson = (body: unknown): string => (holdsBytes(body) ? JSON.stringify(body, bytesOut) : JSON.stringify(body));
 export const fromWireJson = (text: string): unknown => (mayHoldBytes(text) ? JSON.parse(text, bytesIn) : JSON.parse(text));
 
+/**
+ * The SDK's exception classes for the errors the data-plane operations can answer, by name
+ * (named one by one: a namespace import would bundle the whole client, ~75 KB and ~9 ms of
+ * every cold start). Any other error is a DynamoDBServiceException with the name DynamoDB gave.
+ */
+type ExceptionClass = new (options: {
+  message: string;
+  $metadata: DynamoDBServiceException['$metadata'];
+}) => DynamoDBServiceException;
+
+// Names written out: a minified bundle renames classes.
+const EXCEPTIONS = new Map<string, ExceptionClass>([
+  ['ConditionalCheckFailedException', ConditionalCheckFailedException as unknown as ExceptionClass],
+  ['IdempotentParameterMismatchException', IdempotentParameterMismatchException as unknown as ExceptionClass],
+  ['InternalServerError', InternalServerError as unknown as ExceptionClass],
+  ['InvalidEndpointException', InvalidEndpointException as unknown as ExceptionClass],
+  ['ItemCollectionSizeLimitExceededException', ItemCollectionSizeLimitExceededException as unknown as ExceptionClass],
+  ['ProvisionedThroughputExceededException', ProvisionedThroughputExceededException as unknown as ExceptionClass],
+  ['ReplicatedWriteConflictException', ReplicatedWriteConflictException as unknown as ExceptionClass],
+  ['RequestLimitExceeded', RequestLimitExceeded as unknown as ExceptionClass],
+  ['ResourceNotFoundException', ResourceNotFoundException as unknown as ExceptionClass],
+  ['ThrottlingException', ThrottlingException as unknown as ExceptionClass],
+  ['TransactionCanceledException', TransactionCanceledException as unknown as ExceptionClass],
+  ['TransactionConflictException', TransactionConflictException as unknown as ExceptionClass],
+  ['TransactionInProgressException', TransactionInProgressException as unknown as ExceptionClass],
+]);
+
 /** The SDK's exception for a DynamoDB error answer, so callers test it as they always have. */
-const exceptionOf = (status: number, text: string, metadata: dynamo.DynamoDBServiceException['$metadata']) => {
+const exceptionOf = (
+  status: number,
+  text: string,
+  headerType: string | undefined,
+  metadata: DynamoDBServiceException['$metadata'],
+) => {
   let body: AttributeMap = {};
   try {
-    body = fromWireJson(text) as AttributeMap;
+    body = (fromWireJson(text) ?? {}) as AttributeMap;
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
-  const type = typeof body.__type === 'string' ? body.__type : '';
-  const name = type.slice(type.lastIndexOf('#') + 1) || (status >= 500 ? 'InternalServerError' : 'UnknownError');
-  const { __type: _type, message, Message, ...fields } = body;
+  const { __type: type, message, Message, ...fields } = body;
+  const name =
+    errorName(headerType ?? (typeof type === 'string' ? type : '')) || (status >= 500 ? 'InternalServerError' : 'UnknownError');
   const text_ = String(message ?? Message ?? name);
-  const Exception = (dynamo as unknown as Record<string, unknown>)[name];
-  if (typeof Exception === 'function' && Exception.prototype instanceof dynamo.DynamoDBServiceException) {
-    const Known = Exception as new (options: object) => dynamo.DynamoDBServiceException;
-    return Object.assign(new Known({ message: text_, $metadata: metadata, ...fields }), fields);
+  const Known = EXCEPTIONS.get(name);
+  const exception = Known
+    ? new Known({ message: text_, $metadata: metadata, ...fields })
+    : new DynamoDBServiceException({ name, $fault: status >= 500 ? 'server' : 'client', message: text_, $metadata: metadata });
+  // As the SDK does: the answer's other fields (a failed condition's Item, a transaction's
+  // CancellationReasons) added where the exception has none, never over what it has.
+  for (const [field, value] of Object.entries(fields)) {
+    if ((exception as unknown as AttributeMap)[field] === undefined) (exception as unknown as AttributeMap)[field] = value;
   }
-  return Object.assign(
-    new dynamo.DynamoDBServiceException({
-      name,
-      $fault: status >= 500 ? 'server' : 'client',
-      message: text_,
-      $metadata: metadata,
-    }),
-    fields,
-  );
+  return exception;
+};
+
+/** The SDK's reading of an error type: `prefix#Name:suffix` is `Name`. */
+const errorName = (raw: string): string => {
+  const beforeColon = raw.split(':')[0] ?? '';
+  return beforeColon.includes('#') ? (beforeColon.split('#')[1] ?? '') : beforeColon;
 };
 
 class WireTimeout extends Error {
   override readonly name = 'TimeoutError';
 }
 
-const isRetryable = (error: unknown): { throttled: boolean } | null => {
-  if (error instanceof dynamo.DynamoDBServiceException) {
-    if (THROTTLING.has(error.name)) return { throttled: true };
-    return (error.$metadata.httpStatusCode ?? 0) >= 500 ? { throttled: false } : null;
-  }
-  if (error instanceof WireTimeout) return { throttled: false };
-  const code = (error as NodeJS.ErrnoException).code;
-  return code && TRANSIENT_NETWORK.has(code) ? { throttled: false } : null;
+/**
+ * Whether an attempt's failure is worth another, by the SDK's own classification (throttling:
+ * 429 or a throttling error; transient: 500/502/503/504, timeouts, dropped or refused
+ * connections, errors DynamoDB marks retryable), and how long its backoff starts.
+ */
+const retryOf = (error: unknown): { throttled: boolean } | null => {
+  if (typeof error !== 'object' || error === null) return null;
+  const classified = error as Parameters<typeof isTransientError>[0];
+  if (isThrottlingError(classified)) return { throttled: true };
+  return isTransientError(classified) ? { throttled: false } : null;
 };
+
+/**
+ * The SDK's retry quota: retries spend tokens (more for timeouts and dropped connections),
+ * answers earn one back; with none left, a failure is not retried, so a table in trouble gets
+ * no more than its callers' own traffic.
+ */
+class RetryQuota {
+  private tokens = INITIAL_RETRY_TOKENS;
+
+  spend(error: unknown): boolean {
+    const cost =
+      (error as { name?: string }).name === 'TimeoutError' || (error as { code?: string }).code ? TIMEOUT_RETRY_COST : RETRY_COST;
+    if (cost > this.tokens) return false;
+    this.tokens -= cost;
+    return true;
+  }
+
+  earn(): void {
+    this.tokens = Math.min(INITIAL_RETRY_TOKENS, this.tokens + NO_RETRY_INCREMENT);
+  }
+}
 
 export interface WireHooks {
   /** When the request being served must have its answer (epoch ms), if it has such a deadline. */
@@ -233,14 +321,14 @@ export interface WireHooks {
 }
 
 export interface WireSettings {
-  client: dynamo.DynamoDBClient;
+  client: DynamoDBClient;
   maxAttempts: number;
   requestTimeoutMs?: number;
   hooks: WireHooks;
 }
 
 /** What the SDK's credential chain resolves to. */
-type AwsCredentialIdentity = Awaited<ReturnType<dynamo.DynamoDBClient['config']['credentials']>>;
+type AwsCredentialIdentity = Awaited<ReturnType<DynamoDBClient['config']['credentials']>>;
 
 /** Credentials are fetched again this long before they expire (the SDK's own refresh window). */
 const REFRESH_BEFORE_MS = 5 * 60_000;
@@ -276,8 +364,18 @@ export const signedHeaders = (settled: Settled, operation: string, payload: stri
 };
 
 /** Speaks DynamoDB for one SDK client: its credentials, region and endpoint. */
+/** What one attempt got back. */
+interface WireAnswer {
+  status: number;
+  text: string;
+  requestId?: string;
+  /** `x-amzn-errortype`, which some answers carry instead of a `__type`. */
+  errorType?: string;
+}
+
 export class DynamoWire {
   private settled: Settled | undefined;
+  private readonly quota = new RetryQuota();
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 50 });
 
@@ -317,20 +415,25 @@ export class DynamoWire {
     let totalRetryDelay = 0;
     for (let attempt = 1; ; attempt += 1) {
       const deadline = hooks.deadline();
-      if (deadline !== undefined && Date.now() >= deadline) throw hooks.deadlineExceeded(commandName);
       const settled = this.current() ?? (await this.settle());
+      // After settling, which may have waited for credentials: no attempt starts past the deadline.
+      if (deadline !== undefined && Date.now() >= deadline) throw hooks.deadlineExceeded(commandName);
       try {
-        const { status, text, requestId } = await hooks.attempt(commandName, () =>
-          this.post(settled, call.operation, payload, deadline),
-        );
-        const metadata = { httpStatusCode: status, requestId, attempts: attempt, totalRetryDelay };
-        if (status !== 200) throw exceptionOf(status, text, metadata);
-        return outputOf(call, fromWireJson(text) as AttributeMap, metadata);
+        const answer = await hooks.attempt(commandName, () => this.post(settled, call.operation, payload, deadline));
+        const metadata = { httpStatusCode: answer.status, requestId: answer.requestId, attempts: attempt, totalRetryDelay };
+        if (answer.status !== 200) throw exceptionOf(answer.status, answer.text, answer.errorType, metadata);
+        this.quota.earn();
+        return outputOf(call, (fromWireJson(answer.text) ?? {}) as AttributeMap, metadata);
       } catch (error) {
-        const retry = isRetryable(error);
-        if (!retry || attempt >= maxAttempts) throw error;
-        // The SDK's standard strategy: full jitter over an exponential base (longer when throttled).
-        const delay = Math.random() * Math.min(20_000, (retry.throttled ? 500 : 100) * 2 ** (attempt - 1));
+        // Errors that never reached an answer say how far the call got, as the SDK's do.
+        if (typeof error === 'object' && error !== null && !('$metadata' in error)) {
+          Object.assign(error, { $metadata: { attempts: attempt, totalRetryDelay } });
+        }
+        const retry = retryOf(error);
+        if (!retry || attempt >= maxAttempts || !this.quota.spend(error)) throw error;
+        // The SDK's standard backoff: full jitter over an exponential base (longer when throttled).
+        const base = retry.throttled ? THROTTLING_RETRY_DELAY_BASE : DEFAULT_RETRY_DELAY_BASE;
+        const delay = Math.random() * Math.min(MAXIMUM_RETRY_DELAY, base * 2 ** (attempt - 1));
         // A retry that could only start after the deadline is not worth the wait.
         if (deadline !== undefined && Date.now() + delay >= deadline) throw hooks.deadlineExceeded(commandName);
         totalRetryDelay += delay;
@@ -340,26 +443,31 @@ export class DynamoWire {
   }
 
   /**
-   * One attempt: signed (aws4, synchronous), posted, read. Its socket may sit idle until the
-   * request's deadline or the per-attempt timeout, whichever is nearer: one timer, which the
-   * socket keeps anyway, rather than a race against a timer of its own per call.
+   * One attempt: signed (aws4, synchronous), posted, read, within the nearer of the request's
+   * deadline and the per-attempt timeout: one timer over the whole exchange (connecting, a
+   * free socket, the answer's last byte), not a socket's idle timeout, which starts only once
+   * connected and restarts with every byte.
    */
-  private post(
-    settled: Settled,
-    operation: string,
-    payload: string,
-    deadline: number | undefined,
-  ): Promise<{ status: number; text: string; requestId?: string }> {
+  private post(settled: Settled, operation: string, payload: string, deadline: number | undefined): Promise<WireAnswer> {
     const { url } = settled;
     const secure = url.protocol === 'https:';
     const headers = signedHeaders(settled, operation, payload);
     const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
     const timeoutMs = Math.min(this.settings.requestTimeoutMs ?? Number.POSITIVE_INFINITY, untilDeadline);
     return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          done(value);
+        };
+      const fail = finish(reject);
       const request = (secure ? httpsRequest : httpRequest)(
         {
           protocol: url.protocol,
-          hostname: url.hostname,
+          // An IPv6 literal's brackets belong to the URL and the Host header, not to the lookup.
+          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
           port: url.port || undefined,
           path: url.pathname,
           method: 'POST',
@@ -369,26 +477,31 @@ export class DynamoWire {
         (response: IncomingMessage) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-              requestId: header(response, 'x-amzn-requestid'),
-            }),
+          response.on('error', fail);
+          response.on(
+            'end',
+            finish(() =>
+              resolve({
+                status: response.statusCode ?? 0,
+                text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+                requestId: header(response, 'x-amzn-requestid'),
+                errorType: response.statusCode === 200 ? undefined : header(response, 'x-amzn-errortype'),
+              }),
+            ),
           );
         },
       );
+      request.on('error', fail);
       if (timeoutMs !== Number.POSITIVE_INFINITY) {
-        request.setTimeout(timeoutMs, () =>
-          request.destroy(
+        timer = setTimeout(() => {
+          const error =
             timeoutMs === untilDeadline
               ? this.settings.hooks.deadlineExceeded(`${operation}Command`)
-              : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`),
-          ),
-        );
+              : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`);
+          reject(error);
+          request.destroy(error);
+        }, timeoutMs);
       }
-      request.on('error', reject);
       request.end(payload);
     });
   }

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import {
   ConditionalCheckFailedException,
   DescribeTableCommand,
+  DynamoDBServiceException,
   ProvisionedThroughputExceededException,
+  ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -18,6 +20,7 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { inRequestScope } from '../../shared/request-scope.js';
@@ -69,6 +72,8 @@ const rich = {
   tags: new Set(['a', 'b']),
   numbers: new Set([1, 2]),
   bytes: new Uint8Array([0, 1, 254, 255]),
+  buffer: Buffer.from('a buffer'),
+  byteSet: new Set([Buffer.from('one'), new Uint8Array([2])]),
   skipped: undefined,
 };
 
@@ -208,6 +213,18 @@ describe('the same answers as the SDK', () => {
     expect(viaWire.message).toBe(viaSdk.message);
   });
 
+  test("a missing table is the SDK's ResourceNotFoundException", async () => {
+    const refusal = (client: typeof wire) =>
+      client
+        .send(new GetCommand({ TableName: `${table.tableName}-missing`, Key: { pk: 'a', sk: 'b' } }))
+        .then(() => new Error('accepted'))
+        .catch((error: Error) => error);
+    const [viaWire, viaSdk] = [await refusal(wire), await refusal(sdk)];
+    expect(viaWire).toBeInstanceOf(ResourceNotFoundException);
+    expect(viaSdk).toBeInstanceOf(ResourceNotFoundException);
+    expect(viaWire.message).toBe(viaSdk.message);
+  });
+
   test('what the wire does not speak goes to the SDK', async () => {
     const described = await wire.send(new DescribeTableCommand({ TableName: table.tableName }));
     expect(described.Table?.TableName).toBe(table.tableName);
@@ -299,5 +316,145 @@ describe('failures, as the SDK would meet them', () => {
     ).rejects.toBeInstanceOf(DeadlineExceededError);
     expect(roundTrips.total).toBe(0);
     client.destroy();
+  });
+});
+
+/** A DynamoDB stand-in that gives every call the same canned answer, counting them. */
+const cannedServer = async (answer: (response: import('node:http').ServerResponse) => void) => {
+  let calls = 0;
+  const server = createServer((request, response) => {
+    calls += 1;
+    request.resume();
+    request.on('end', () => answer(response));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls: () => calls,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+};
+
+describe('answers the SDK classifies', () => {
+  const getFrom = async (endpoint: string) => {
+    const client = createDocumentClient({ endpoint });
+    try {
+      return await client
+        .send(new GetCommand({ TableName: 'knap', Key: { pk: 'a', sk: 'b' } }))
+        .then(() => new Error('answered'))
+        .catch((error: Error) => error);
+    } finally {
+      client.destroy();
+    }
+  };
+
+  test('429 with no error type: throttling, retried', async () => {
+    const server = await cannedServer((response) => response.writeHead(429).end());
+    const error = await getFrom(server.endpoint);
+    expect(server.calls()).toBe(3);
+    expect((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode).toBe(429);
+    await server.close();
+  });
+
+  test('an error type in the x-amzn-errortype header only, with a suffix: the SDK class, retried', async () => {
+    const server = await cannedServer((response) =>
+      response.writeHead(400, { 'x-amzn-errortype': 'ProvisionedThroughputExceededException:http://internal.amazon.com/' }).end(),
+    );
+    expect(await getFrom(server.endpoint)).toBeInstanceOf(ProvisionedThroughputExceededException);
+    expect(server.calls()).toBe(3);
+    await server.close();
+  });
+
+  test('a 501 is not retried; an error body cannot change what the error is', async () => {
+    const server = await cannedServer((response) =>
+      response
+        .writeHead(501, { 'content-type': 'application/x-amz-json-1.0' })
+        .end('{"__type":"com.amazon#Odd","message":"no","__proto__":{"polluted":true},"$fault":"client"}'),
+    );
+    const error = await getFrom(server.endpoint);
+    expect(server.calls()).toBe(1);
+    expect(error).toBeInstanceOf(DynamoDBServiceException);
+    expect(error.name).toBe('Odd');
+    expect((error as unknown as { polluted?: boolean }).polluted).toBeUndefined();
+    expect((error as DynamoDBServiceException).$fault).toBe('server');
+    await server.close();
+  });
+
+  test("an answer that trickles in is cut at the request's deadline, not at its last idle gap", async () => {
+    const server = await cannedServer((response) => {
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      const drip = setInterval(() => {
+        if (response.destroyed) return clearInterval(drip);
+        response.write(' ');
+      }, 20);
+      response.on('close', () => clearInterval(drip));
+    });
+    const client = createDocumentClient({ endpoint: server.endpoint });
+    const started = Date.now();
+    await expect(
+      inRequestScope({ deadline: Date.now() + 200 }, () =>
+        client.send(new GetCommand({ TableName: 'knap', Key: { pk: 'a', sk: 'b' } })),
+      ),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    client.destroy();
+    await server.close();
+  });
+});
+
+describe('where the SDK makes the call', () => {
+  test("TransactWriteItems (its retries need the SDK's one ClientRequestToken)", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const server = await cannedServer((response) =>
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}'),
+    );
+    const recorder = createServer((request, response) => {
+      seen.push(request.headers);
+      request.pipe(forwardTo(new URL(server.endpoint), request, response));
+    });
+    recorder.listen(0, '127.0.0.1');
+    await once(recorder, 'listening');
+    const client = createDocumentClient({ endpoint: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}` });
+    await client.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'knap', Item: { pk: 'a', sk: 'b' } } }] }));
+    expect(seen[0]?.['amz-sdk-invocation-id']).toBeTruthy();
+    client.destroy();
+    recorder.closeAllConnections();
+    await new Promise((resolve) => recorder.close(resolve));
+    await server.close();
+  });
+
+  test('a Lambda whose environment names an endpoint (AWS_ENDPOINT_URL_DYNAMODB, read by the SDK)', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const recorder = createServer((request, response) => {
+      seen.push(request.headers);
+      request.pipe(forwardTo(new URL(table.endpoint), request, response));
+    });
+    recorder.listen(0, '127.0.0.1');
+    await once(recorder, 'listening');
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_LAMBDA_FUNCTION_NAME: 'knap-test',
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_REGION: 'us-east-1',
+    });
+    const client = createDocumentClient({ region: 'us-east-1' });
+    try {
+      await client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'none', sk: 'none' } }));
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.['amz-sdk-invocation-id']).toBeTruthy();
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+      client.destroy();
+      recorder.closeAllConnections();
+      await new Promise((resolve) => recorder.close(resolve));
+    }
   });
 });

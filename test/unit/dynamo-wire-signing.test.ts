@@ -7,6 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { dynamoSettingsFromEnv } from '../../shared/store/dynamo-client.js';
 import { type Settled, signedHeaders } from '../../shared/store/dynamo-wire.js';
 
 const NOW = new Date('2026-11-25T15:04:05.678Z');
@@ -127,4 +128,10 @@ test('a different payload, operation or secret gives a different signature', () 
       '{"TableName":"knap"}',
     ),
   ).not.toBe(base);
+});
+
+test('DYNAMODB_TIMEOUT_MS: a whole number of milliseconds above 0, else no timeout setting', () => {
+  const timeout = (value: string | undefined) => dynamoSettingsFromEnv({ DYNAMODB_TIMEOUT_MS: value }).requestTimeoutMs;
+  expect(timeout('2000')).toBe(2000);
+  for (const value of [undefined, '', '2s', '-1', '0', '1.5', 'Infinity']) expect(timeout(value)).toBeUndefined();
 });
