@@ -3,7 +3,7 @@ import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { deleteKnap, type EarlyKnapRead, readKnapBeside } from '../../shared/services/knap-lifecycle.js';
+import { deleteKnap, type EarlyKnapRead, knapReadBeside } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
 /**
@@ -17,7 +17,7 @@ export const createHandler = (deps: Deps) =>
       body: 'none',
       auth: 'bearer',
       maxBodyBytes: MAX_IGNORED_BODY_BYTES,
-      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+      beside: knapReadBeside(deps),
     },
     async ({ event, state, beside }) => {
       const caller = callerOf(state);

@@ -4,7 +4,7 @@ import { knapResponse } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { type EarlyKnapRead, readKnap, readKnapBeside } from '../../shared/services/knap-lifecycle.js';
+import { type EarlyKnapRead, knapReadBeside, readKnap } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
 /** GET /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, one round trip in all. */
@@ -15,7 +15,7 @@ export const createHandler = (deps: Deps) =>
       body: 'none',
       auth: 'bearer',
       maxBodyBytes: MAX_IGNORED_BODY_BYTES,
-      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+      beside: knapReadBeside(deps),
     },
     async ({ event, state, beside }) => {
       const caller = callerOf(state);

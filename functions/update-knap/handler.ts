@@ -4,7 +4,7 @@ import { knapResponse } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { type EarlyKnapRead, readKnapBeside, updateKnap } from '../../shared/services/knap-lifecycle.js';
+import { type EarlyKnapRead, knapReadBeside, updateKnap } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
 /**
@@ -19,7 +19,7 @@ export const createHandler = (deps: Deps) =>
       body: 'json',
       auth: 'bearer',
       maxBodyBytes: MAX_JSON_BODY_BYTES,
-      beside: (event, clientId) => readKnapBeside(deps, clientId, event.pathParameters?.uuid),
+      beside: knapReadBeside(deps),
     },
     async ({ event, body, state, beside }) => {
       const caller = callerOf(state);

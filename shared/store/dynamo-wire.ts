@@ -222,22 +222,24 @@ type ExceptionClass = new (options: {
   $metadata: DynamoDBServiceException['$metadata'];
 }) => DynamoDBServiceException;
 
-// Names written out: a minified bundle renames classes.
-const EXCEPTIONS = new Map<string, ExceptionClass>([
-  ['ConditionalCheckFailedException', ConditionalCheckFailedException as unknown as ExceptionClass],
-  ['IdempotentParameterMismatchException', IdempotentParameterMismatchException as unknown as ExceptionClass],
-  ['InternalServerError', InternalServerError as unknown as ExceptionClass],
-  ['InvalidEndpointException', InvalidEndpointException as unknown as ExceptionClass],
-  ['ItemCollectionSizeLimitExceededException', ItemCollectionSizeLimitExceededException as unknown as ExceptionClass],
-  ['ProvisionedThroughputExceededException', ProvisionedThroughputExceededException as unknown as ExceptionClass],
-  ['ReplicatedWriteConflictException', ReplicatedWriteConflictException as unknown as ExceptionClass],
-  ['RequestLimitExceeded', RequestLimitExceeded as unknown as ExceptionClass],
-  ['ResourceNotFoundException', ResourceNotFoundException as unknown as ExceptionClass],
-  ['ThrottlingException', ThrottlingException as unknown as ExceptionClass],
-  ['TransactionCanceledException', TransactionCanceledException as unknown as ExceptionClass],
-  ['TransactionConflictException', TransactionConflictException as unknown as ExceptionClass],
-  ['TransactionInProgressException', TransactionInProgressException as unknown as ExceptionClass],
-]);
+// Keyed by property names, which minifying keeps (a class's own name it may not).
+const EXCEPTIONS = new Map(
+  Object.entries({
+    ConditionalCheckFailedException,
+    IdempotentParameterMismatchException,
+    InternalServerError,
+    InvalidEndpointException,
+    ItemCollectionSizeLimitExceededException,
+    ProvisionedThroughputExceededException,
+    ReplicatedWriteConflictException,
+    RequestLimitExceeded,
+    ResourceNotFoundException,
+    ThrottlingException,
+    TransactionCanceledException,
+    TransactionConflictException,
+    TransactionInProgressException,
+  }).map(([name, Exception]) => [name, Exception as unknown as ExceptionClass]),
+);
 
 /** The SDK's exception for a DynamoDB error answer, so callers test it as they always have. */
 const exceptionOf = (
