@@ -30,7 +30,11 @@ export class DeadlineExceededError extends Error {
   }
 }
 
-/** Throws when the request's deadline has passed: a retry whose turn comes after the request was answered must not reach the table (a write landing after "not stored" would surprise everyone). */
+/**
+ * Throws when the request's deadline has passed: a retry whose turn comes after the request
+ * was answered must not reach the table (a write landing after "not stored" would surprise
+ * everyone).
+ */
 const beforeAttempt = (commandName: string): void => {
   const deadline = currentRequest()?.deadline;
   if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(commandName);
@@ -140,10 +144,10 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
 
 /**
  * The store's client: lib-dynamodb's, whose calls go over `DynamoWire` (a fifth of the SDK's
- * CPU per call, see dynamo-wire.ts) with the same deadline, counting and exceptions, and through
- * the SDK itself for what the wire does not speak, for X-Ray-sampled invocations (and clients
- * made with a `capture`), and when
- * `DYNAMODB_TRANSPORT=sdk` asks for it (a platform engineer's way back, no deploy of code).
+ * CPU per call, see dynamo-wire.ts) with the same deadline, counting and exceptions. The SDK
+ * itself makes what the wire does not speak, the calls of X-Ray-sampled invocations (and of
+ * clients made with a `capture`), every call where the wire cannot be sure of the endpoint,
+ * and every call with `DYNAMODB_TRANSPORT=sdk` (a platform engineer's way back, no code change).
  */
 export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocumentClient => {
   const client = createDynamoClient(settings);
