@@ -254,13 +254,14 @@ const exceptionOf = (
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
-  const { __type: type, message, Message, ...fields } = body;
+  const { __type: type, ...fields } = body;
   const name =
     errorName(headerType ?? (typeof type === 'string' ? type : '')) || (status >= 500 ? 'InternalServerError' : 'UnknownError');
-  const text_ = String(message ?? Message ?? name);
+  const text_ = String(fields.message ?? fields.Message ?? name);
   const Known = EXCEPTIONS.get(name);
+  // Built from the message and metadata only: the class sets its own name and fault.
   const exception = Known
-    ? new Known({ message: text_, $metadata: metadata, ...fields })
+    ? new Known({ message: text_, $metadata: metadata })
     : new DynamoDBServiceException({ name, $fault: status >= 500 ? 'server' : 'client', message: text_, $metadata: metadata });
   // As the SDK does: the answer's other fields (a failed condition's Item, a transaction's
   // CancellationReasons) added where the exception has none, never over what it has.

@@ -11,6 +11,7 @@ import {
   DynamoDBServiceException,
   ProvisionedThroughputExceededException,
   ResourceNotFoundException,
+  TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -367,6 +368,25 @@ describe('answers the SDK classifies', () => {
     );
     expect(await getFrom(server.endpoint)).toBeInstanceOf(ProvisionedThroughputExceededException);
     expect(server.calls()).toBe(3);
+    await server.close();
+  });
+
+  test('a known error keeps its own name and fault whatever its body says; its fields come along', async () => {
+    const server = await cannedServer((response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/x-amz-json-1.0' })
+        .end(
+          '{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","Message":"Transaction cancelled","CancellationReasons":[{"Code":"ConditionalCheckFailed"}],"name":"Other","$fault":"server"}',
+        ),
+    );
+    const error = (await getFrom(server.endpoint)) as TransactionCanceledException;
+    expect(error).toBeInstanceOf(TransactionCanceledException);
+    expect(error.name).toBe('TransactionCanceledException');
+    expect(error.$fault).toBe('client');
+    expect(error.message).toBe('Transaction cancelled');
+    expect(error.Message).toBe('Transaction cancelled');
+    expect(error.CancellationReasons).toEqual([{ Code: 'ConditionalCheckFailed' }]);
+    expect(server.calls()).toBe(1);
     await server.close();
   });
 
