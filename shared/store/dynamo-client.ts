@@ -2,7 +2,7 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { traceWhenSampled, tracingThisInvocation } from '../lambda/sampled-tracing.js';
 import { currentRequest } from '../request-scope.js';
-import { DynamoWire, wireCallOf } from './dynamo-wire.js';
+import { DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
 
 /**
  * Every DynamoDB call this process makes, by operation; read by tests and the benchmark.
@@ -164,9 +164,10 @@ export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocument
       attempt: countedAttempt,
     },
   });
+  const translation = translationOf(documents.config.translateConfig);
   const viaSdk = documents.send.bind(documents) as (...args: unknown[]) => Promise<unknown>;
   const send = (...args: unknown[]): Promise<unknown> => {
-    const call = args.length === 1 && !tracingThisInvocation() ? wireCallOf(args[0], documents.config.translateConfig) : null;
+    const call = args.length === 1 && !tracingThisInvocation() ? wireCallOf(args[0], translation) : null;
     return call ? wire.send(call) : viaSdk(...args);
   };
   const destroy = documents.destroy.bind(documents);

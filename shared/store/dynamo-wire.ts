@@ -148,16 +148,14 @@ const convertSome = (obj: AttributeMap, convert: (value: unknown) => unknown, no
 const convertTop = (obj: AttributeMap, convert: (value: unknown) => unknown, nodes: KeyNodes | undefined): AttributeMap =>
   nodes && !Array.isArray(nodes) ? convertSome(obj, convert, nodes) : obj;
 
-/**
- * The wire call for `command` (a lib-dynamodb command, or a client command as it is), or null
- * when it is not one spoken here.
- */
-export const wireCallOf = (command: unknown, translate: TranslateConfig = {}): WireCall | null => {
-  const candidate = command as DocumentCommand;
-  const direct = OPERATIONS.get(candidate.constructor);
-  if (direct) return { operation: direct, body: candidate.input, outputKeyNodes: undefined, unmarshall: undefined };
-  const operation = candidate.clientCommand ? OPERATIONS.get(candidate.clientCommand.constructor) : undefined;
-  if (!operation || !candidate.inputKeyNodes || !candidate.outputKeyNodes) return null;
+/** How a document client turns plain values into attribute values and back. */
+export interface Translation {
+  marshall(value: unknown): unknown;
+  unmarshall(value: unknown): unknown;
+}
+
+/** A document client's settings as functions, with lib-dynamodb's defaults filled in as it does: made once per client, not per call. */
+export const translationOf = (translate: TranslateConfig = {}): Translation => {
   const marshallWith = {
     ...translate.marshallOptions,
     convertTopLevelContainer: translate.marshallOptions?.convertTopLevelContainer ?? true,
@@ -166,12 +164,27 @@ export const wireCallOf = (command: unknown, translate: TranslateConfig = {}): W
     ...translate.unmarshallOptions,
     convertWithoutMapWrapper: translate.unmarshallOptions?.convertWithoutMapWrapper ?? true,
   };
-  const body = convertTop(candidate.input, (value) => marshall(value as never, marshallWith), candidate.inputKeyNodes);
+  return {
+    marshall: (value) => marshall(value as never, marshallWith),
+    unmarshall: (value) => unmarshall(value as never, unmarshallWith),
+  };
+};
+
+/**
+ * The wire call for `command` (a lib-dynamodb command, or a client command as it is), or null
+ * when it is not one spoken here.
+ */
+export const wireCallOf = (command: unknown, translation: Translation): WireCall | null => {
+  const candidate = command as DocumentCommand;
+  const direct = OPERATIONS.get(candidate.constructor);
+  if (direct) return { operation: direct, body: candidate.input, outputKeyNodes: undefined, unmarshall: undefined };
+  const operation = candidate.clientCommand ? OPERATIONS.get(candidate.clientCommand.constructor) : undefined;
+  if (!operation || !candidate.inputKeyNodes || !candidate.outputKeyNodes) return null;
   return {
     operation,
-    body,
+    body: convertTop(candidate.input, translation.marshall, candidate.inputKeyNodes),
     outputKeyNodes: candidate.outputKeyNodes,
-    unmarshall: (value) => unmarshall(value as never, unmarshallWith),
+    unmarshall: translation.unmarshall,
   };
 };
 
@@ -294,16 +307,15 @@ const retryOf = (error: unknown): { throttled: boolean } | null => {
 };
 
 /**
- * The SDK's retry quota: retries spend tokens (more for timeouts and dropped connections),
+ * The SDK's retry quota: retries spend tokens (more for transient failures than for throttling),
  * answers earn one back; with none left, a failure is not retried, so a table in trouble gets
  * no more than its callers' own traffic.
  */
 class RetryQuota {
   private tokens = INITIAL_RETRY_TOKENS;
 
-  spend(error: unknown): boolean {
-    const cost =
-      (error as { name?: string }).name === 'TimeoutError' || (error as { code?: string }).code ? TIMEOUT_RETRY_COST : RETRY_COST;
+  spend(retry: { throttled: boolean }): boolean {
+    const cost = retry.throttled ? RETRY_COST : TIMEOUT_RETRY_COST;
     if (cost > this.tokens) return false;
     this.tokens -= cost;
     return true;
@@ -433,7 +445,7 @@ export class DynamoWire {
           Object.assign(error, { $metadata: { attempts: attempt, totalRetryDelay } });
         }
         const retry = retryOf(error);
-        if (!retry || attempt >= maxAttempts || !this.quota.spend(error)) throw error;
+        if (!retry || attempt >= maxAttempts || !this.quota.spend(retry)) throw error;
         // The SDK's standard backoff: full jitter over an exponential base (longer when throttled).
         const base = retry.throttled ? THROTTLING_RETRY_DELAY_BASE : DEFAULT_RETRY_DELAY_BASE;
         const delay = Math.random() * Math.min(MAXIMUM_RETRY_DELAY, base * 2 ** (attempt - 1));
