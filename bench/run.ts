@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
-import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
 import { startStackProcess, tokenForm } from './local-server.js';
@@ -384,7 +384,7 @@ try {
     `${rounds} alternating rounds x ${duration} s (after ${warmup} s warm-up), ${connections} connections; ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; one in-memory dynalite in its own process`,
   );
   console.log(
-    `The project's DynamoDB calls: ${process.env.DYNAMODB_TRANSPORT === 'sdk' ? 'through the SDK (DYNAMODB_TRANSPORT=sdk)' : 'over DynamoWire (DYNAMODB_TRANSPORT=sdk for the SDK)'}; the peer's: through the SDK, as configured by default\n`,
+    `The project's DynamoDB calls: ${dynamoSettingsFromEnv().transport === 'sdk' ? 'through the SDK (DYNAMODB_TRANSPORT=sdk)' : 'over DynamoWire (DYNAMODB_TRANSPORT=sdk for the SDK)'}; the peer's: through the SDK, as configured by default\n`,
   );
   console.log(`| per token grant (client_credentials) | project | oidc-provider ${peerVersion} + limiter | project/peer |`);
   console.log('|---|---|---|---|');

@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inRequestScope } from '../../shared/request-scope.js';
-import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
+import { createDocumentClient, dynamoSettingsFromEnv, roundTrips } from '../../shared/store/dynamo-client.js';
 import type { FloorRoute } from './routes.js';
 
 export interface FloorConfig {
@@ -43,7 +43,7 @@ const config = JSON.parse(process.env.FLOOR_CONFIG ?? '{}') as FloorConfig;
 // The project's transport, so the floor makes its calls exactly as the project does.
 const db = createDocumentClient({
   endpoint: config.endpoint,
-  transport: process.env.DYNAMODB_TRANSPORT === 'sdk' ? 'sdk' : 'wire',
+  transport: dynamoSettingsFromEnv().transport,
 });
 const TableName = config.tableName;
 type Item = Record<string, unknown>;
