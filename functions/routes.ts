@@ -247,6 +247,25 @@ export const matchPath = (route: RouteDefinition, path: string): Record<string, 
   }
 };
 
+/** Each route with the literal start of its path: a request path that lacks it cannot match. */
+const byPrefix = routes.map((route) => ({ route, prefix: route.path.split('{')[0] ?? route.path }));
+
+/**
+ * The routes whose template fits `path`, in the table's order, with their path parameters:
+ * what the local server dispatches on (one of them by method, or a 405 naming them all).
+ * Only templates whose literal start the path has are tried, so a request runs a regular
+ * expression or two rather than one per route.
+ */
+export const routesOn = (path: string): { route: RouteDefinition; parameters: Record<string, string> }[] => {
+  const found: { route: RouteDefinition; parameters: Record<string, string> }[] = [];
+  for (const { route, prefix } of byPrefix) {
+    if (!path.startsWith(prefix)) continue;
+    const parameters = matchPath(route, path);
+    if (parameters) found.push({ route, parameters });
+  }
+  return found;
+};
+
 /** Fills a route template with path parameters (events, docs). */
 export const fillPath = (route: RouteDefinition, parameters: Record<string, string>): string =>
   route.path.replace(/\{([A-Za-z_]+)\}/g, (_all, name: string) => encodeURIComponent(parameters[name] ?? ''));

@@ -13,20 +13,30 @@ const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript)(\s*;|$))/i;
 
 export const isTextContentType = (contentType: string): boolean => TEXT_TYPES.test(contentType);
 
+/** Adds a value as API Gateway does: a repeated name's values joined with commas. Own properties only, so `constructor` or `__proto__` is a name like any other. */
+const addJoined = (record: Record<string, string>, name: string, value: string): void => {
+  if (Object.hasOwn(record, name)) record[name] = `${record[name]},${value}`;
+  else if (name === '__proto__')
+    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
+};
+
 /**
- * API Gateway joins a repeated header's values with commas. Node's `headers` would keep only
- * the first Authorization (and drop others silently), so read `headersDistinct`.
+ * The request's headers as API Gateway gives them: names in lower case, a repeated header's
+ * values joined. Read from `rawHeaders`, since Node's `headers` would keep only the first
+ * Authorization (and drop others silently).
  */
-const singleValued = (values: Record<string, string | string[] | undefined>): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(values)
-      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
-      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]),
-  );
+const singleValued = (raw: string[]): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    addJoined(headers, (raw[index] as string).toLowerCase(), raw[index + 1] as string);
+  }
+  return headers;
+};
 
 const queryParameters = (search: URLSearchParams): Record<string, string> | undefined => {
   const params: Record<string, string> = {};
-  for (const [name, value] of search) params[name] = name in params ? `${params[name]},${value}` : value;
+  for (const [name, value] of search) addJoined(params, name, value);
   return Object.keys(params).length > 0 ? params : undefined;
 };
 
@@ -36,6 +46,14 @@ export const clfTime = (date: Date): string => {
   return `${day}/${month}/${year}:${time} +0000`;
 };
 
+/** The last second written by clfTime, since one second serves many requests. */
+let lastClf = { second: Number.NaN, text: '' };
+const clfTimeOf = (date: Date): string => {
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastClf.second) lastClf = { second, text: clfTime(date) };
+  return lastClf.text;
+};
+
 /** The API Gateway HTTP API (payload format 2.0) event AWS would send for this request. */
 export const toHttpApiEvent = (
   request: IncomingMessage,
@@ -43,9 +61,9 @@ export const toHttpApiEvent = (
   routeKey: string,
   pathParameters: Record<string, string> = {},
   now = new Date(),
+  url = new URL(request.url ?? '/', 'http://localhost'),
 ): HttpEvent => {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  const headers = singleValued(request.headersDistinct);
+  const headers = singleValued(request.rawHeaders);
   const method = request.method ?? 'GET';
   // A text type whose bytes are not UTF-8 goes base64, so the handler can refuse it rather
   // than read replacement characters it cannot tell from ones the client sent.
@@ -60,7 +78,7 @@ export const toHttpApiEvent = (
     rawQueryString: url.search.slice(1),
     ...(cookies && cookies.length > 0 ? { cookies } : {}),
     headers,
-    queryStringParameters: queryParameters(url.searchParams),
+    queryStringParameters: url.search ? queryParameters(url.searchParams) : undefined,
     ...(Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
     requestContext: {
       accountId: 'offline',
@@ -77,7 +95,7 @@ export const toHttpApiEvent = (
       requestId,
       routeKey,
       stage: '$default',
-      time: clfTime(now),
+      time: clfTimeOf(now),
       timeEpoch: now.getTime(),
     },
     body: body.length === 0 ? undefined : text ? body.toString('utf8') : body.toString('base64'),

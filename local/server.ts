@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
-import { matchPath, type RouteDefinition, routes } from '../functions/routes.js';
+import { type RouteDefinition, routesOn } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
@@ -124,7 +124,8 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
 
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (closing) {
       // Arrived on a connection that was busy when the stop began (or behind a request on it):
       // refused, with no handler run and no body read, rather than run and cut off.
@@ -137,10 +138,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       logAccess(request, response, path, started);
       return;
     }
-    const onPath = routes.flatMap((candidate) => {
-      const parameters = matchPath(candidate, path);
-      return parameters ? [{ route: candidate, parameters }] : [];
-    });
+    const onPath = routesOn(path);
     const matched = onPath.find((candidate) => candidate.route.method === request.method);
     const body = await readBody(request);
     if (body === null) {
@@ -157,7 +155,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     } else {
       const { route, parameters } = matched;
       const handler = await handlerFor(route);
-      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters);
+      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), url);
       const calls = { count: 0 };
       const context = lambdaContext(route.id, lambdaTimeoutMs);
       // One process runs every function: each line says which one, whatever ran before it.
@@ -169,35 +167,57 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     logAccess(request, response, path, started, matched?.route.id);
   };
 
-  /** Every exchange under way: done once its handler has returned and its answer is written (or its connection gone). */
-  const inFlight = new Set<Promise<void>>();
+  /** Exchanges under way: each is done once its handler has returned and its answer is written (or its connection gone). */
+  let inFlight = 0;
+  /** Woken, and forgotten, the next time nothing is under way. */
+  const onIdle: (() => void)[] = [];
+  const idle = (): Promise<void> => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve)));
+  /**
+   * Per connection, the exchanges whose answer is not written yet. An answer queued behind
+   * another on a connection that closes gets neither 'finish' nor 'close' (Node drops it): the
+   * connection's own close ends it then. One listener per connection, not one per request.
+   */
+  const unwritten = new WeakMap<Socket, Set<() => void>>();
   const server = createServer((request, response) => {
     const { socket } = request;
     latest.set(socket, request);
-    // An answer queued behind another on a connection that closes gets neither 'finish' nor
-    // 'close' (Node drops it): the connection's own close ends it then.
-    const written = new Promise<void>((resolve) => {
-      const done = () => {
-        response.off('close', done);
-        socket.off('close', done);
-        resolve();
-      };
-      response.once('close', done);
-      socket.once('close', done);
+    inFlight += 1;
+    let parts = 2;
+    const partDone = () => {
+      parts -= 1;
+      if (parts > 0) return;
+      inFlight -= 1;
+      if (inFlight === 0) for (const wake of onIdle.splice(0)) wake();
+    };
+    const waiting = unwritten.get(socket);
+    let isWritten = false;
+    const written = () => {
+      if (isWritten) return;
+      isWritten = true;
+      response.off('close', written);
+      waiting?.delete(written);
+      partDone();
+    };
+    response.once('close', written);
+    waiting?.add(written);
+    dispatch(request, response)
+      .catch((error: unknown) => {
+        // The connection went away while the body was coming (a client gone, or a stop that
+        // waited long enough): nobody to answer, and no handler failed.
+        if (socket.destroyed && request.errored) return;
+        // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
+        console.error('Handler failed outside its error handling:', error);
+        if (!response.headersSent) answer(request, response, problem(502, 'Bad gateway'));
+        else response.destroy();
+      })
+      .finally(partDone);
+  });
+  server.on('connection', (socket: Socket) => {
+    const waiting = new Set<() => void>();
+    unwritten.set(socket, waiting);
+    socket.once('close', () => {
+      for (const written of [...waiting]) written();
     });
-    const handled = dispatch(request, response).catch((error: unknown) => {
-      // The connection went away while the body was coming (a client gone, or a stop that
-      // waited long enough): nobody to answer, and no handler failed.
-      if (socket.destroyed && request.errored) return;
-      // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
-      console.error('Handler failed outside its error handling:', error);
-      if (!response.headersSent) answer(request, response, problem(502, 'Bad gateway'));
-      else response.destroy();
-    });
-    const done = Promise.all([handled, written]).then(() => {
-      inFlight.delete(done);
-    });
-    inFlight.add(done);
   });
   server.keepAliveTimeout = 5_000;
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
@@ -210,9 +230,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     const cancel = new AbortController();
     const expired = sleep(timeoutMs, 'expired' as const, { signal: cancel.signal }).catch(() => 'cancelled' as const);
     try {
-      while (inFlight.size > 0) {
-        if ((await Promise.race([Promise.allSettled([...inFlight]), expired])) === 'expired') return;
-      }
+      await Promise.race([idle(), expired]);
     } finally {
       cancel.abort();
     }
@@ -235,7 +253,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       server.closeAllConnections();
       await closed;
       // Handlers whose connection was dropped at the deadline: their own deadline ends them.
-      await Promise.allSettled([...inFlight]);
+      await idle();
     },
   };
 };

@@ -1,0 +1,108 @@
+/**
+ * The local server's API Gateway adapter: the event a request becomes, and the route it goes
+ * to. Under `npm start` this is what API Gateway does deployed, so it must give the same event.
+ */
+import type { IncomingMessage } from 'node:http';
+import { matchPath, routes, routesOn } from '../../functions/routes.js';
+import { clfTime, toHttpApiEvent } from '../../local/http-adapter.js';
+
+/** What toHttpApiEvent reads of a request: its line, raw headers and socket. */
+const requestOf = (url: string, rawHeaders: string[], method = 'GET') =>
+  ({ url, rawHeaders, method, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } }) as unknown as IncomingMessage;
+
+const NOW = new Date('2026-11-25T09:20:47.123Z');
+
+describe('toHttpApiEvent', () => {
+  test('names in lower case, repeated headers and parameters joined with commas, in order', () => {
+    const event = toHttpApiEvent(
+      requestOf('/api/studio/knap-tools?limit=5&tag=a&tag=b', [
+        'Authorization',
+        'Bearer one',
+        'X-Thing',
+        '1',
+        'authorization',
+        'Bearer two',
+        'Host',
+        'api.example.com',
+      ]),
+      Buffer.alloc(0),
+      'GET /api/studio/knap-tools',
+      {},
+      NOW,
+    );
+    expect(event.headers).toEqual({ authorization: 'Bearer one,Bearer two', 'x-thing': '1', host: 'api.example.com' });
+    expect(event.queryStringParameters).toEqual({ limit: '5', tag: 'a,b' });
+    expect(event.rawQueryString).toBe('limit=5&tag=a&tag=b');
+    expect(event.requestContext.domainName).toBe('api.example.com');
+    expect(event.requestContext.time).toBe('25/Nov/2026:09:20:47 +0000');
+    expect(event.requestContext.timeEpoch).toBe(NOW.getTime());
+  });
+
+  test('a header or parameter named like an Object property is a name like any other', () => {
+    const event = toHttpApiEvent(
+      requestOf('/x?constructor=c&toString=t&__proto__=p&__proto__=q', [
+        'constructor',
+        'a',
+        'Constructor',
+        'b',
+        '__proto__',
+        'p',
+      ]),
+      Buffer.alloc(0),
+      'GET /x',
+    );
+    expect(Object.entries(event.headers)).toEqual([
+      ['constructor', 'a,b'],
+      ['__proto__', 'p'],
+    ]);
+    expect(Object.getPrototypeOf(event.headers)).toBe(Object.prototype);
+    expect(Object.entries(event.queryStringParameters ?? {})).toEqual([
+      ['constructor', 'c'],
+      ['toString', 't'],
+      ['__proto__', 'p,q'],
+    ]);
+  });
+
+  test('no query string: no parameters', () => {
+    const event = toHttpApiEvent(requestOf('/x', []), Buffer.alloc(0), 'GET /x');
+    expect(event.queryStringParameters).toBeUndefined();
+    expect(event.rawQueryString).toBe('');
+  });
+
+  test('the time of each second, also when requests in one second share it', () => {
+    const at = (iso: string) =>
+      toHttpApiEvent(requestOf('/x', []), Buffer.alloc(0), 'GET /x', {}, new Date(iso)).requestContext.time;
+    expect(at('2026-11-25T09:20:47.001Z')).toBe('25/Nov/2026:09:20:47 +0000');
+    expect(at('2026-11-25T09:20:47.999Z')).toBe('25/Nov/2026:09:20:47 +0000');
+    expect(at('2026-11-25T09:20:48.000Z')).toBe('25/Nov/2026:09:20:48 +0000');
+    expect(at('2027-01-01T00:00:00.000Z')).toBe(clfTime(new Date('2027-01-01T00:00:00.000Z')));
+  });
+});
+
+describe('routesOn', () => {
+  /** Every route's template, filled with sample segments, and some paths no route has. */
+  const paths = [
+    ...routes.map((route) => route.path.replace(/\{[A-Za-z_]+\}/g, 'abc')),
+    '/',
+    '/api',
+    '/api/studio/knap-tools/',
+    '/api/studio/knap-tools/a/b',
+    '/api/studio/knap-tools/%E2%82%AC',
+    '/api/studio/knap-tools/%ZZ',
+    '/docs/',
+  ];
+
+  test.each(paths)('%s: the same routes, in the same order, as trying every template', (path) => {
+    const everyTemplate = routes.flatMap((route) => {
+      const parameters = matchPath(route, path);
+      return parameters ? [{ route, parameters }] : [];
+    });
+    expect(routesOn(path)).toEqual(everyTemplate);
+  });
+
+  test('a Knap path gives its routes by method, with the decoded id', () => {
+    const found = routesOn('/api/studio/knap-tools/%E2%82%AC');
+    expect(found.map(({ route }) => route.method).sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+    expect(found.every(({ parameters }) => Object.values(parameters).includes('€'))).toBe(true);
+  });
+});
