@@ -6,16 +6,13 @@ import { inRequestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
 import { adminAuth } from './admin-auth.js';
-import { basicChallenge } from './basic-challenge.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
 import { errorHandler } from './error-handler.js';
 import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
-import { noStore } from './no-store.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
-import { requestState } from './request-state.js';
-import { correlationId, flushMetrics, requestIdHeader } from './telemetry.js';
+import { responseHeaders } from './response-headers.js';
+import { correlationId } from './telemetry.js';
 import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult } from './types.js';
 
 export interface ApiHandlerOptions<Beside = never> {
@@ -57,10 +54,10 @@ const bodyParsers: Record<ApiHandlerOptions['body'], ApiMiddleware[]> = {
 };
 
 /**
- * The one middy chain every function uses: the metrics flush and the X-Request-Id header
- * outermost (they see the final response, errors included), then request state, RateLimit
- * headers and error mapping; then header normalization and authentication, so that a caller
- * without a valid token gets a 401 whatever its body; only then body size and parsing.
+ * The one middy chain every function uses: the response's common headers and the metrics
+ * flush outermost (they see the final response, errors included), then error mapping; then
+ * header normalization and authentication, so that a caller without a valid token gets a 401
+ * whatever its body; only then body size and parsing.
  */
 export const apiHandler = <Beside = never>(
   deps: Deps,
@@ -68,12 +65,7 @@ export const apiHandler = <Beside = never>(
   handle: (request: ApiRequest<Beside>) => Promise<HttpResult>,
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, ApiContext>()
-    .use(flushMetrics(deps))
-    .use(requestIdHeader())
-    .use(requestState())
-    .use(rateLimitHeaders())
-    .use(options.noStore ? [noStore()] : [])
-    .use(options.auth === 'client' ? [basicChallenge()] : [])
+    .use(responseHeaders(deps, { noStore: options.noStore, basicChallenge: options.auth === 'client' }))
     .use(errorHandler(deps))
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
     .use(options.auth === 'bearer' ? [bearerAuth(deps, options.beside)] : [])
@@ -86,6 +78,8 @@ export const apiHandler = <Beside = never>(
   return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     await startInvocation(deps.log, context);
     const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
-    return inRequestScope({ correlationId: correlationId(event, context), deadline }, () => lambda(event, context as ApiContext));
+    // The request's own state, fresh per invocation (a warm Lambda reuses nothing of the last one's).
+    const apiContext = Object.assign(context, { requestState: {}, besideAuth: undefined }) as ApiContext;
+    return inRequestScope({ correlationId: correlationId(event, context), deadline }, () => lambda(event, apiContext));
   };
 };

@@ -1,4 +1,4 @@
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RequestState } from '../services/request-state.js';
 
@@ -13,3 +13,6 @@ export interface ApiContext extends Context {
 }
 
 export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;
+
+/** What middy hands each middleware: the event, the context, the response so far and any error. */
+export type ApiRequestOf = Request<HttpEvent, HttpResult, Error, ApiContext>;
