@@ -11,7 +11,7 @@ import {
   type RunMeeting,
   type StoredRun,
 } from '../domain/runs.js';
-import { parseJson, toJson } from '../domain/storable-json.js';
+import { parseStoredJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
 import type { WebhookEndpoint } from '../domain/webhooks.js';
 import { dueShard, key } from './keys.js';
@@ -159,7 +159,7 @@ export const knapToItem = (knap: Knap, ownership: KnapOwnership, version = 1): I
  * before that hold it as a DynamoDB map, read as it is.
  */
 const readToolMetadata = (stored: unknown): Record<string, unknown> => {
-  if (typeof stored === 'string') return parseJson(stored) as Record<string, unknown>;
+  if (typeof stored === 'string') return parseStoredJson(stored) as Record<string, unknown>;
   return stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
 };
 
@@ -172,13 +172,16 @@ const SCHEDULE_INFO_FIELDS = Object.keys(ScheduleInfoSchema.entries);
 const readScheduleInfo = (stored: unknown): Knap['schedule_info'] => {
   if (stored === null || typeof stored !== 'object') return null;
   const info = stored as Record<string, unknown>;
-  return Object.fromEntries(
-    SCHEDULE_INFO_FIELDS.filter((field) => field in info).map((field) => [field, info[field]]),
-  ) as Knap['schedule_info'];
+  const ordered: Record<string, unknown> = {};
+  for (const field of SCHEDULE_INFO_FIELDS) if (field in info) ordered[field] = info[field];
+  return ordered as Knap['schedule_info'];
 };
 
+/** A listing maps dozens of items: plain loops, no arrays of entries. */
 export const itemToKnap = (item: Item): Knap => {
-  const knap = Object.fromEntries(KNAP_FIELDS.map((field) => [field, item[field] ?? null])) as unknown as Knap;
+  const fields: Record<string, unknown> = {};
+  for (const field of KNAP_FIELDS) fields[field] = item[field] ?? null;
+  const knap = fields as unknown as Knap;
   knap.tool_metadata = readToolMetadata(item.tool_metadata);
   knap.schedule_info = readScheduleInfo(item.schedule_info);
   return knap;

@@ -1,7 +1,7 @@
 /** The response writer writes exactly what lossless-json's stringify (toJson) writes, in one native pass. */
 import fc from 'fast-check';
 import { LosslessNumber } from 'lossless-json';
-import { parseJson, toJson } from '../../shared/domain/storable-json.js';
+import { parseJson, parseStoredJson, toJson } from '../../shared/domain/storable-json.js';
 import { writeJson } from '../../shared/http/responses.js';
 
 const losslessNumber = fc
@@ -46,4 +46,50 @@ test('a listing of Knaps whose tool_metadata holds numbers JavaScript would roun
 test('a string a caller stored can never be taken for a number', () => {
   const sneaky = { name: '\u2063num:abc:0', tool_metadata: { n: new LosslessNumber('1') } };
   expect(writeJson(sneaky)).toBe(toJson(sneaky));
+});
+
+describe('the one native pass, and the replacer only when it is needed', () => {
+  /** A value as a request body or a stored tool_metadata reads: through parseJson. */
+  const parsed = value.map((input) => parseJson(toJson(input)));
+
+  test('what parseJson read is written with its digits, as toJson writes it', () => {
+    fc.assert(
+      fc.property(parsed, (input) => {
+        expect(writeJson(input)).toBe(toJson(input));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('parseStoredJson reads what toJson wrote exactly as parseJson does', () => {
+    fc.assert(
+      fc.property(value, (input) => {
+        const text = toJson(input);
+        expect(parseStoredJson(text)).toEqual(parseJson(text));
+        expect(toJson(parseStoredJson(text))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test.each([
+    '{"id":1234567890123456789}',
+    '{"id":-12345678901234567}',
+    '{"f":1234567.123456789012}',
+    '{"f":0.1000000000000000055511151231257827}',
+    '{"e":1e400}',
+    '{"e":-2.5e+400}',
+    '[9007199254740993]',
+  ])('%s keeps its digits through parseStoredJson and writeJson', (text) => {
+    expect(writeJson(parseStoredJson(text))).toBe(text);
+  });
+
+  test('an object that merely looks like a LosslessNumber is written as it is', () => {
+    const lookalike = parseJson('{"n":{"isLosslessNumber":true,"value":"5"}}');
+    expect(writeJson(lookalike)).toBe('{"n":{"isLosslessNumber":true,"value":"5"}}');
+  });
+
+  test('a bigint is written with its digits', () => {
+    expect(writeJson({ n: 12345678901234567890n, s: 'x' })).toBe('{"n":12345678901234567890,"s":"x"}');
+  });
 });
