@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --duration 10 --connections 10 --top 10 --route token]`
+ * `npm run bench:profile [-- --duration 10 --connections 10 --top 10 --route token --keep FILE]`
  *
  * Runs the project's server (`npm start`, over a dynalite in its own process) under
  * `node --cpu-prof`, loads one route with autocannon for N seconds, stops the server (which
@@ -12,14 +12,18 @@
  * (bench/peer/, oidc-provider + limiter) under the same token load, to compare profiles.
  */
 import '../local/quiet-sdk-warning.js';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { readToken } from '../shared/domain/tokens.js';
 import { createApiClient } from '../shared/services/admin-service.js';
+import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
+import { type RunningFloor, startFloorProcess } from './floor/process.js';
+import type { FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
@@ -32,6 +36,10 @@ const { values } = parseArgs({
     top: { type: 'string', default: '10' },
     route: { type: 'string', default: 'token' },
     json: { type: 'boolean', default: false },
+    /** Copy the server's .cpuprofile here (to open in Chrome DevTools or read its call tree). */
+    keep: { type: 'string' },
+    /** Profile the route's floor (bench/floor/) under the same load instead of the project. */
+    floor: { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -46,9 +54,14 @@ const profileDir = mkdtempSync(join(tmpdir(), 'knap-cpu-prof-'));
 const dynalite = await startDynaliteProcess();
 // 1 ms sampling (the default) over seconds of load is thousands of samples per core.
 const profiled = ['--cpu-prof', '--cpu-prof-dir', profileDir];
+if (values.floor && (route === 'token' || route === 'peer')) throw new Error('--floor: one of the Knap routes');
 const peer = route === 'peer' ? await startPeerProcess({ dynamodbEndpoint: dynalite.endpoint, nodeArgs: profiled }) : undefined;
-const stack = await startStackProcess({}, { dynamodbEndpoint: dynalite.endpoint, ...(peer ? {} : { nodeArgs: profiled }) });
-const server = peer ?? stack;
+const stack = await startStackProcess(
+  {},
+  { dynamodbEndpoint: dynalite.endpoint, ...(peer || values.floor ? {} : { nodeArgs: profiled }) },
+);
+let floor: RunningFloor | undefined;
+let server: { pid: number; stop(): Promise<void> } = peer ?? stack;
 let stopped = false;
 try {
   const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'profile', rateLimit: 1_000_000 });
@@ -95,6 +108,26 @@ try {
         body: JSON.stringify({ schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 5 }),
       });
   }
+  if (values.floor) {
+    const token = target.headers.authorization?.replace('Bearer ', '') ?? '';
+    const presented = await readToken(token, 'access', stack.deps.tokenKeys);
+    if (presented.format !== 'sealed') throw new Error('the project issued a token it cannot read');
+    const { claims } = presented;
+    floor = await startFloorProcess(
+      {
+        endpoint: dynalite.endpoint,
+        tableName: DEFAULT_TABLE_NAME,
+        clientId: claims.clientId,
+        orgName: 'bench',
+        generation: claims.generation,
+        revocationIds: [claims.tokenId, ...(claims.grantId ? [claims.grantId] : [])],
+        limit: 50,
+      },
+      profiled,
+    );
+    target.url = target.url.replace(stack.url, floor.urls[route as FloorRoute]);
+    server = floor;
+  }
   const load = (seconds: number) => autocannon({ ...target, connections, duration: seconds });
   await load(Number(values.warmup));
   // The profile's timestamps are on the same monotonic clock as process.hrtime.
@@ -111,6 +144,7 @@ try {
     .filter((name) => name.endsWith('.cpuprofile'))
     .sort((a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size)[0];
   if (!file) throw new Error(`the server wrote no .cpuprofile into ${profileDir}`);
+  if (values.keep) copyFileSync(join(profileDir, file), values.keep);
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
   const inWindow = profile.startTime <= fromUs && profile.endTime >= toUs;
   const summary = summarizeProfile(profile, {
@@ -155,7 +189,7 @@ try {
   }
 } finally {
   if (!stopped) await server.stop();
-  if (peer) await stack.stop();
+  if (peer || floor) await stack.stop();
   await dynalite.stop();
   rmSync(profileDir, { recursive: true, force: true });
 }

@@ -239,23 +239,38 @@ const templateOf = (route: RouteDefinition): RegExp => {
 export const matchPath = (route: RouteDefinition, path: string): Record<string, string> | null => {
   const match = templateOf(route).exec(path);
   if (!match) return null;
+  const parameters: Record<string, string> = {};
   try {
     // API Gateway hands path parameters over decoded.
-    return Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+    for (const name in match.groups) parameters[name] = decodeURIComponent(match.groups[name] as string);
   } catch {
     return null;
   }
+  return parameters;
 };
 
 /** Each route with the literal start of its path: a request path that lacks it cannot match. */
 const byPrefix = routes.map((route) => ({ route, prefix: route.path.split('{')[0] ?? route.path }));
 
 /**
- * The routes whose template fits `path`, in the table's order, with their path parameters:
- * what the local server dispatches on (one of them by method, or a 405 naming them all).
- * Only templates whose literal start the path has are tried, so a request runs a regular
- * expression or two rather than one per route.
+ * The first route in the table's order for this method whose template fits `path`, with its
+ * path parameters: what the local server dispatches to. Only templates of that method whose
+ * literal start the path has are tried, so a request runs one regular expression or two
+ * rather than one per route.
  */
+export const routeFor = (
+  method: string | undefined,
+  path: string,
+): { route: RouteDefinition; parameters: Record<string, string> } | undefined => {
+  for (const { route, prefix } of byPrefix) {
+    if (route.method !== method || !path.startsWith(prefix)) continue;
+    const parameters = matchPath(route, path);
+    if (parameters) return { route, parameters };
+  }
+  return undefined;
+};
+
+/** Every route whose template fits `path`, in the table's order: a 405's Allow, when none has the method. */
 export const routesOn = (path: string): { route: RouteDefinition; parameters: Record<string, string> }[] => {
   const found: { route: RouteDefinition; parameters: Record<string, string> }[] = [];
   for (const { route, prefix } of byPrefix) {

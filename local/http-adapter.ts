@@ -34,6 +34,11 @@ const singleValued = (raw: string[]): Record<string, string> => {
   return headers;
 };
 
+const withoutCookie = (headers: Record<string, string>): Record<string, string> => {
+  const { cookie: _cookie, ...others } = headers;
+  return others;
+};
+
 const queryParameters = (search: URLSearchParams): Record<string, string> | undefined => {
   const params: Record<string, string> = {};
   for (const [name, value] of search) addJoined(params, name, value);
@@ -68,18 +73,17 @@ export const toHttpApiEvent = (
   // A text type whose bytes are not UTF-8 goes base64, so the handler can refuse it rather
   // than read replacement characters it cannot tell from ones the client sent.
   const text = body.length === 0 || (isTextContentType(headers['content-type'] ?? '') && isUtf8(body));
-  const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
-  delete headers.cookie;
+  // API Gateway moves cookies out of the headers; read, not deleted, so `headers` keeps a fast shape.
+  const cookie = headers.cookie;
   const requestId = randomUUID();
-  return {
+  const { pathname, search } = url;
+  const event: HttpEvent = {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    ...(cookies && cookies.length > 0 ? { cookies } : {}),
-    headers,
-    queryStringParameters: url.search ? queryParameters(url.searchParams) : undefined,
-    ...(Object.keys(pathParameters).length > 0 ? { pathParameters } : {}),
+    rawPath: pathname,
+    rawQueryString: search.slice(1),
+    headers: cookie === undefined ? headers : withoutCookie(headers),
+    queryStringParameters: search ? queryParameters(url.searchParams) : undefined,
     requestContext: {
       accountId: 'offline',
       apiId: 'local',
@@ -87,7 +91,7 @@ export const toHttpApiEvent = (
       domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
       http: {
         method,
-        path: url.pathname,
+        path: pathname,
         protocol: `HTTP/${request.httpVersion}`,
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -101,6 +105,13 @@ export const toHttpApiEvent = (
     body: body.length === 0 ? undefined : text ? body.toString('utf8') : body.toString('base64'),
     isBase64Encoded: !text,
   };
+  const cookies = cookie?.split(/;\s*/).filter(Boolean);
+  if (cookies && cookies.length > 0) event.cookies = cookies;
+  for (const _name in pathParameters) {
+    event.pathParameters = pathParameters;
+    break;
+  }
+  return event;
 };
 
 /** A Lambda context good enough for middy: a deadline and a request id. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
-import { type RouteDefinition, routesOn } from '../functions/routes.js';
+import { type RouteDefinition, routeFor, routesOn } from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
@@ -138,13 +138,14 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       logAccess(request, response, path, started);
       return;
     }
-    const onPath = routesOn(path);
-    const matched = onPath.find((candidate) => candidate.route.method === request.method);
+    const matched = routeFor(request.method, path);
     const body = await readBody(request);
     if (body === null) {
       answer(request, response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
     } else if (!matched) {
-      const allow = onPath.map((candidate) => candidate.route.method).join(', ');
+      const allow = routesOn(path)
+        .map((candidate) => candidate.route.method)
+        .join(', ');
       answer(
         request,
         response,

@@ -34,22 +34,19 @@ export const responseHeaders = (deps: { metrics: Metrics }, options: ResponseHea
     (request: ApiRequestOf): void => {
       const { response } = request;
       if (response) {
-        const challenge =
-          failed && options.basicChallenge && response.statusCode === 401 && request.event.headers?.authorization !== undefined;
+        // One copy of the handler's headers (it may share its object), then assignments.
+        const headers: Record<string, string | number | boolean> = { ...response.headers };
+        if (failed && options.basicChallenge && response.statusCode === 401 && request.event.headers?.authorization !== undefined)
+          headers['WWW-Authenticate'] = 'Basic realm="knap"';
+        if (options.noStore) Object.assign(headers, NO_STORE_HEADERS);
         const rate = request.context.requestState?.rate;
-        response.headers = {
-          ...response.headers,
-          ...(challenge ? { 'WWW-Authenticate': 'Basic realm="knap"' } : {}),
-          ...(options.noStore ? NO_STORE_HEADERS : {}),
-          ...(rate
-            ? {
-                'RateLimit-Limit': String(rate.limit),
-                'RateLimit-Remaining': String(rate.remaining),
-                'RateLimit-Reset': String(rate.resetSeconds),
-              }
-            : {}),
-          [REQUEST_ID_HEADER]: currentRequest()?.correlationId ?? correlationId(request.event, request.context),
-        };
+        if (rate) {
+          headers['RateLimit-Limit'] = String(rate.limit);
+          headers['RateLimit-Remaining'] = String(rate.remaining);
+          headers['RateLimit-Reset'] = String(rate.resetSeconds);
+        }
+        headers[REQUEST_ID_HEADER] = currentRequest()?.correlationId ?? correlationId(request.event, request.context);
+        response.headers = headers;
       }
       deps.metrics.flush();
     };

@@ -3,7 +3,7 @@
  * to. Under `npm start` this is what API Gateway does deployed, so it must give the same event.
  */
 import type { IncomingMessage } from 'node:http';
-import { matchPath, routes, routesOn } from '../../functions/routes.js';
+import { matchPath, routeFor, routes, routesOn } from '../../functions/routes.js';
 import { clfTime, toHttpApiEvent } from '../../local/http-adapter.js';
 
 /** What toHttpApiEvent reads of a request: its line, raw headers and socket. */
@@ -63,6 +63,20 @@ describe('toHttpApiEvent', () => {
     ]);
   });
 
+  test('cookies move out of the headers, path parameters come along, as API Gateway gives them', () => {
+    const event = toHttpApiEvent(
+      requestOf('/api/studio/knap-tools/k1', ['Cookie', 'a=1; b=2', 'Accept', '*/*']),
+      Buffer.alloc(0),
+      'GET /api/studio/knap-tools/{uuid}',
+      { uuid: 'k1' },
+    );
+    expect(event.cookies).toEqual(['a=1', 'b=2']);
+    expect(event.headers).toEqual({ accept: '*/*' });
+    expect(event.pathParameters).toEqual({ uuid: 'k1' });
+    const bare = toHttpApiEvent(requestOf('/x', []), Buffer.alloc(0), 'GET /x');
+    expect('cookies' in bare || 'pathParameters' in bare).toBe(false);
+  });
+
   test('no query string: no parameters', () => {
     const event = toHttpApiEvent(requestOf('/x', []), Buffer.alloc(0), 'GET /x');
     expect(event.queryStringParameters).toBeUndefined();
@@ -79,7 +93,7 @@ describe('toHttpApiEvent', () => {
   });
 });
 
-describe('routesOn', () => {
+describe('routeFor and routesOn', () => {
   /** Every route's template, filled with sample segments, and some paths no route has. */
   const paths = [
     ...routes.map((route) => route.path.replace(/\{[A-Za-z_]+\}/g, 'abc')),
@@ -92,12 +106,15 @@ describe('routesOn', () => {
     '/docs/',
   ];
 
-  test.each(paths)('%s: the same routes, in the same order, as trying every template', (path) => {
+  test.each(paths)('%s: the same routes, in the same order, as trying every template, and the first of each method', (path) => {
     const everyTemplate = routes.flatMap((route) => {
       const parameters = matchPath(route, path);
       return parameters ? [{ route, parameters }] : [];
     });
     expect(routesOn(path)).toEqual(everyTemplate);
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'PUT']) {
+      expect(routeFor(method, path)).toEqual(everyTemplate.find(({ route }) => route.method === method));
+    }
   });
 
   test('a Knap path gives its routes by method, with the decoded id', () => {
