@@ -28,7 +28,9 @@ export function zoneOf(name: string): Zone {
 const HOUR_MS = 60 * MINUTE_MS;
 /** Bounded: emptied when full (a zone-hour is a handful of bytes; schedules meet few of them). */
 const MAX_CACHED_HOURS = 20_000;
-const offsets = new Map<string, number>();
+/** Per zone, its offset by UTC hour number (numbers as keys: no string made per lookup). */
+const offsets = new Map<string, Map<number, number>>();
+let cachedHours = 0;
 
 /**
  * A zone's offset, remembered per UTC hour when it is the same at both ends of that hour (no
@@ -37,14 +39,23 @@ const offsets = new Map<string, number>();
  */
 const cachedOffset = (name: string, instant: number): number => {
   const hour = Math.floor(instant / HOUR_MS);
-  const key = `${name}@${hour}`;
-  const known = offsets.get(key);
+  let zone = offsets.get(name);
+  const known = zone?.get(hour);
   if (known !== undefined) return known;
   const start = tzOffset(name, new Date(hour * HOUR_MS));
   const end = tzOffset(name, new Date(hour * HOUR_MS + HOUR_MS - 1));
   if (start !== end) return tzOffset(name, new Date(instant));
-  if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
-  offsets.set(key, start);
+  if (cachedHours >= MAX_CACHED_HOURS) {
+    offsets.clear();
+    cachedHours = 0;
+    zone = undefined;
+  }
+  if (!zone) {
+    zone = new Map();
+    offsets.set(name, zone);
+  }
+  zone.set(hour, start);
+  cachedHours += 1;
   return start;
 };
 
