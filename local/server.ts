@@ -74,6 +74,8 @@ const handlerLoader = (deps: Deps | undefined) => {
   };
 };
 
+const NO_BODY = Buffer.alloc(0);
+
 /** A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit). */
 export const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
   const chunks: Buffer[] = [];
@@ -139,7 +141,8 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       return;
     }
     const matched = routeFor(request.method, path);
-    const body = await readBody(request);
+    // A request without a body (most GETs) is complete on arrival: no stream to read.
+    const body = request.complete && request.readableLength === 0 ? NO_BODY : await readBody(request);
     if (body === null) {
       answer(request, response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
     } else if (!matched) {

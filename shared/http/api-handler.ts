@@ -76,7 +76,8 @@ export const apiHandler = <Beside = never>(
     handle({ event, body: event.body as unknown, state: context.requestState, beside: context.besideAuth as Beside | undefined }),
   );
   return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    await startInvocation(deps.log, context);
+    const starting = startInvocation(deps.log, context);
+    if (starting) await starting;
     const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
     // The request's own state, fresh per invocation (a warm Lambda reuses nothing of the last one's).
     const apiContext = Object.assign(context, { requestState: {}, besideAuth: undefined }) as ApiContext;

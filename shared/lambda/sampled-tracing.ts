@@ -52,14 +52,15 @@ export const traceWhenSampled = <T>(client: T): T => {
  * Called at the start of every invocation: loads the tracer if this invocation is sampled and
  * a client waits for it (never in a function without one, nor outside a deployed Lambda).
  */
-export const loadTracerIfSampled = async (): Promise<void> => {
-  if (capture || waiting.length === 0 || !isRequestXRaySampled()) return;
+export const loadTracerIfSampled = (): Promise<void> | undefined => {
+  // Nothing to wait for, nearly always: no promise either (every request comes through here).
+  if (capture || waiting.length === 0 || !isRequestXRaySampled()) return undefined;
   loading ??= loadTracer().catch((error: unknown) => {
     // Tracing must never fail a request: try again on the next sampled invocation.
     loading = undefined;
     console.warn('Could not load the X-Ray tracer', error);
   });
-  await loading;
+  return loading;
 };
 
 /** Whether this container has loaded the tracer (for tests). */
