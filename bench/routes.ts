@@ -167,19 +167,27 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
     try {
       for (const route of routeNames) {
         const target = targets[route];
-        await send(inProcess.url, target); // loads the function and warms what a container keeps
-        roundTrips.reset();
-        await send(inProcess.url, target);
-        const project = { byCommand: { ...roundTrips.byCommand }, depth: roundTrips.depth };
-        const header = Number((await send(stack.url, target)).headers.get('x-dynamodb-round-trips'));
         const floorCalls = async () => (await (await fetch(`${floor.urls[route]}/__calls`)).json()) as Calls & { total: number };
-        await send(floor.urls[route], target); // the same warming
-        await floorCalls();
-        await send(floor.urls[route], target);
-        const { byCommand, depth } = await floorCalls();
-        calls[route] = { project, floor: { byCommand, depth }, header };
-        const total = Object.values(project.byCommand).reduce((sum, count) => sum + count, 0);
-        if (!isDeepStrictEqual(project, calls[route].floor) || header !== total) {
+        const compare = async () => {
+          await send(inProcess.url, target); // loads the function and warms what a container keeps
+          roundTrips.reset();
+          await send(inProcess.url, target);
+          const project = { byCommand: { ...roundTrips.byCommand }, depth: roundTrips.depth };
+          const header = Number((await send(stack.url, target)).headers.get('x-dynamodb-round-trips'));
+          await send(floor.urls[route], target); // the same warming
+          await floorCalls();
+          await send(floor.urls[route], target);
+          const { byCommand, depth } = await floorCalls();
+          calls[route] = { project, floor: { byCommand, depth }, header };
+          const total = Object.values(project.byCommand).reduce((sum, count) => sum + count, 0);
+          return isDeepStrictEqual(project, calls[route].floor) && header === total;
+        };
+        // A call the client retried (a dropped keep-alive connection, say) counts twice, and a
+        // stack-wide minute window may open mid-request: a difference must hold three times.
+        let same = await compare();
+        for (let attempt = 1; !same && attempt < 3; attempt += 1) same = await compare();
+        const { project, header } = calls[route];
+        if (!same) {
           throw new Error(
             `${ROUTE_NAMES[route]}: the floor's calls (${describeCalls(calls[route].floor)}) are not the project's (${describeCalls(project)}, X-DynamoDB-Round-Trips ${header}); bench/floor/server.ts must follow the project`,
           );
