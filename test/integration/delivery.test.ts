@@ -127,9 +127,10 @@ describe('run delivery', () => {
     const { target, run } = await pendingRunFor(deps, () => ({ status: 503 }));
 
     await deps.deliveries.enqueue(run.run_id, 0);
-    const stored = await waitFor('the first attempt', async () => {
+    // The attempt is stored before its job queues the retry and ends: wait for both.
+    const stored = await waitFor('the first attempt, its job ended', async () => {
       const current = await repo.getRun(run.run_id);
-      return current && current.run.attempts === 1 ? current : undefined;
+      return current && current.run.attempts === 1 && queue.queue.size.running === 0 ? current : undefined;
     });
     expect(stored.run).toMatchObject({ status: 'pending', attempts: 1, last_error: `HTTP 503 from ${target.url}` });
     expect(queue.queue.size).toEqual({ waiting: 1, running: 0 });
