@@ -50,7 +50,12 @@ export const clientRevocationMarks = (item: Item): Record<string, number> => {
   for (const name in item) {
     const until = item[name];
     if (typeof until !== 'number' || !name.startsWith(REVOCATION) || !Object.hasOwn(item, name)) continue;
-    Object.defineProperty(marks, name.slice(REVOCATION.length), { value: until, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(marks, name.slice(REVOCATION.length), {
+      value: until,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return marks;
 };
