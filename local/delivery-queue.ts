@@ -6,11 +6,9 @@
  * double from about 1 s (1, 2, 4, 8, 16, 32, 64 s), so a run is delivered or `failed` within
  * about two minutes instead of the deployed hours.
  *
- * Attempts run outside the request that queued them, as a Lambda consuming SQS would: in the
- * async context the queue was made in (the server's start), never the request's. A timer set
- * during a request would otherwise inherit its AsyncLocalStorage stores (its deadline, its
- * correlation id, its round-trip counter): every DynamoDB call of a retry made after the
- * request's deadline would fail at once, and the run would stay `pending` for good.
+ * Attempts run outside the request that queued them, as a Lambda consuming SQS would: each
+ * with the deps the stack gives it (local/stack.ts), never the request's, whose deadline has
+ * passed by the time a retry comes.
  *
  * Timers die with the process: a run still waiting for a retry when npm start stops stays
  * `pending`, and the next start tries it again at once (local/stack.ts; deployed, SQS keeps
@@ -18,7 +16,6 @@
  * per message (enqueueMeetingFanOut); a page that had not run when the process stopped is
  * gone, and reporting the meeting again makes what is missing.
  */
-import { AsyncResource } from 'node:async_hooks';
 import type { MeetingFanOut } from '../shared/domain/runs.js';
 import type { DeliveryQueue } from '../shared/domain/webhooks.js';
 import { RETRY_POLICY, type RetryPolicy } from '../shared/webhooks/retry.js';
@@ -55,8 +52,6 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timeScale: number;
-  /** The async context the queue was made in: every timer is set, and so every attempt runs, in it. */
-  private readonly context = new AsyncResource('KnapLocalDeliveryQueue');
   private closed = false;
 
   constructor(private readonly options: LocalDeliveryQueueOptions) {
@@ -91,16 +86,12 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   }
 
   private schedule(job: Job, delaySeconds: number, tryNumber: number): void {
-    // Set in the queue's own context: the timer, and the attempt it starts, see none of the
-    // stores of whoever queued it (a request, or the attempt before).
-    const timer = this.context.runInAsyncScope(() =>
-      setTimeout(
-        () => {
-          this.timers.delete(timer);
-          this.run(job, tryNumber);
-        },
-        Math.max(0, delaySeconds * this.timeScale * 1000),
-      ),
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.run(job, tryNumber);
+      },
+      Math.max(0, delaySeconds * this.timeScale * 1000),
     );
     // A waiting retry never keeps the process alive; close() is what stops them.
     timer.unref();

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { epochSeconds } from '../shared/domain/clock.js';
-import { inRequestScope } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
+import { scopedDeps } from '../shared/scoped-deps.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
 
 export const DEFAULT_DISPATCH_INTERVAL_MS = 1_000;
@@ -35,7 +35,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
   let running: Promise<void> = Promise.resolve();
 
   const pass = async () => {
-    const deps = options.deps();
+    // Deployed, the dispatch-runs function does this work: its log lines say so here too.
+    const deps = scopedDeps(options.deps(), { functionName: 'dispatch-runs', requestId: randomUUID() });
     if (!backfilled) {
       const added = await deps.repo.backfillDueIndex();
       if (added > 0) console.log(`Due index: added ${added} scheduled Knap(s) written before it existed`);
@@ -48,8 +49,7 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
     await dispatchDueRuns(deps);
   };
   const tick = () => {
-    // Deployed, the dispatch-runs function does this work: its log lines say so here too.
-    running = inRequestScope({ functionName: 'dispatch-runs', requestId: randomUUID() }, pass)
+    running = pass()
       .catch(onError)
       .finally(() => {
         if (!stopped) {

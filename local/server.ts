@@ -7,7 +7,7 @@ import { type RouteDefinition, routeFor, routesOn } from '../functions/routes.js
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { inRequestScope } from '../shared/request-scope.js';
+import { OUTER_SCOPE } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
 import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
 
@@ -162,9 +162,10 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), url);
       const calls = { count: 0 };
       const context = lambdaContext(route.id, lambdaTimeoutMs);
-      // One process runs every function: each line says which one, whatever ran before it.
-      const scope = { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId };
-      const result = await inRequestScope(scope, () => handler(event, context));
+      // One process runs every function: each line says which one, whatever ran before it
+      // (apiHandler adds these to the request's scope).
+      Object.assign(context, { [OUTER_SCOPE]: { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId } });
+      const result = await handler(event, context);
       if (options.countRoundTrips) result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(calls.count) };
       answer(request, response, result);
     }

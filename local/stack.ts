@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { inRequestScope } from '../shared/request-scope.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
+import { scopedDeps } from '../shared/scoped-deps.js';
 import { deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
@@ -106,16 +106,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     });
   // The handlers' own deps (defaultDeps reads the environment set above), as in Lambda;
   // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
-  // local schedule (about 1, 2, 4, 8 s ... apart), from the queue's own async context, so
-  // they outlive the request that made the run (see delivery-queue.ts).
+  // local schedule (about 1, 2, 4, 8 s ... apart), each with deps of its own, so they outlive
+  // the request that made the run (its deadline is not theirs).
   // Deployed, the deliver-runs function does this work: its log lines say so here too.
   const asDeliverer = () => ({ functionName: 'deliver-runs', requestId: randomUUID() });
   const deliveries = new LocalDeliveryQueue({
     deliver: (runId) =>
-      inRequestScope(asDeliverer(), () =>
-        deliverRun(defaultDeps(), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
-      ),
-    continueFanOut: (task) => inRequestScope(asDeliverer(), () => continueMeetingFanOut(defaultDeps(), task)),
+      deliverRun(scopedDeps(defaultDeps(), asDeliverer()), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
+    continueFanOut: (task) => continueMeetingFanOut(scopedDeps(defaultDeps(), asDeliverer()), task),
     timeScale: options.deliveryTimeScale,
   });
   useLocalDeliveryQueue(deliveries);

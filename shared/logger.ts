@@ -1,32 +1,37 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { correlationKeys } from './request-scope.js';
+import { correlationKeys, type RequestScope } from './request-scope.js';
 import type { Log } from './runtime.js';
-
-/** The extra keys of a line: the caller's, then the request's correlation id. */
-const withCorrelation = (extra: Record<string, unknown>[]): Record<string, unknown>[] => {
-  const keys = correlationKeys();
-  return keys ? [...extra, keys] : extra;
-};
 
 /**
  * Powertools Logger (JSON lines) behind the Log port: each line carries the Lambda context
- * once `addContext` has been given it (function name, request id, cold start) and, inside a
- * request, its `correlation_id`.
+ * once `addContext` has been given it (function name, request id, cold start) and, from the
+ * logger a request's deps hold (`within`), its `correlation_id`, function and invocation id.
  */
 export class KnapLogger implements Log {
-  constructor(readonly powertools: Logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'knap-api' })) {}
+  constructor(
+    readonly powertools: Logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'knap-api' }),
+    /** The request's keys, added to every line after the caller's own. */
+    private readonly keys?: Record<string, string>,
+  ) {}
+  private extra(extra: Record<string, unknown>[]): Record<string, unknown>[] {
+    return this.keys ? [...extra, this.keys] : extra;
+  }
   info(message: string, ...extra: Record<string, unknown>[]): void {
-    this.powertools.info(message, ...withCorrelation(extra));
+    this.powertools.info(message, ...this.extra(extra));
   }
   warn(message: string, ...extra: Record<string, unknown>[]): void {
-    this.powertools.warn(message, ...withCorrelation(extra));
+    this.powertools.warn(message, ...this.extra(extra));
   }
   error(message: string, ...extra: Record<string, unknown>[]): void {
-    this.powertools.error(message, ...withCorrelation(extra));
+    this.powertools.error(message, ...this.extra(extra));
   }
   addContext(context: Context): void {
     this.powertools.addContext(context);
+  }
+  within(scope: RequestScope): KnapLogger {
+    const keys = correlationKeys(scope);
+    return keys ? new KnapLogger(this.powertools, { ...this.keys, ...keys }) : this;
   }
 }
 

@@ -15,11 +15,16 @@ const lacking = (what: string) => () => {
   throw new Error(`A public function has no ${what}`);
 };
 
+/** A request's view of no table is no table. */
+const noTable: Repository = new Proxy({} as Repository, {
+  get: (_target, name) => (name === 'within' ? () => noTable : lacking(`table (${String(name)})`)),
+});
+
 let deps: Deps | undefined;
 
 export const publicDeps = (): Deps => {
   deps ??= {
-    repo: new Proxy({} as Repository, { get: (_target, name) => lacking(`table (${String(name)})`) }),
+    repo: noTable,
     clock: systemClock,
     log: createLogger(),
     // They count nothing: no EMF library in their bundles.

@@ -3,6 +3,7 @@ import type { AdminTokenVerifier } from './auth/admin-tokens.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Repository } from './domain/repository.js';
+import type { RequestScope } from './domain/request-scope.js';
 import { type TokenKeyring, unavailableKeyring } from './domain/sealed-tokens.js';
 import type { DeliveryQueue } from './domain/webhooks.js';
 import { metricsFromEnv } from './lambda/metrics.js';
@@ -19,6 +20,8 @@ export interface Log {
   error(message: string, ...extra: Record<string, unknown>[]): void;
   /** Called at the start of each invocation, so every line names the function, its request and cold start. */
   addContext?(context: Context): void;
+  /** The same log, every line carrying the work's correlation id, function and invocation id. */
+  within?(scope: RequestScope): Log;
 }
 
 export { createLogger } from './logger.js';

@@ -23,7 +23,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inRequestScope } from '../../shared/request-scope.js';
 import { createDocumentClient, dynamoSettingsFromEnv, roundTrips } from '../../shared/store/dynamo-client.js';
 import type { FloorRoute } from './routes.js';
 
@@ -243,21 +242,14 @@ const readBody = async (request: IncomingMessage): Promise<string> => {
 };
 
 /**
- * To price what every request of the project carries before any code of its own:
- * FLOOR_ASYNC_CONTEXT=1 runs each request inside an AsyncLocalStorage of its own (what one
- * async context costs by itself); FLOOR_ASYNC_CONTEXT=scope inside the project's request
- * scope (shared/request-scope.ts) with a deadline and a counter, as the local server and
- * apiHandler set it, so every DynamoDB call also pays the deadline middleware's timer.
+ * To price what an async context costs by itself: FLOOR_ASYNC_CONTEXT=1 runs each request
+ * inside an AsyncLocalStorage of its own (the project carries its request scope explicitly,
+ * with none: shared/request-scope.ts).
  */
-const contextMode = process.env.FLOOR_ASYNC_CONTEXT;
-const asyncContext = contextMode === '1' ? new AsyncLocalStorage<object>() : undefined;
+const asyncContext = process.env.FLOOR_ASYNC_CONTEXT === '1' ? new AsyncLocalStorage<object>() : undefined;
 
 const serve = (route: Route) => async (request: IncomingMessage, response: ServerResponse) => {
   if (asyncContext) return asyncContext.run({}, () => handle(route, request, response));
-  if (contextMode === 'scope') {
-    const scope = { roundTrips: { count: 0 }, correlationId: 'floor', deadline: Date.now() + 9_000 };
-    return inRequestScope(scope, () => handle(route, request, response));
-  }
   return handle(route, request, response);
 };
 

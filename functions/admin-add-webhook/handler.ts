@@ -8,9 +8,11 @@ import { addOrgWebhook } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/webhooks */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true }, async ({ body, state }) =>
-    json(201, await addOrgWebhook(deps, adminOf(state), parseAddWebhook(body).url)),
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true },
+    async ({ deps, body, state }) => json(201, await addOrgWebhook(deps, adminOf(state), parseAddWebhook(body).url)),
   );
 
 export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

@@ -8,11 +8,11 @@ import { listOrgAuditEvents } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/audit-events */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
-    async ({ event, state }) =>
+    async ({ deps, event, state }) =>
       json(200, await listOrgAuditEvents(deps, adminOf(state), parseListKnapsQuery(event.queryStringParameters))),
   );
 

@@ -8,9 +8,11 @@ import { createOrgClient } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/clients */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true }, async ({ body, state }) =>
-    json(201, await createOrgClient(deps, adminOf(state), parseCreateClient(body))),
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true },
+    async ({ deps, body, state }) => json(201, await createOrgClient(deps, adminOf(state), parseCreateClient(body))),
   );
 
 export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

@@ -7,9 +7,11 @@ import { listOrgClients } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/clients */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true }, async ({ state }) =>
-    json(200, await listOrgClients(deps, adminOf(state))),
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
+    async ({ deps, state }) => json(200, await listOrgClients(deps, adminOf(state))),
   );
 
 export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

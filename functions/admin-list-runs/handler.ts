@@ -8,11 +8,11 @@ import { listOrgRuns } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/runs */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
-    async ({ event, state }) =>
+    async ({ deps, event, state }) =>
       json(200, await listOrgRuns(deps, adminOf(state), parseListKnapsQuery(event.queryStringParameters))),
   );
 

@@ -7,9 +7,11 @@ import { listOrgWebhooks } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/webhooks */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true }, async ({ state }) =>
-    json(200, await listOrgWebhooks(deps, adminOf(state))),
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
+    async ({ deps, state }) => json(200, await listOrgWebhooks(deps, adminOf(state))),
   );
 
 export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));

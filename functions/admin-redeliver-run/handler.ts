@@ -8,11 +8,11 @@ import { redeliverOrgRun } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/runs/{run_id}/redeliver */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
-    async ({ event, state }) => json(202, await redeliverOrgRun(deps, adminOf(state), event.pathParameters?.run_id ?? '')),
+    async ({ deps, event, state }) => json(202, await redeliverOrgRun(deps, adminOf(state), event.pathParameters?.run_id ?? '')),
   );
 
 export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

@@ -7,11 +7,11 @@ import { regenerateOrgClientSecret } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/clients/{client_id}/secret */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
-    async ({ event, state }) =>
+    async ({ deps, event, state }) =>
       json(200, await regenerateOrgClientSecret(deps, adminOf(state), event.pathParameters?.client_id ?? '')),
   );
 

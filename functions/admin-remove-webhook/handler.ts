@@ -7,11 +7,11 @@ import { removeOrgWebhook } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** DELETE /api/admin/webhooks/{endpoint_id} */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'none', auth: 'admin', maxBodyBytes: MAX_IGNORED_BODY_BYTES, noStore: true },
-    async ({ event, state }) => {
+    async ({ deps, event, state }) => {
       await removeOrgWebhook(deps, adminOf(state), event.pathParameters?.endpoint_id ?? '');
       return noContent();
     },

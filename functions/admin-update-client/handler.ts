@@ -8,11 +8,11 @@ import { updateOrgClient } from '../../shared/services/org-admin.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** PATCH /api/admin/clients/{client_id} */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'json', auth: 'admin', maxBodyBytes: MAX_JSON_BODY_BYTES, noStore: true },
-    async ({ event, body, state }) =>
+    async ({ deps, event, body, state }) =>
       json(200, await updateOrgClient(deps, adminOf(state), event.pathParameters?.client_id ?? '', parseUpdateClient(body))),
   );
 

@@ -27,8 +27,8 @@ const asset = (event: HttpEvent, file: string): HttpResult => {
 };
 
 /** GET /console: the admin console, a page that signs in with the admin issuer and calls /api/admin. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) => {
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(functionDeps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) => {
     const file = event.queryStringParameters?.asset;
     if (file !== undefined) return asset(event, file);
     const settings = consoleSettingsFromEnv();

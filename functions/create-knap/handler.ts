@@ -10,20 +10,28 @@ import { createKnap } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
 /** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES }, async ({ event, body, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:write');
-    const input = parseCreateKnap(body);
-    const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => {
-      const { statusCode = 201, headers = {}, body: text = '' } = knapResponse(201, await createKnap(deps, caller, input, uuid));
-      return { status: statusCode, headers: headers as Record<string, string>, body: text };
-    });
-    return {
-      statusCode: answer.status,
-      headers: { ...answer.headers, ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
-      body: answer.body,
-    };
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES },
+    async ({ deps, event, body, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:write');
+      const input = parseCreateKnap(body);
+      const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => {
+        const {
+          statusCode = 201,
+          headers = {},
+          body: text = '',
+        } = knapResponse(201, await createKnap(deps, caller, input, uuid));
+        return { status: statusCode, headers: headers as Record<string, string>, body: text };
+      });
+      return {
+        statusCode: answer.status,
+        headers: { ...answer.headers, ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
+        body: answer.body,
+      };
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

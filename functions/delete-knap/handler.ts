@@ -10,16 +10,16 @@ import { callerOf } from '../../shared/services/request-state.js';
  * DELETE /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, then
  * deleted by one conditional write: two round trips in all.
  */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler<EarlyKnapRead>(
-    deps,
+    functionDeps,
     {
       body: 'none',
       auth: 'bearer',
       maxBodyBytes: MAX_IGNORED_BODY_BYTES,
-      beside: knapReadBeside(deps),
+      beside: knapReadBeside,
     },
-    async ({ event, state, beside }) => {
+    async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
       requireScope(caller, 'knaps:write');
       await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match'], beside);

@@ -30,8 +30,8 @@ const read = (file: string): string => {
 };
 
 /** GET /api/docs/assets/{file}: public, not metered, cached by browsers for a day. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) => {
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(functionDeps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) => {
     const file = event.pathParameters?.file ?? '';
     const contentType = Object.hasOwn(CONTENT_TYPES, file) ? CONTENT_TYPES[file] : undefined;
     if (!contentType) throw new ApiError(404, `No such file: ${file}`);

@@ -24,8 +24,8 @@ const PAGE = `<!doctype html>
 `;
 
 /** GET /api/docs: public, not metered. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async () => ({
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(functionDeps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async () => ({
     statusCode: 200,
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
     body: PAGE,

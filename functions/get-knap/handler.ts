@@ -8,16 +8,16 @@ import { type EarlyKnapRead, knapReadBeside, readKnap } from '../../shared/servi
 import { callerOf } from '../../shared/services/request-state.js';
 
 /** GET /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, one round trip in all. */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler<EarlyKnapRead>(
-    deps,
+    functionDeps,
     {
       body: 'none',
       auth: 'bearer',
       maxBodyBytes: MAX_IGNORED_BODY_BYTES,
-      beside: knapReadBeside(deps),
+      beside: knapReadBeside,
     },
-    async ({ event, state, beside }) => {
+    async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
       requireScope(caller, 'knaps:read');
       return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? '', beside));

@@ -7,11 +7,11 @@ import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { introspectToken } from '../../shared/services/token-lifecycle.js';
 
 /** POST /api/oauth/introspect (RFC 7662): never a 401 for the token itself, only for the client. */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
-    async ({ event, body, state }) =>
+    async ({ deps, event, body, state }) =>
       json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
   );
 

@@ -9,11 +9,15 @@ import { listKnaps } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
 
 /** GET /api/studio/knap-tools?limit=&cursor= */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:read');
-    return json(200, await listKnaps(deps, caller, parseListKnapsQuery(event.queryStringParameters)));
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
+    async ({ deps, event, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:read');
+      return json(200, await listKnaps(deps, caller, parseListKnapsQuery(event.queryStringParameters)));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

@@ -9,12 +9,16 @@ import { callerOf } from '../../shared/services/request-state.js';
 import { listRuns } from '../../shared/services/runs.js';
 
 /** GET /api/studio/knap-tools/{uuid}/runs?limit=&cursor= */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:read');
-    const page = parseListKnapsQuery(event.queryStringParameters);
-    return json(200, await listRuns(deps, caller, event.pathParameters?.uuid ?? '', page));
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
+    async ({ deps, event, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:read');
+      const page = parseListKnapsQuery(event.queryStringParameters);
+      return json(200, await listRuns(deps, caller, event.pathParameters?.uuid ?? '', page));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

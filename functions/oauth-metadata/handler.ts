@@ -6,8 +6,8 @@ import { publicDeps } from '../../shared/public-deps.js';
 import type { Deps } from '../../shared/runtime.js';
 
 /** GET /.well-known/oauth-authorization-server: public, not metered, cacheable. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(functionDeps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
     json(200, authorizationServerMetadata(baseUrlOf(event)), { 'Cache-Control': 'public, max-age=3600' }),
   );
 

@@ -10,8 +10,8 @@ import type { Deps } from '../../shared/runtime.js';
  * its admin OpenID Connect discovery URL the admin issuer's (ADMIN_ISSUER; without it, the
  * local provider under /oidc of that address, as `npm start` serves it).
  */
-export const createHandler = (deps: Deps, env: NodeJS.ProcessEnv = process.env) =>
-  apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
+export const createHandler = (functionDeps: Deps, env: NodeJS.ProcessEnv = process.env) =>
+  apiHandler(functionDeps, { body: 'none', auth: 'none', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event }) =>
     json(200, openApiDocument(baseUrlOf(event), env.ADMIN_ISSUER || undefined), { 'Cache-Control': 'public, max-age=300' }),
   );
 

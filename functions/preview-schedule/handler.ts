@@ -11,10 +11,14 @@ import { previewSchedule } from '../../shared/services/schedule-preview.js';
 const MAX_PREVIEW_BODY_BYTES = 16 * 1024;
 
 /** POST /api/studio/schedules/preview */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_PREVIEW_BODY_BYTES }, async ({ body, state }) => {
-    requireScope(callerOf(state), 'knaps:read');
-    return json(200, previewSchedule(deps, parseSchedulePreview(body)));
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'json', auth: 'bearer', maxBodyBytes: MAX_PREVIEW_BODY_BYTES },
+    async ({ deps, body, state }) => {
+      requireScope(callerOf(state), 'knaps:read');
+      return json(200, previewSchedule(deps, parseSchedulePreview(body)));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));

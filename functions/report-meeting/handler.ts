@@ -12,11 +12,15 @@ import { reportMeeting } from '../../shared/services/runs.js';
 const MAX_MEETING_BODY_BYTES = 16 * 1024;
 
 /** POST /api/studio/meeting-transcriptions: 202 with the runs, new or earlier, of this meeting. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'json', auth: 'bearer', maxBodyBytes: MAX_MEETING_BODY_BYTES }, async ({ body, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:write');
-    return json(202, await reportMeeting(deps, caller, parseMeetingTranscription(body)));
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'json', auth: 'bearer', maxBodyBytes: MAX_MEETING_BODY_BYTES },
+    async ({ deps, body, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:write');
+      return json(202, await reportMeeting(deps, caller, parseMeetingTranscription(body)));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

@@ -6,11 +6,11 @@ import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { revokeToken } from '../../shared/services/token-lifecycle.js';
 
 /** POST /api/oauth/revoke (RFC 7009): 200 with an empty body, whether or not the token was known. */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
-    async ({ event, body, state }) => {
+    async ({ deps, event, body, state }) => {
       await revokeToken(deps, parseTokenOperation(body, event.headers?.authorization), state);
       // Typed as JSON although empty: client libraries (simple-oauth2) refuse an untyped answer.
       return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '' };

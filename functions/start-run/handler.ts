@@ -9,11 +9,15 @@ import { callerOf } from '../../shared/services/request-state.js';
 import { startManualRun } from '../../shared/services/runs.js';
 
 /** POST /api/studio/knap-tools/{uuid}/runs (no body): 202, the run, delivered in the background. */
-export const createHandler = (deps: Deps) =>
-  apiHandler(deps, { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES }, async ({ event, state }) => {
-    const caller = callerOf(state);
-    requireScope(caller, 'knaps:write');
-    return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? ''));
-  });
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
+    async ({ deps, event, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:write');
+      return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? ''));
+    },
+  );
 
 export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

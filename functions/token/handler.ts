@@ -7,11 +7,11 @@ import { parseTokenRequest } from '../../shared/schemas/token-request.js';
 import { grantTokens } from '../../shared/services/token-service.js';
 
 /** POST /api/oauth/token */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler(
-    deps,
+    functionDeps,
     { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
-    async ({ event, body, state }) => {
+    async ({ deps, event, body, state }) => {
       const request = parseTokenRequest(body, event.headers?.authorization);
       return json(200, await grantTokens(deps, request, state));
     },

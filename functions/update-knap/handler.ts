@@ -12,16 +12,16 @@ import { callerOf } from '../../shared/services/request-state.js';
  * application/merge-patch+json). The Knap is read beside the metering write, then written:
  * two round trips in all.
  */
-export const createHandler = (deps: Deps) =>
+export const createHandler = (functionDeps: Deps) =>
   apiHandler<EarlyKnapRead>(
-    deps,
+    functionDeps,
     {
       body: 'json',
       auth: 'bearer',
       maxBodyBytes: MAX_JSON_BODY_BYTES,
-      beside: knapReadBeside(deps),
+      beside: knapReadBeside,
     },
-    async ({ event, body, state, beside }) => {
+    async ({ deps, event, body, state, beside }) => {
       const caller = callerOf(state);
       requireScope(caller, 'knaps:write');
       const uuid = event.pathParameters?.uuid ?? '';

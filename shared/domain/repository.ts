@@ -7,6 +7,7 @@ import type { AuditEvent, AuditPage } from './audit.js';
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
+import type { RequestScope } from './request-scope.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
@@ -70,6 +71,11 @@ export interface PageRequest {
 }
 
 export interface Repository {
+  /**
+   * The same store, its DynamoDB calls bound to one request: its deadline, its round-trip
+   * counter. A wrapper of a store (a test's failing one) must wrap what this returns too.
+   */
+  within?(scope: RequestScope): Repository;
   putNewClient(client: ApiClient): Promise<void>;
   getClient(clientId: string): Promise<ApiClient | null>;
   listClientsByOrg(orgName: string): Promise<ApiClient[]>;

@@ -1,6 +1,5 @@
 import { AdminTokenError } from '../auth/admin-token-error.js';
 import { ApiError, bearerChallenge } from '../errors.js';
-import type { Deps } from '../runtime.js';
 import { bearerToken } from '../services/bearer-auth.js';
 import type { ApiMiddleware } from './types.js';
 
@@ -9,8 +8,9 @@ import type { ApiMiddleware } from './types.js';
  * the admin issuer) before anything else; the admin acts in the organization the token names.
  * An API client's access token is no JWT of that issuer: 401 like any other bad token.
  */
-export const adminAuth = (deps: Deps): ApiMiddleware => ({
+export const adminAuth = (): ApiMiddleware => ({
   before: async (request) => {
+    const { deps } = request.context;
     const token = bearerToken(request.event.headers?.authorization);
     if (!deps.adminTokens) throw new ApiError(503, 'Admin sign-in is not configured for this deployment');
     try {

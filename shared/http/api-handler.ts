@@ -2,8 +2,9 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { startInvocation } from '../lambda/invocation.js';
-import { inRequestScope } from '../request-scope.js';
+import { outerScopeOf } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
+import { scopedDeps } from '../scoped-deps.js';
 import type { RequestState } from '../services/request-state.js';
 import { adminAuth } from './admin-auth.js';
 import { bearerAuth } from './bearer.js';
@@ -32,10 +33,12 @@ export interface ApiHandlerOptions<Beside = never> {
    * less), once the token's MAC holds; undefined to read nothing early. The handler gets what
    * it returned as `beside`, and only once authentication has passed.
    */
-  beside?: (event: HttpEvent, clientId: string) => Beside | undefined;
+  beside?: (deps: Deps, event: HttpEvent, clientId: string) => Beside | undefined;
 }
 
 export interface ApiRequest<Beside = never> {
+  /** The function's deps bound to this request: its DynamoDB calls keep its deadline, its log lines carry its ids. */
+  deps: Deps;
   event: HttpEvent;
   /** The parsed body (a JSON value or a form's fields), unvalidated. */
   body: unknown;
@@ -66,21 +69,34 @@ export const apiHandler = <Beside = never>(
 ) => {
   const chain = middy<HttpEvent, HttpResult, Error, ApiContext>()
     .use(responseHeaders(deps, { noStore: options.noStore, basicChallenge: options.auth === 'client' }))
-    .use(errorHandler(deps))
+    .use(errorHandler())
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
-    .use(options.auth === 'bearer' ? [bearerAuth(deps, options.beside)] : [])
-    .use(options.auth === 'admin' ? [adminAuth(deps)] : [])
+    .use(options.auth === 'bearer' ? [bearerAuth(options.beside)] : [])
+    .use(options.auth === 'admin' ? [adminAuth()] : [])
     .use(bodyLimit(options.maxBodyBytes))
     .use(bodyParsers[options.body]);
   const lambda = chain.handler((event, context) =>
-    handle({ event, body: event.body as unknown, state: context.requestState, beside: context.besideAuth as Beside | undefined }),
+    handle({
+      deps: context.deps,
+      event,
+      body: event.body as unknown,
+      state: context.requestState,
+      beside: context.besideAuth as Beside | undefined,
+    }),
   );
   return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
     const starting = startInvocation(deps.log, context);
     if (starting) await starting;
     const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
+    // Under `npm start` the local server's fields (function, invocation id, counter) come first.
+    const scope = { ...outerScopeOf(context), correlationId: correlationId(event, context), deadline };
     // The request's own state, fresh per invocation (a warm Lambda reuses nothing of the last one's).
-    const apiContext = Object.assign(context, { requestState: {}, besideAuth: undefined }) as ApiContext;
-    return inRequestScope({ correlationId: correlationId(event, context), deadline }, () => lambda(event, apiContext));
+    const apiContext = Object.assign(context, {
+      requestState: {},
+      besideAuth: undefined,
+      scope,
+      deps: scopedDeps(deps, scope),
+    }) as ApiContext;
+    return lambda(event, apiContext);
   };
 };

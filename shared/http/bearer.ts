@@ -8,11 +8,12 @@ import type { ApiMiddleware, HttpEvent } from './types.js';
  * holds; its handle is kept in `context.besideAuth` for the handler, which sees it only if
  * authentication passed.
  */
-export const bearerAuth = (deps: Deps, beside?: (event: HttpEvent, clientId: string) => unknown): ApiMiddleware => ({
+export const bearerAuth = (beside?: (deps: Deps, event: HttpEvent, clientId: string) => unknown): ApiMiddleware => ({
   before: async (request) => {
+    const { deps } = request.context;
     const start = beside
       ? (clientId: string) => {
-          request.context.besideAuth = beside(request.event, clientId);
+          request.context.besideAuth = beside(deps, request.event, clientId);
         }
       : undefined;
     await authenticateBearer(deps, request.event.headers?.authorization, request.context.requestState, start);

@@ -56,8 +56,9 @@ const countRefusal = (deps: Pick<Deps, 'metrics'>, error: ApiError): void => {
  * Every error becomes `{"detail": "..."}`. Caller mistakes keep their status; anything
  * unexpected is logged (never the request body or headers, which hold secrets) and is a 500.
  */
-export const errorHandler = (deps: Pick<Deps, 'log' | 'metrics'>): ApiMiddleware => ({
+export const errorHandler = (): ApiMiddleware => ({
   onError: async (request) => {
+    const { deps } = request.context;
     const { error } = request;
     if (error instanceof ApiError) {
       countRefusal(deps, error);
@@ -65,7 +66,7 @@ export const errorHandler = (deps: Pick<Deps, 'log' | 'metrics'>): ApiMiddleware
       return;
     }
     const transient = isTransient(error);
-    // The correlation id is on every line already (see shared/logger.ts).
+    // The request's deps log with its correlation id (see shared/logger.ts).
     deps.log.error(transient ? 'DynamoDB unavailable' : 'Unhandled error', {
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       route: request.event.routeKey,

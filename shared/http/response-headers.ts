@@ -1,5 +1,5 @@
 import type { Metrics } from '../metrics.js';
-import { currentRequest, REQUEST_ID_HEADER } from '../request-scope.js';
+import { REQUEST_ID_HEADER } from '../request-scope.js';
 import { correlationId } from './telemetry.js';
 import type { ApiMiddleware, ApiRequestOf } from './types.js';
 
@@ -45,7 +45,7 @@ export const responseHeaders = (deps: { metrics: Metrics }, options: ResponseHea
           headers['RateLimit-Remaining'] = String(rate.remaining);
           headers['RateLimit-Reset'] = String(rate.resetSeconds);
         }
-        headers[REQUEST_ID_HEADER] = currentRequest()?.correlationId ?? correlationId(request.event, request.context);
+        headers[REQUEST_ID_HEADER] = request.context.scope?.correlationId ?? correlationId(request.event, request.context);
         response.headers = headers;
       }
       deps.metrics.flush();

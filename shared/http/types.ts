@@ -1,5 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { RequestScope } from '../domain/request-scope.js';
+import type { Deps } from '../runtime.js';
 import type { RequestState } from '../services/request-state.js';
 
 export type HttpEvent = APIGatewayProxyEventV2;
@@ -10,6 +12,10 @@ export interface ApiContext extends Context {
   requestState: RequestState;
   /** What the route's `beside` read started next to authentication (see apiHandler), if anything. */
   besideAuth?: unknown;
+  /** The request's scope: its correlation id, deadline and (under `npm start`) round-trip counter. */
+  scope: RequestScope;
+  /** The function's deps bound to this request (runtime.ts's scopedDeps): what middlewares and the handler use. */
+  deps: Deps;
 }
 
 export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;

@@ -58,10 +58,11 @@ export const readKnapBeside = (deps: Deps, clientId: string, uuid: string | unde
 };
 
 /** apiHandler's `beside` for the routes of one Knap (GET, PATCH, DELETE): its read, by the path's uuid. */
-export const knapReadBeside =
-  (deps: Deps) =>
-  (event: { pathParameters?: Record<string, string | undefined> }, clientId: string): EarlyKnapRead | undefined =>
-    readKnapBeside(deps, clientId, event.pathParameters?.uuid);
+export const knapReadBeside = (
+  deps: Deps,
+  event: { pathParameters?: Record<string, string | undefined> },
+  clientId: string,
+): EarlyKnapRead | undefined => readKnapBeside(deps, clientId, event.pathParameters?.uuid);
 
 /**
  * A Knap this caller sees, or a 404. A string that is not a UUID cannot name one: no read. An

@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RequestScope } from '../domain/request-scope.js';
 import { traceWhenSampled, tracingThisInvocation } from '../lambda/sampled-tracing.js';
-import { currentRequest } from '../request-scope.js';
 import { DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
 
 /**
@@ -35,16 +35,16 @@ export class DeadlineExceededError extends Error {
  * was answered must not reach the table (a write landing after "not stored" would surprise
  * everyone).
  */
-const beforeAttempt = (commandName: string): void => {
-  const deadline = currentRequest()?.deadline;
+const beforeAttempt = (commandName: string, scope: RequestScope | undefined): void => {
+  const deadline = scope?.deadline;
   if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(commandName);
 };
 
 /** One attempt over the wire, counted: in the process, in the request's counter, and how deep. */
-const countedAttempt = async <T>(commandName: string, send: () => Promise<T>): Promise<T> => {
+const countedAttempt = async <T>(commandName: string, send: () => Promise<T>, scope?: RequestScope): Promise<T> => {
   roundTrips.total += 1;
   roundTrips.byCommand[commandName] = (roundTrips.byCommand[commandName] ?? 0) + 1;
-  const counter = currentRequest()?.roundTrips;
+  const counter = scope?.roundTrips;
   if (counter) counter.count += 1;
   const depth = roundTrips.answeredDepth + 1;
   roundTrips.depth = Math.max(roundTrips.depth, depth);
@@ -57,8 +57,17 @@ const countedAttempt = async <T>(commandName: string, send: () => Promise<T>): P
 
 const MAX_ATTEMPTS = 3;
 
-const withinDeadline = async <T>(call: Promise<T>, command: string): Promise<T> => {
-  const deadline = currentRequest()?.deadline;
+/**
+ * The request a command sent through the SDK was sent for (scopedDocuments): its middlewares
+ * find it by the command instance the SDK hands them, lib-dynamodb's inner command included.
+ */
+const commandScopes = new WeakMap<object, RequestScope>();
+const scopeIn = (context: object): RequestScope | undefined => {
+  const instance = (context as { __smithy_context?: { commandInstance?: object } }).__smithy_context?.commandInstance;
+  return instance ? commandScopes.get(instance) : undefined;
+};
+
+const withinDeadline = async <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> => {
   if (deadline === undefined) return call;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -122,20 +131,20 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
   }
   const client = new DynamoDBClient(config);
   client.middlewareStack.add(
-    (next, context) => (args) => withinDeadline(next(args), context.commandName ?? 'a command'),
+    (next, context) => (args) => withinDeadline(next(args), context.commandName ?? 'a command', scopeIn(context)?.deadline),
     // Outside the retry middleware: the deadline bounds all attempts together.
     { step: 'initialize', name: 'requestDeadline' },
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      beforeAttempt(context.commandName ?? 'a command');
+      beforeAttempt(context.commandName ?? 'a command', scopeIn(context));
       return next(args);
     },
     // Inside the retry middleware, before an attempt goes over the wire (and is counted).
     { step: 'finalizeRequest', priority: 'normal', name: 'attemptWithinDeadline' },
   );
   client.middlewareStack.add(
-    (next, context) => (args) => countedAttempt(context.commandName ?? 'unknown', () => next(args)),
+    (next, context) => (args) => countedAttempt(context.commandName ?? 'unknown', () => next(args), scopeIn(context)),
     // Inside the retry middleware, so every attempt that goes over the wire counts.
     { step: 'finalizeRequest', priority: 'low', name: 'countRoundTrips' },
   );
@@ -152,30 +161,76 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
 export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocumentClient => {
   const client = createDynamoClient(settings);
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  // A client captured for X-Ray by its maker has every call recorded: only the SDK's are.
-  if ((settings.transport ?? 'wire') === 'sdk' || settings.capture || !wireKnowsEndpoint(settings)) return documents;
-  const wire = new DynamoWire({
-    client,
-    maxAttempts: MAX_ATTEMPTS,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    hooks: {
-      deadline: () => currentRequest()?.deadline,
-      deadlineExceeded: (commandName) => new DeadlineExceededError(commandName),
-      attempt: countedAttempt,
-    },
-  });
-  const translation = translationOf(documents.config.translateConfig);
   const viaSdk = documents.send.bind(documents) as (...args: unknown[]) => Promise<unknown>;
+  // A client captured for X-Ray by its maker has every call recorded: only the SDK's are.
+  const wire =
+    (settings.transport ?? 'wire') === 'sdk' || settings.capture || !wireKnowsEndpoint(settings)
+      ? undefined
+      : new DynamoWire({
+          client,
+          maxAttempts: MAX_ATTEMPTS,
+          requestTimeoutMs: settings.requestTimeoutMs,
+          hooks: {
+            deadlineExceeded: (commandName) => new DeadlineExceededError(commandName),
+            attempt: countedAttempt,
+          },
+        });
+  const translation = translationOf(documents.config.translateConfig);
+  const wireCall = (command: unknown) => (wire && !tracingThisInvocation() ? wireCallOf(command, translation) : null);
   const send = (...args: unknown[]): Promise<unknown> => {
-    const call = args.length === 1 && !tracingThisInvocation() ? wireCallOf(args[0], translation) : null;
-    return call ? wire.send(call) : viaSdk(...args);
+    const call = args.length === 1 ? wireCall(args[0]) : null;
+    if (call) return (wire as DynamoWire).send(call);
+    // A command sent for a request before, and now for none, counts against nobody.
+    rememberScope(args[0], undefined);
+    return viaSdk(...args);
+  };
+  const sendWithin = (command: unknown, scope: RequestScope): Promise<unknown> => {
+    const call = wireCall(command);
+    if (call) return (wire as DynamoWire).send(call, scope);
+    rememberScope(command, scope);
+    return viaSdk(command);
   };
   const destroy = documents.destroy.bind(documents);
   return Object.assign(documents, {
     send,
+    [SEND_WITHIN]: sendWithin,
     destroy: () => {
-      wire.destroy();
+      wire?.destroy();
       destroy();
     },
   }) as DynamoDBDocumentClient;
+};
+
+/** What the store sends its commands through: a DynamoDB document client, or one request's view of it. */
+export type DocumentSender = Pick<DynamoDBDocumentClient, 'send'>;
+
+const SEND_WITHIN = Symbol('sendWithin');
+
+/**
+ * Ties a command to the request it is sent for (undefined: to none), for the SDK's middlewares
+ * to find. A command is the last request's it was sent for: the store makes one per call.
+ */
+const rememberScope = (command: unknown, scope: RequestScope | undefined): void => {
+  if (typeof command !== 'object' || command === null) return;
+  // lib-dynamodb's commands run the SDK's middlewares on an inner command.
+  const inner = (command as { clientCommand?: unknown }).clientCommand;
+  const instance = typeof inner === 'object' && inner !== null ? inner : command;
+  if (scope) commandScopes.set(instance, scope);
+  else commandScopes.delete(instance);
+};
+
+/**
+ * The client's calls on behalf of one request: each keeps its deadline (retries included) and
+ * counts against its round trips. A client createDocumentClient did not make (a test's) is
+ * given the scope through the SDK's middlewares only if it has them.
+ */
+export const scopedDocuments = (documents: DocumentSender, scope: RequestScope): DocumentSender => {
+  const within = (documents as { [SEND_WITHIN]?: (command: unknown, scope: RequestScope) => Promise<unknown> })[SEND_WITHIN];
+  const send = within
+    ? (command: unknown) => within(command, scope)
+    : (command: unknown) => {
+        rememberScope(command, scope);
+        return documents.send(command as never);
+      };
+  return { send } as DocumentSender;
 };

@@ -7,7 +7,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
-  type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
   type QueryCommandOutput,
@@ -29,12 +28,14 @@ import {
   type Repository,
   type RevocationMigration,
 } from '../domain/repository.js';
+import type { RequestScope } from '../domain/request-scope.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import { AdminStore } from './admin-store.js';
 import { ClientStore } from './client-store.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { dueIndexEntry, itemToIdempotency, itemToKnap, itemToStoredKnap, knapToItem } from './items.js';
 import { key, knapIndexCursor } from './keys.js';
 import { type RedeliveryResult, RunStore } from './run-store.js';
@@ -49,7 +50,7 @@ export class DynamoRepository implements Repository {
   private readonly webhooks: WebhookStore;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DocumentSender,
     private readonly tableName: string,
   ) {
     this.table = new TableOps(db, tableName);
@@ -57,6 +58,10 @@ export class DynamoRepository implements Repository {
     this.admins = new AdminStore(this.table);
     this.runs = new RunStore(this.table);
     this.webhooks = new WebhookStore(this.table);
+  }
+
+  within(scope: RequestScope): DynamoRepository {
+    return new DynamoRepository(scopedDocuments(this.db, scope), this.tableName);
   }
 
   putNewClient(client: ApiClient): Promise<void> {

@@ -326,13 +326,17 @@ class RetryQuota {
   }
 }
 
+/** The request a call is made for: when it must have its answer (epoch ms), and what counts its round trips. */
+export interface WireScope {
+  deadline?: number;
+  roundTrips?: { count: number };
+}
+
 export interface WireHooks {
-  /** When the request being served must have its answer (epoch ms), if it has such a deadline. */
-  deadline(): number | undefined;
-  /** What a call cut short by that deadline fails with. */
+  /** What a call cut short by its request's deadline fails with. */
   deadlineExceeded(commandName: string): Error;
   /** Around each attempt that goes over the wire (counting round trips). */
-  attempt<T>(commandName: string, send: () => Promise<T>): Promise<T>;
+  attempt<T>(commandName: string, send: () => Promise<T>, scope?: WireScope): Promise<T>;
 }
 
 export interface WireSettings {
@@ -423,18 +427,18 @@ export class DynamoWire {
     return this.settled;
   }
 
-  async send(call: WireCall): Promise<unknown> {
+  async send(call: WireCall, scope?: WireScope): Promise<unknown> {
     const { hooks, maxAttempts } = this.settings;
     const commandName = `${call.operation}Command`;
     const payload = toWireJson(call.body);
+    const deadline = scope?.deadline;
     let totalRetryDelay = 0;
     for (let attempt = 1; ; attempt += 1) {
-      const deadline = hooks.deadline();
       const settled = this.current() ?? (await this.settle());
       // After settling, which may have waited for credentials: no attempt starts past the deadline.
       if (deadline !== undefined && Date.now() >= deadline) throw hooks.deadlineExceeded(commandName);
       try {
-        const answer = await hooks.attempt(commandName, () => this.post(settled, call.operation, payload, deadline));
+        const answer = await hooks.attempt(commandName, () => this.post(settled, call.operation, payload, deadline), scope);
         const metadata = { httpStatusCode: answer.status, requestId: answer.requestId, attempts: attempt, totalRetryDelay };
         if (answer.status !== 200) throw exceptionOf(answer.status, answer.text, answer.errorType, metadata);
         this.quota.earn();

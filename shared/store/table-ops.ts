@@ -6,12 +6,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
-  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { DocumentSender } from './dynamo-client.js';
 
 export type Item = Record<string, unknown>;
 
@@ -47,7 +47,7 @@ export const unlessConditionFails = async <T>(write: Promise<T>): Promise<T | nu
 /** The table and the client that reaches it, with the reads and batches every module uses. */
 export class TableOps {
   constructor(
-    readonly db: DynamoDBDocumentClient,
+    readonly db: DocumentSender,
     readonly tableName: string,
   ) {}
 

@@ -3,7 +3,7 @@ import { startApiServer } from '../../local/server.js';
 import type { Repository } from '../../shared/domain/repository.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { createKnap, getToken, listKnaps, startTestApi, type TestApi } from '../support/api.js';
-import { failingRepo } from '../support/failing-repo.js';
+import { failingRepo, overriding } from '../support/failing-repo.js';
 import { body as json } from '../support/json.js';
 
 let api: TestApi;
@@ -142,15 +142,12 @@ describe('a failed or lost first try, then a retry: one Knap', () => {
     const key = freshKey();
     const count = await myKnapCount();
     const timeout = Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
-    const landsThenTimesOut: Repository = new Proxy(api.deps.repo, {
-      get: (target, property) =>
-        property === 'putKnap'
-          ? async (...args: Parameters<Repository['putKnap']>) => {
-              await target.putKnap(...args);
-              throw timeout;
-            }
-          : (Reflect.get(target, property, target) as (...a: unknown[]) => unknown).bind(target),
-    });
+    const landsThenTimesOut = overriding(api.deps.repo, (inner) => ({
+      putKnap: async (...args: Parameters<Repository['putKnap']>) => {
+        await inner.putKnap(...args);
+        throw timeout;
+      },
+    }));
     const lossy = await serverWith(landsThenTimesOut);
     try {
       expect((await createKnap(lossy.url, token, { name: 'lost' }, keyed(key))).status).toBe(500);

@@ -8,7 +8,7 @@ import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { FakeClock } from '../support/clock.js';
 import { OWNER, putPendingRun, putTestKnap, type Receiver, startReceiver } from '../support/deliveries.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
-import { failingRepo } from '../support/failing-repo.js';
+import { failingRepo, overriding } from '../support/failing-repo.js';
 
 let table: TestTable;
 let target: Receiver;
@@ -27,15 +27,9 @@ const settings = { ...deliverySettingsFromEnv({}), allowLocalhost: true };
 
 /** The store, with getRun failing for one run, as a throttled or unreachable table would. */
 const failingFor = (repo: Repository, badRunId: string): Repository =>
-  new Proxy(repo, {
-    get: (inner, property) => {
-      if (property === 'getRun') {
-        return (id: string) => (id === badRunId ? Promise.reject(new Error('ProvisionedThroughputExceeded')) : inner.getRun(id));
-      }
-      const value = Reflect.get(inner, property, inner);
-      return typeof value === 'function' ? value.bind(inner) : value;
-    },
-  });
+  overriding(repo, (inner) => ({
+    getRun: (id: string) => (id === badRunId ? Promise.reject(new Error('ProvisionedThroughputExceeded')) : inner.getRun(id)),
+  }));
 
 describe('deliver-runs Lambda (SQS consumer)', () => {
   test('delivers a batch and reports only the records whose delivery threw', async () => {

@@ -24,8 +24,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { inRequestScope } from '../../shared/request-scope.js';
-import { createDocumentClient, DeadlineExceededError, roundTrips } from '../../shared/store/dynamo-client.js';
+import { createDocumentClient, DeadlineExceededError, roundTrips, scopedDocuments } from '../../shared/store/dynamo-client.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultProxy, forwardTo, startFaultProxy } from '../support/fault-proxy.js';
 
@@ -298,26 +297,36 @@ describe('failures, as the SDK would meet them', () => {
     client.destroy();
   });
 
-  test("the request's deadline ends the call, retries included, and no attempt starts after it", async () => {
-    const client = createDocumentClient({ endpoint: proxy.endpoint });
-    proxy.mode = 'hang';
-    const started = Date.now();
-    await expect(
-      inRequestScope({ deadline: Date.now() + 150 }, () =>
-        client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } })),
-      ),
-    ).rejects.toBeInstanceOf(DeadlineExceededError);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    proxy.mode = 'up';
-    roundTrips.reset();
-    await expect(
-      inRequestScope({ deadline: Date.now() - 1 }, () =>
-        client.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } })),
-      ),
-    ).rejects.toBeInstanceOf(DeadlineExceededError);
-    expect(roundTrips.total).toBe(0);
-    client.destroy();
-  });
+  test.each(['wire', 'sdk'] as const)(
+    "%s: the request's deadline ends the call, retries included, no attempt starts after it, and its calls count",
+    async (transport) => {
+      const client = createDocumentClient({ endpoint: proxy.endpoint, transport });
+      // A command per call, as the store makes them: one sent again is the last request's.
+      const get = () => new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } });
+      proxy.mode = 'hang';
+      const started = Date.now();
+      await expect(scopedDocuments(client, { deadline: Date.now() + 150 }).send(get())).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
+      expect(Date.now() - started).toBeLessThan(2_000);
+      proxy.mode = 'up';
+      roundTrips.reset();
+      await expect(scopedDocuments(client, { deadline: Date.now() - 1 }).send(get())).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
+      expect(roundTrips.total).toBe(0);
+      // The request's own counter, and only its calls: another request's and unscoped ones are not.
+      const mine = { count: 0 };
+      const other = { count: 0 };
+      const scoped = scopedDocuments(client, { deadline: Date.now() + 5_000, roundTrips: mine });
+      await scoped.send(get());
+      await scoped.send(new GetCommand({ TableName: table.tableName, Key: { pk: 'c', sk: 'd' } }));
+      await scopedDocuments(client, { roundTrips: other }).send(get());
+      await client.send(get());
+      expect([mine.count, other.count]).toEqual([2, 1]);
+      client.destroy();
+    },
+  );
 });
 
 /** A DynamoDB stand-in that gives every call the same canned answer, counting them. */
@@ -417,8 +426,8 @@ describe('answers the SDK classifies', () => {
     const client = createDocumentClient({ endpoint: server.endpoint });
     const started = Date.now();
     await expect(
-      inRequestScope({ deadline: Date.now() + 200 }, () =>
-        client.send(new GetCommand({ TableName: 'knap', Key: { pk: 'a', sk: 'b' } })),
+      scopedDocuments(client, { deadline: Date.now() + 200 }).send(
+        new GetCommand({ TableName: 'knap', Key: { pk: 'a', sk: 'b' } }),
       ),
     ).rejects.toBeInstanceOf(DeadlineExceededError);
     expect(Date.now() - started).toBeLessThan(1_500);

@@ -6,17 +6,26 @@ import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { MeetingFanOut } from '../../shared/domain/runs.js';
 import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
 import { MemoryMetrics } from '../../shared/metrics.js';
-import { correlationKeys } from '../../shared/request-scope.js';
+import { correlationKeys, type RequestScope } from '../../shared/request-scope.js';
 import type { Deps, Log } from '../../shared/runtime.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { testKeyring } from './token-keys.js';
 
 /** Captures log lines instead of printing them, with the request's correlation id as KnapLogger adds it; tests read `lines`. */
+type MemoryLine = { level: string; message: string; extra: Record<string, unknown>[]; correlation_id?: string };
+
 export class MemoryLog implements Log {
-  readonly lines: { level: string; message: string; extra: Record<string, unknown>[]; correlation_id?: string }[] = [];
+  constructor(
+    readonly lines: MemoryLine[] = [],
+    /** What `within` gave this view: the request's keys, on each of its lines. */
+    private readonly keys?: Record<string, string>,
+  ) {}
   #push(level: string, message: string, extra: Record<string, unknown>[]): void {
-    this.lines.push({ level, message, extra, ...correlationKeys() });
+    this.lines.push({ level, message, extra, ...this.keys });
+  }
+  within(scope: RequestScope): MemoryLog {
+    return new MemoryLog(this.lines, { ...this.keys, ...correlationKeys(scope) });
   }
   info(message: string, ...extra: Record<string, unknown>[]): void {
     this.#push('info', message, extra);
