@@ -18,11 +18,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { readToken } from '../shared/domain/tokens.js';
 import { createApiClient } from '../shared/services/admin-service.js';
-import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
-import { type RunningFloor, startFloorProcess } from './floor/process.js';
+import { floorConfigFor, type RunningFloor, startFloorProcess } from './floor/process.js';
 import type { FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
@@ -110,21 +108,7 @@ try {
   }
   if (values.floor) {
     const token = target.headers.authorization?.replace('Bearer ', '') ?? '';
-    const presented = await readToken(token, 'access', stack.deps.tokenKeys);
-    if (presented.format !== 'sealed') throw new Error('the project issued a token it cannot read');
-    const { claims } = presented;
-    floor = await startFloorProcess(
-      {
-        endpoint: dynalite.endpoint,
-        tableName: DEFAULT_TABLE_NAME,
-        clientId: claims.clientId,
-        orgName: 'bench',
-        generation: claims.generation,
-        revocationIds: [claims.tokenId, ...(claims.grantId ? [claims.grantId] : [])],
-        limit: 50,
-      },
-      profiled,
-    );
+    floor = await startFloorProcess(await floorConfigFor(token, stack.deps.tokenKeys, dynalite.endpoint, 50), profiled);
     target.url = target.url.replace(stack.url, floor.urls[route as FloorRoute]);
     server = floor;
   }

@@ -19,11 +19,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { startApiServer } from '../local/server.js';
-import { readToken } from '../shared/domain/tokens.js';
 import { createApiClient } from '../shared/services/admin-service.js';
 import { roundTrips } from '../shared/store/dynamo-client.js';
-import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
-import { startFloorProcess } from './floor/process.js';
+import { floorConfigFor, startFloorProcess } from './floor/process.js';
 import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
@@ -97,9 +95,6 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       body: tokenForm(client),
     });
     const { access_token: token } = (await granted.json()) as { access_token: string };
-    const presented = await readToken(token, 'access', stack.deps.tokenKeys);
-    if (presented.format !== 'sealed') throw new Error('the project issued a token it cannot read');
-    const { claims } = presented;
     const bearer = { authorization: `Bearer ${token}` };
     const json = { ...bearer, 'content-type': 'application/json' };
     const knapBody = JSON.stringify({
@@ -116,15 +111,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       uuids.push(((await created.json()) as { uuid: string }).uuid);
     }
 
-    const floor = await startFloorProcess({
-      endpoint: dynalite.endpoint,
-      tableName: DEFAULT_TABLE_NAME,
-      clientId: claims.clientId,
-      orgName: 'bench',
-      generation: claims.generation,
-      revocationIds: [claims.tokenId, ...(claims.grantId ? [claims.grantId] : [])],
-      limit: KNAPS,
-    });
+    const floor = await startFloorProcess(await floorConfigFor(token, stack.deps.tokenKeys, dynalite.endpoint, KNAPS));
     stops.push(() => floor.stop());
 
     const targets: Record<FloorRoute, Target> = {
