@@ -1,6 +1,6 @@
 /**
  * What the request being handled carries to the code working on its behalf: handed over
- * explicitly (apiHandler gives each request deps bound to its scope, see runtime.ts's
+ * explicitly (apiHandler gives each request deps bound to its scope, see shared/scoped-deps.ts's
  * scopedDeps), not through an AsyncLocalStorage, whose promise hooks would make every promise
  * of the process pay (about 0.1 ms of a 0.7 ms request in the route bench; docs/performance.md).
  */

@@ -14,7 +14,7 @@ export interface ApiContext extends Context {
   besideAuth?: unknown;
   /** The request's scope: its correlation id, deadline and (under `npm start`) round-trip counter. */
   scope: RequestScope;
-  /** The function's deps bound to this request (runtime.ts's scopedDeps): what middlewares and the handler use. */
+  /** The function's deps bound to this request (shared/scoped-deps.ts): what middlewares and the handler use. */
   deps: Deps;
 }
 
