@@ -1,6 +1,5 @@
 import type { Metrics } from '../metrics.js';
 import { REQUEST_ID_HEADER } from '../request-scope.js';
-import { correlationId } from './telemetry.js';
 import type { ApiMiddleware, ApiRequestOf } from './types.js';
 
 export interface ResponseHeadersOptions {
@@ -45,7 +44,7 @@ export const responseHeaders = (deps: { metrics: Metrics }, options: ResponseHea
           headers['RateLimit-Remaining'] = String(rate.remaining);
           headers['RateLimit-Reset'] = String(rate.resetSeconds);
         }
-        headers[REQUEST_ID_HEADER] = request.context.scope?.correlationId ?? correlationId(request.event, request.context);
+        headers[REQUEST_ID_HEADER] = request.context.scope.correlationId;
         response.headers = headers;
       }
       deps.metrics.flush();

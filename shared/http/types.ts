@@ -13,7 +13,7 @@ export interface ApiContext extends Context {
   /** What the route's `beside` read started next to authentication (see apiHandler), if anything. */
   besideAuth?: unknown;
   /** The request's scope: its correlation id, deadline and (under `npm start`) round-trip counter. */
-  scope: RequestScope;
+  scope: RequestScope & { correlationId: string };
   /** The function's deps bound to this request (shared/scoped-deps.ts): what middlewares and the handler use. */
   deps: Deps;
 }
