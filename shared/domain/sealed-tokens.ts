@@ -219,14 +219,44 @@ const parse = (body: string) => {
 };
 
 /**
+ * Tokens whose MAC held, by their exact body. A client presents one access token for up to
+ * an hour, and a warm function need not check the same MAC on every request: a hit costs one
+ * lookup instead of decoding, re-encoding and an HMAC. Only a token whose MAC held gets in,
+ * under the exact spelling it was checked in, so a variant of it is a miss and is checked in
+ * full. An entry counts only while the ring still gives the very key it was checked under: a
+ * key retired (or read again from its secret) sends the token back through the full check.
+ * Expiry and revocation are not decided here; callers check them on every request, hit or not.
+ * Bounded: the oldest entry goes when it is full.
+ */
+const verified = new Map<string, { keyId: string; key: TokenKey; claims: Readonly<TokenClaims> }>();
+/** About 1 MB at the longest tokens; a function serves far fewer live tokens than this. */
+export const VERIFIED_TOKENS_KEPT = 1024;
+
+/** How many verified tokens are kept now (for tests of the bound). */
+export const verifiedTokenCount = (): number => verified.size;
+
+const keepVerified = (body: string, keyId: string, key: TokenKey, claims: Readonly<TokenClaims>): void => {
+  if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
+  verified.set(body, { keyId, key, claims });
+};
+
+/**
  * The claims of a sealed token whose MAC holds under a key of the ring, else null: a
  * forged, altered or truncated token, or one sealed under a key the ring no longer has.
+ * The claims are frozen: a token checked once may answer many requests with the same object.
  */
-export const unseal = async (body: string, keyring: TokenKeyring): Promise<TokenClaims | null> => {
+export const unseal = async (body: string, keyring: TokenKeyring): Promise<Readonly<TokenClaims> | null> => {
+  const known = verified.get(body);
+  if (known) {
+    if ((await keyring.verifyingKey(known.keyId)) === known.key) return known.claims;
+    verified.delete(body);
+  }
   const parsed = parse(body);
   if (!parsed) return null;
   const key = await keyring.verifyingKey(parsed.keyId);
   if (!key || !timingSafeEqual(mac(key, parsed.signed), parsed.tag)) return null;
   const own = ownGrant(parsed.claims.kind, body);
-  return own ? { ...parsed.claims, grantId: own.id, grantKey: own.key } : parsed.claims;
+  const claims = Object.freeze(own ? { ...parsed.claims, grantId: own.id, grantKey: own.key } : parsed.claims);
+  keepVerified(body, parsed.keyId, key, claims);
+  return claims;
 };

@@ -1,5 +1,13 @@
 import { hashCredential } from '../../shared/domain/credentials.js';
-import { grantIdOf, seal, staticKeyring, tokenKey, unseal } from '../../shared/domain/sealed-tokens.js';
+import {
+  grantIdOf,
+  seal,
+  staticKeyring,
+  tokenKey,
+  unseal,
+  VERIFIED_TOKENS_KEPT,
+  verifiedTokenCount,
+} from '../../shared/domain/sealed-tokens.js';
 import { MAX_TOKEN_LENGTH, readToken } from '../../shared/domain/tokens.js';
 import {
   cachedSecretKeyring,
@@ -173,5 +181,60 @@ describe('one exact spelling', () => {
     const access = seal({ ...claims, grantId: refresh.grantId }, tokenKey(KEY), 1);
     expect(await unseal(access.body, keyring)).toEqual(expect.objectContaining({ version: 1, grantId: refresh.grantId }));
     expect(await unseal(seal(claims, tokenKey(KEY), 3).body, keyring)).toBeNull();
+  });
+});
+
+describe('tokens already checked', () => {
+  const NEXT = 'the-next-key-0123456789abcdef-0123456789';
+  const PREVIOUS = 'the-previous-key-0123456789abcdef-012345';
+
+  test('are kept by their exact spelling only: every variant of a kept token is still checked in full and refused', async () => {
+    const { body } = seal(claims, tokenKey(KEY));
+    const first = await unseal(body, keyring);
+    expect(first).not.toBeNull();
+    expect(Object.isFrozen(first)).toBe(true);
+    const accepted: string[] = [];
+    for (const variant of oneCharacterAway(body)) if ((await unseal(variant, keyring)) !== null) accepted.push(variant);
+    expect(accepted).toEqual([]);
+    // The kept answer is the same claims, and nothing can change them for the next request.
+    const again = await unseal(body, keyring);
+    expect(again).toBe(first);
+    expect(() => {
+      (again as { clientId: string }).clientId = 'someone-else';
+    }).toThrow(TypeError);
+    expect((await unseal(body, keyring))?.clientId).toBe(claims.clientId);
+  });
+
+  test('count only under the key they were checked with: a retired key, or a ring without it, refuses them', async () => {
+    let now = 0;
+    let value = JSON.stringify({ current: NEXT, previous: PREVIOUS });
+    const ring = cachedSecretKeyring(
+      async () => value,
+      () => now,
+    );
+    const { body } = seal(claims, tokenKey(Buffer.from(PREVIOUS)));
+    expect((await unseal(body, ring))?.clientId).toBe(claims.clientId);
+    expect((await unseal(body, ring))?.clientId).toBe(claims.clientId);
+    // Another ring, without that key, refuses the token another ring has kept.
+    expect(await unseal(body, staticKeyring([Buffer.from(NEXT)]))).toBeNull();
+    // Retired: once the ring reads its secret again, the kept token is refused.
+    value = JSON.stringify({ current: NEXT });
+    now += KEY_CACHE_MS;
+    expect(await unseal(body, ring)).toBeNull();
+    expect(await unseal(body, ring)).toBeNull();
+    // A ring with the same key again checks the MAC afresh, and it still holds.
+    expect((await unseal(body, staticKeyring([Buffer.from(PREVIOUS)])))?.clientId).toBe(claims.clientId);
+  });
+
+  test(`are at most ${VERIFIED_TOKENS_KEPT}, the oldest going first, and one that went is checked in full again`, async () => {
+    const bodies = Array.from({ length: VERIFIED_TOKENS_KEPT + 50 }, () => seal(claims, tokenKey(KEY)).body);
+    for (const body of bodies) expect(await unseal(body, keyring)).not.toBeNull();
+    expect(verifiedTokenCount()).toBe(VERIFIED_TOKENS_KEPT);
+    expect((await unseal(bodies[0] as string, keyring))?.tokenId).toBe(
+      Buffer.from(bodies[0] as string, 'base64url')
+        .subarray(18, 34)
+        .toString('base64url'),
+    );
+    expect(verifiedTokenCount()).toBe(VERIFIED_TOKENS_KEPT);
   });
 });
