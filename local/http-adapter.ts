@@ -45,6 +45,37 @@ const queryParameters = (search: URLSearchParams): Record<string, string> | unde
   return Object.keys(params).length > 0 ? params : undefined;
 };
 
+/**
+ * A request line's path and query string, as `new URL(target, 'http://localhost')` gives them
+ * (`search` with its `?`, or empty). Most targets are a plain path and query, which URL would
+ * give back unchanged: those are split at the first `?` without building a URL (a URL costs
+ * more than the rest of the adapter). Anything URL might rewrite (dot segments, percent
+ * escapes in the path, characters it escapes, `//`, an absolute target) goes through URL.
+ * Null when URL cannot read it (`/\\` is `//`, a host missing): the caller's 400.
+ */
+export const requestTarget = (target: string): RequestTarget | null => {
+  if (PLAIN_TARGET.test(target)) {
+    const query = target.indexOf('?');
+    if (query === -1) return { pathname: target, search: '' };
+    return { pathname: target.slice(0, query), search: query === target.length - 1 ? '' : target.slice(query) };
+  }
+  try {
+    const { pathname, search } = new URL(target, 'http://localhost');
+    return { pathname, search };
+  } catch {
+    return null;
+  }
+};
+
+export interface RequestTarget {
+  pathname: string;
+  /** The query with its `?`, or empty. */
+  search: string;
+}
+
+/** A path of characters URL keeps as they are (no `.` or `%`: dot segments), then perhaps a query of such characters. */
+const PLAIN_TARGET = /^\/(?!\/)[\w\-~!$&()*+,;=:@/]*(\?[\w\-~!$&()*+,;=:@/?%.]*)?$/;
+
 /** `23/Nov/2026:09:20:47 +0000`, the format of requestContext.time. */
 export const clfTime = (date: Date): string => {
   const [, day, month, year, time] = /^\w+, (\d+) (\w+) (\d+) ([\d:]+)/.exec(date.toUTCString()) ?? [];
@@ -66,7 +97,7 @@ export const toHttpApiEvent = (
   routeKey: string,
   pathParameters: Record<string, string> = {},
   now = new Date(),
-  url = new URL(request.url ?? '/', 'http://localhost'),
+  target: RequestTarget = requestTarget(request.url ?? '/') ?? { pathname: '/', search: '' },
 ): HttpEvent => {
   const headers = singleValued(request.rawHeaders);
   const method = request.method ?? 'GET';
@@ -76,14 +107,14 @@ export const toHttpApiEvent = (
   // API Gateway moves cookies out of the headers; read, not deleted, so `headers` keeps a fast shape.
   const cookie = headers.cookie;
   const requestId = randomUUID();
-  const { pathname, search } = url;
+  const { pathname, search } = target;
   const event: HttpEvent = {
     version: '2.0',
     routeKey,
     rawPath: pathname,
     rawQueryString: search.slice(1),
     headers: cookie === undefined ? headers : withoutCookie(headers),
-    queryStringParameters: search ? queryParameters(url.searchParams) : undefined,
+    queryStringParameters: search ? queryParameters(new URLSearchParams(search)) : undefined,
     requestContext: {
       accountId: 'offline',
       apiId: 'local',

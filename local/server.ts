@@ -9,7 +9,7 @@ import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { OUTER_SCOPE } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
-import { lambdaContext, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
+import { lambdaContext, requestTarget, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -126,12 +126,17 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
 
   const dispatch = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const started = Date.now();
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = url.pathname;
+    const target = requestTarget(request.url ?? '/');
+    const path = target?.pathname ?? '-';
     if (closing) {
       // Arrived on a connection that was busy when the stop began (or behind a request on it):
       // refused, with no handler run and no body read, rather than run and cut off.
       answer(request, response, problem(503, 'The server is stopping; send the request again once it is back'));
+      logAccess(request, response, path, started);
+      return;
+    }
+    if (!target) {
+      answer(request, response, problem(400, 'The request target is not a path this server can read'));
       logAccess(request, response, path, started);
       return;
     }
@@ -159,7 +164,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     } else {
       const { route, parameters } = matched;
       const handler = await handlerFor(route);
-      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), url);
+      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), target);
       const calls = { count: 0 };
       const context = lambdaContext(route.id, lambdaTimeoutMs);
       // One process runs every function: each line says which one, whatever ran before it

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { setRateLimit } from '../../shared/services/admin-service.js';
 import { getToken, listKnaps, postToken, startTestApi, type TestApi } from '../support/api.js';
 import { body } from '../support/json.js';
@@ -123,5 +124,24 @@ describe('the local server itself', () => {
     const method = await fetch(`${api.url}/api/oauth/token`);
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('POST');
+  });
+
+  test('a request target no URL can be read from is a 400, not a failure', async () => {
+    // fetch would tidy the target; `/\\` is `//`, a URL with no host.
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      request(`${api.url}/`, { path: '/\\' }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(answer).toEqual({
+      status: 400,
+      text: JSON.stringify({ detail: 'The request target is not a path this server can read' }),
+    });
   });
 });

@@ -3,8 +3,9 @@
  * to. Under `npm start` this is what API Gateway does deployed, so it must give the same event.
  */
 import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import { matchPath, routeFor, routes, routesOn } from '../../functions/routes.js';
-import { clfTime, toHttpApiEvent } from '../../local/http-adapter.js';
+import { clfTime, requestTarget, toHttpApiEvent } from '../../local/http-adapter.js';
 
 /** What toHttpApiEvent reads of a request: its line, raw headers and socket. */
 const requestOf = (url: string, rawHeaders: string[], method = 'GET') =>
@@ -90,6 +91,55 @@ describe('toHttpApiEvent', () => {
     expect(at('2026-11-25T09:20:47.999Z')).toBe('25/Nov/2026:09:20:47 +0000');
     expect(at('2026-11-25T09:20:48.000Z')).toBe('25/Nov/2026:09:20:48 +0000');
     expect(at('2027-01-01T00:00:00.000Z')).toBe(clfTime(new Date('2027-01-01T00:00:00.000Z')));
+  });
+});
+
+describe('requestTarget', () => {
+  const asUrl = (target: string) => {
+    try {
+      const { pathname, search } = new URL(target, 'http://localhost');
+      return { pathname, search };
+    } catch {
+      return null; // `/\\` is `//` with no host
+    }
+  };
+
+  test('gives the path and query URL gives, for plain targets and every kind URL rewrites', () => {
+    for (const target of [
+      '/',
+      '/api/studio/knap-tools',
+      '/api/studio/knap-tools/0b7c0f0e-6d3c-4a8e-9f1e-2b8f5f0c6a11',
+      '/api/studio/knap-tools?limit=5&tag=a&tag=b',
+      '/a?',
+      '/a?b?c',
+      '/a?x=%zz&y=%41',
+      '/a/../b',
+      '/a/%2e%2e/b',
+      '/a/./b',
+      '//evil.example/a',
+      '/a b?c d',
+      '/a"b?c"d#e',
+      "/a?b='c'",
+      '/caf\u00e9?q=\u00e9',
+      '/a\\b',
+      'http://other.example/a?b',
+      '*',
+      '/\\',
+      '/\\x/y',
+    ]) {
+      expect(requestTarget(target)).toEqual(asUrl(target));
+    }
+  });
+
+  test('equals URL on any target of path and query characters (property)', () => {
+    const character = fc.constantFrom(...'aZ09-_~!$&()*+,;=:@/?%.#\'" <>`{}|^[]\\\u00e9\t'.split(''));
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 24 }), (characters) => {
+        const target = `/${characters.join('')}`;
+        expect(requestTarget(target)).toEqual(asUrl(target));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 
