@@ -217,34 +217,37 @@ export const routes: readonly RouteDefinition[] = [
   },
 ];
 
-const templates = new Map<RouteDefinition, RegExp>();
+/** A route template's segments: a literal, or the name of a path parameter (`{name}`, one whole segment). */
+type Segment = string | { parameter: string };
 
-/** The route template as a regular expression; `{name}` captures one non-empty path segment. */
-const templateOf = (route: RouteDefinition): RegExp => {
-  let template = templates.get(route);
-  if (!template) {
-    const pattern = route.path
-      .split(/(\{[A-Za-z_]+\})/)
-      .map((part) =>
-        /^\{[A-Za-z_]+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
-      )
-      .join('');
-    template = new RegExp(`^${pattern}$`);
-    templates.set(route, template);
-  }
-  return template;
-};
+const segmentsOf = (path: string): Segment[] =>
+  path.split('/').map((part) => (/^\{[A-Za-z_]+\}$/.test(part) ? { parameter: part.slice(1, -1) } : part));
 
-/** The path parameters when `path` fits the route's template (API Gateway's matching), else null. */
+const templates = new Map<RouteDefinition, Segment[]>(routes.map((route) => [route, segmentsOf(route.path)]));
+
+/**
+ * The path parameters when `path` fits the route's template (API Gateway's matching: a
+ * parameter is one non-empty segment, handed over decoded), else null. Compared segment by
+ * segment, as cheaper than a regular expression with named groups on every request.
+ */
 export const matchPath = (route: RouteDefinition, path: string): Record<string, string> | null => {
-  const match = templateOf(route).exec(path);
-  if (!match) return null;
+  const segments = templates.get(route) ?? segmentsOf(route.path);
+  const parts = path.split('/');
+  if (parts.length !== segments.length) return null;
   const parameters: Record<string, string> = {};
-  try {
-    // API Gateway hands path parameters over decoded.
-    for (const name in match.groups) parameters[name] = decodeURIComponent(match.groups[name] as string);
-  } catch {
-    return null;
+  for (let index = 0; index < parts.length; index += 1) {
+    const segment = segments[index] as Segment;
+    const part = parts[index] as string;
+    if (typeof segment === 'string') {
+      if (part !== segment) return null;
+    } else {
+      if (part === '') return null;
+      try {
+        parameters[segment.parameter] = decodeURIComponent(part);
+      } catch {
+        return null;
+      }
+    }
   }
   return parameters;
 };

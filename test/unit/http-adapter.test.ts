@@ -167,6 +167,44 @@ describe('routeFor and routesOn', () => {
     }
   });
 
+  test('a path fits a template as a regular expression of it would say (property)', () => {
+    // The rule written the other way: `{name}` is `[^/]+`, handed over decoded.
+    const oracle = (template: string, path: string): Record<string, string> | null => {
+      const names: string[] = [];
+      const pattern = template
+        .split(/(\{[A-Za-z_]+\})/)
+        .map((part) => {
+          if (!/^\{[A-Za-z_]+\}$/.test(part)) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+          names.push(part.slice(1, -1));
+          return '([^/]+)';
+        })
+        .join('');
+      const match = new RegExp(`^${pattern}$`).exec(path);
+      if (!match) return null;
+      try {
+        return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] as string)]));
+      } catch {
+        return null;
+      }
+    };
+    const segment = fc.stringMatching(/^[a-z0-9%€./]{0,6}$/);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...routes),
+        fc.array(segment, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        (route, values, filled) => {
+          let index = 0;
+          const path = filled
+            ? route.path.replace(/\{[A-Za-z_]+\}/g, () => values[index++ % values.length] as string)
+            : `/${values.join('/')}`;
+          expect(matchPath(route, path)).toEqual(oracle(route.path, path));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
   test('a Knap path gives its routes by method, with the decoded id', () => {
     const found = routesOn('/api/studio/knap-tools/%E2%82%AC');
     expect(found.map(({ route }) => route.method).sort()).toEqual(['DELETE', 'GET', 'PATCH']);
