@@ -145,24 +145,42 @@ export const toHttpApiEvent = (
   return event;
 };
 
-/** A Lambda context good enough for middy: a deadline and a request id. */
-export const lambdaContext = (functionName: string, timeoutMs: number): Context => {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(LAMBDA_SETTINGS.memoryMb),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
+/**
+ * A Lambda context good enough for middy: a deadline and a request id. A class, so that its
+ * methods are shared rather than made again for every request.
+ */
+class LocalContext implements Context {
+  callbackWaitsForEmptyEventLoop = true;
+  readonly functionVersion = '$LATEST';
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB = String(LAMBDA_SETTINGS.memoryMb);
+  readonly awsRequestId = randomUUID();
+  readonly logGroupName: string;
+  readonly logStreamName: string;
+  private readonly deadline: number;
+  constructor(
+    readonly functionName: string,
+    timeoutMs: number,
+    names: ContextNames,
+  ) {
+    this.deadline = Date.now() + timeoutMs;
+    this.invokedFunctionArn = names.invokedFunctionArn ?? `arn:aws:lambda:local:000000000000:function:${functionName}`;
+    this.logGroupName = `/aws/lambda/${functionName}`;
+    this.logStreamName = names.logStreamName ?? 'local';
+  }
+  getRemainingTimeInMillis(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+  done(): void {}
+  fail(): void {}
+  succeed(): void {}
+}
+
+/** What a caller may name differently from the local server's defaults (scripts/invoke-core.ts, as deployed). */
+type ContextNames = Partial<Pick<Context, 'invokedFunctionArn' | 'logStreamName'>>;
+
+export const lambdaContext = (functionName: string, timeoutMs: number, names: ContextNames = {}): Context =>
+  new LocalContext(functionName, timeoutMs, names);
 
 /**
  * Writes a handler result the way API Gateway does: a structured result as given, and

@@ -285,11 +285,10 @@ export const lambdaContext = (fn: InvokableFunction, region = process.env.AWS_RE
   const functionName = `KnapApi-${fn.id}`;
   const timeoutSeconds = fn.kind === 'job' ? JOB_TIMEOUT_SECONDS[fn.job.trigger] : LAMBDA_SETTINGS.timeoutSeconds;
   const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
-  return {
-    ...localLambdaContext(functionName, timeoutSeconds * 1000),
+  return localLambdaContext(functionName, timeoutSeconds * 1000, {
     invokedFunctionArn: `arn:aws:lambda:${region}:123456789012:function:${functionName}`,
     logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
-  };
+  });
 };
 
 export const readEvent = async (file: string): Promise<APIGatewayProxyEventV2> =>

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../domain/clients.js';
 import { epochSeconds } from '../domain/clock.js';
 import type { RequestGuard } from '../domain/repository.js';
+import type { TokenClaims } from '../domain/sealed-tokens.js';
 import { isExpired, readToken, tokenScopes } from '../domain/tokens.js';
 import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
@@ -24,8 +25,8 @@ interface TokenFacts {
   clientId: string;
   guard: RequestGuard;
   scope: string;
-  /** A sealed token's standing in the table, to read beside the metering write. */
-  standing?: () => Promise<boolean>;
+  /** A sealed token's claims, whose standing in the table is read beside the metering write. */
+  sealed?: TokenClaims;
 }
 
 /**
@@ -44,7 +45,7 @@ const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
     // Tokens sealed by earlier versions may be revoked by a mark on the client item, which the metering write checks.
     const guard: RequestGuard =
       claims.version < 2 ? { generation: claims.generation, notRevoked: ids } : { generation: claims.generation };
-    return { clientId: claims.clientId, guard, scope: claims.scope, standing: () => standsInTable(deps.repo, claims) };
+    return { clientId: claims.clientId, guard, scope: claims.scope, sealed: claims };
   }
   const record = await deps.repo.getToken(presented.tokenHash);
   if (record?.kind !== 'access') throw unauthorized(MESSAGES.invalidAccessToken);
@@ -63,6 +64,14 @@ const tokenFacts = async (deps: Deps, token: string): Promise<TokenFacts> => {
  * returns: when authentication refuses, it is dropped unseen and the refusal is the same
  * whatever it found, so a failed token learns nothing of what exists.
  */
+const ignore = (): void => {};
+
+/** A revoked token is as unknown as a forged one: no count, and nothing said of the client's quota. */
+const refuseRevoked = (state: RequestState): never => {
+  state.rate = undefined;
+  throw unauthorized(MESSAGES.invalidAccessToken);
+};
+
 export const authenticateBearer = async (
   deps: Deps,
   authorization: string | undefined,
@@ -70,14 +79,9 @@ export const authenticateBearer = async (
   beside?: (clientId: string) => void,
 ): Promise<Caller> => {
   const facts = await tokenFacts(deps, bearerToken(authorization));
-  const standing = facts.standing?.();
-  standing?.catch(() => {}); // awaited below; the metering write may refuse first
+  const standing = facts.sealed && standsInTable(deps.repo, facts.sealed);
+  standing?.catch(ignore); // awaited below; the metering write may refuse first
   beside?.(facts.clientId);
-  // A revoked token is as unknown as a forged one: no count, and nothing said of the client's quota.
-  const refuseRevoked = (): never => {
-    state.rate = undefined;
-    throw unauthorized(MESSAGES.invalidAccessToken);
-  };
   let client: ApiClient;
   try {
     client = await meterOrRefuse(deps, facts.clientId, facts.guard, state, {
@@ -87,12 +91,13 @@ export const authenticateBearer = async (
     });
   } catch (error) {
     // A failed read leaves the 429 as it is.
-    if (standing && error instanceof ApiError && error.status === 429 && !(await standing.catch(() => true))) refuseRevoked();
+    if (standing && error instanceof ApiError && error.status === 429 && !(await standing.catch(() => true)))
+      refuseRevoked(state);
     throw error;
   }
   if (standing && !(await standing)) {
     if (state.rate) await deps.repo.refundRequest(client.clientId, state.rate.window);
-    refuseRevoked();
+    refuseRevoked(state);
   }
   const caller: Caller = { client, scopes: tokenScopes(facts) };
   state.caller = caller;
