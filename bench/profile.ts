@@ -64,6 +64,8 @@ let stopped = false;
 try {
   const client = await createApiClient(stack.deps, { orgName: 'bench', name: 'profile', rateLimit: 1_000_000 });
   const form = tokenForm(client);
+  /** The Knaps made for the Knap routes; the last is the one read. */
+  const uuids: string[] = [];
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
   const target: { url: string; method: 'GET' | 'POST' | 'PATCH'; headers: Record<string, string>; body?: string } = {
     url: peer ? peer.tokenUrl : `${stack.url}/api/oauth/token`,
@@ -83,15 +85,15 @@ try {
     });
     const knaps = `${stack.url}/api/studio/knap-tools`;
     const json = { ...bearer, 'content-type': 'application/json' };
-    let uuid = '';
     for (let index = 0; index < 50; index += 1) {
       const created = await fetch(knaps, { method: 'POST', headers: json, body: knapBody });
-      ({ uuid } = (await created.json()) as { uuid: string });
+      uuids.push(((await created.json()) as { uuid: string }).uuid);
     }
+    const uuid = uuids.at(-1) as string;
     if (route === 'create') Object.assign(target, { url: knaps, headers: json, body: knapBody });
     if (route === 'list') Object.assign(target, { url: `${knaps}?limit=50`, method: 'GET', headers: bearer, body: undefined });
     if (route === 'get') Object.assign(target, { url: `${knaps}/${uuid}`, method: 'GET', headers: bearer, body: undefined });
-    // One connection per Knap would need 10 of them; one Knap, and PATCHes that may retry, is near enough for a profile.
+    // Each connection PATCHes a Knap of its own (see load), so that no PATCH meets a conflict.
     if (route === 'patch')
       Object.assign(target, {
         url: `${knaps}/${uuid}`,
@@ -112,7 +114,19 @@ try {
     target.url = target.url.replace(stack.url, floor.urls[route as FloorRoute]);
     server = floor;
   }
-  const load = (seconds: number) => autocannon({ ...target, connections, duration: seconds });
+  const load = (seconds: number) => {
+    let next = 0;
+    return autocannon({
+      ...target,
+      connections,
+      duration: seconds,
+      setupClient: (client) => {
+        if (route !== 'patch') return;
+        const own = new URL(target.url.replace(uuids.at(-1) as string, uuids[next++ % uuids.length] as string));
+        client.setRequests([{ method: target.method, path: own.pathname, headers: target.headers, body: target.body }] as never);
+      },
+    });
+  };
   await load(Number(values.warmup));
   // The profile's timestamps are on the same monotonic clock as process.hrtime.
   const fromUs = Number(process.hrtime.bigint() / 1000n);

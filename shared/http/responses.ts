@@ -1,36 +1,11 @@
 import { etagOf, type StoredKnap } from '../domain/knaps.js';
-import { DIGITS_MARK, toJson } from '../domain/storable-json.js';
+import { toJson } from '../domain/storable-json.js';
 import type { HttpEvent, HttpResult } from './types.js';
-
-const MARKED = new RegExp(`"${DIGITS_MARK}([^"]*)"`, 'g');
-/** What JSON.stringify makes of a LosslessNumber that parseJson did not make: its own fields. */
-const FOREIGN_LOSSLESS = '"isLosslessNumber":true';
-
-/**
- * JSON text of a value, lossless numbers (tool_metadata's 64-bit ids, 1e400) with their
- * digits: exactly what lossless-json's stringify writes (storable-json's toJson), in one native
- * JSON.stringify pass instead of lossless-json's walk in JavaScript (~0.5 ms for a listing
- * of 50 Knaps). The numbers parseJson made write themselves as marked strings, replaced by
- * their digits after. A LosslessNumber made elsewhere, a bigint, or an object that merely
- * looks like a LosslessNumber is left to toJson itself (slower, and rare).
- */
-export const writeJson = (body: unknown): string => {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(body);
-  } catch {
-    // A bigint, which JSON.stringify refuses (a cycle throws in toJson too).
-    return toJson(body);
-  }
-  if (text === undefined) return 'null';
-  if (text.includes(FOREIGN_LOSSLESS)) return toJson(body);
-  return text.includes(DIGITS_MARK) ? text.replace(MARKED, '$1') : text;
-};
 
 export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode,
   headers: { 'Content-Type': 'application/json', ...headers },
-  body: writeJson(body),
+  body: toJson(body),
 });
 
 export const problem = (statusCode: number, detail: string, headers: Record<string, string> = {}): HttpResult =>
