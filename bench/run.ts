@@ -33,6 +33,7 @@ import { createApiClient } from '../shared/services/admin-service.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
+import { runHandlerBench } from './handlers.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
@@ -53,6 +54,11 @@ const { values } = parseArgs({
     routes: { type: 'boolean', default: false },
     /** One DynamoDB call's client CPU, through the SDK and over DynamoWire (bench/wire.ts). */
     wire: { type: 'boolean', default: false },
+    /** The project's own CPU per request of each Knap route, in process, the table's answers from memory (bench/handlers.ts). */
+    handlers: { type: 'boolean', default: false },
+    requests: { type: 'string', default: '20000' },
+    /** --handlers: only these routes, comma-separated. */
+    route: { type: 'string' },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
   },
@@ -69,6 +75,12 @@ const peerVersion = (
 
 if (values.wire) {
   await runWireBench({ rounds, calls: 2_000 }, command);
+  process.exit(0);
+}
+
+if (values.handlers) {
+  const only = values.route?.split(',');
+  await runHandlerBench({ rounds: Number(values.rounds), requests: Number(values.requests), only }, command);
   process.exit(0);
 }
 
