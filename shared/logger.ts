@@ -31,7 +31,7 @@ export class KnapLogger implements Log {
   }
   within(scope: RequestScope): KnapLogger {
     const keys = correlationKeys(scope);
-    return keys ? new KnapLogger(this.powertools, { ...this.keys, ...keys }) : this;
+    return keys ? new KnapLogger(this.powertools, Object.assign({}, this.keys, keys)) : this;
   }
 }
 

@@ -26,11 +26,9 @@ export const createHandler = (functionDeps: Deps) =>
         } = knapResponse(201, await createKnap(deps, caller, input, uuid));
         return { status: statusCode, headers: headers as Record<string, string>, body: text };
       });
-      return {
-        statusCode: answer.status,
-        headers: { ...answer.headers, ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
-        body: answer.body,
-      };
+      const headers = Object.assign({}, answer.headers);
+      if (answer.replayed) headers['Idempotent-Replayed'] = 'true';
+      return { statusCode: answer.status, headers, body: answer.body };
     },
   );
 

@@ -124,5 +124,7 @@ export const readKnapInput = (body: unknown): { input: CreateKnapInput } | { pro
   const parsed = v.safeParse(CreateKnapSchema, body);
   if (!parsed.success) return { problem: issueMessage(parsed.issues[0]) };
   const tool_metadata = everyMember((body as Record<string, unknown>).tool_metadata, parsed.output.tool_metadata);
-  return { input: { ...parsed.output, tool_metadata } };
+  const input = Object.assign({}, parsed.output);
+  input.tool_metadata = tool_metadata;
+  return { input };
 };

@@ -256,7 +256,7 @@ export const unseal = async (body: string, keyring: TokenKeyring): Promise<Reado
   const key = await keyring.verifyingKey(parsed.keyId);
   if (!key || !timingSafeEqual(mac(key, parsed.signed), parsed.tag)) return null;
   const own = ownGrant(parsed.claims.kind, body);
-  const claims = Object.freeze(own ? { ...parsed.claims, grantId: own.id, grantKey: own.key } : parsed.claims);
+  const claims = Object.freeze(own ? Object.assign({}, parsed.claims, { grantId: own.id, grantKey: own.key }) : parsed.claims);
   keepVerified(body, parsed.keyId, key, claims);
   return claims;
 };

@@ -180,16 +180,17 @@ export const issueSealedToken = async (
   clock: Clock,
   keyring: TokenKeyring,
 ): Promise<{ token: string; claims: TokenClaims }> => {
-  const claims: ClaimsToSeal = { ...issuedNow(kind, owner, scope, clock), grantId };
+  // Plain keys before each spread: a literal that starts with one is slow on Node.js 20.
+  const claims: ClaimsToSeal = { grantId, ...issuedNow(kind, owner, scope, clock) };
   const sealed = seal(claims, await keyring.signingKey());
   return {
     token: TOKEN_PREFIX[kind] + sealed.body,
     claims: {
+      version: SEALED_VERSION,
       ...claims,
       tokenId: sealed.tokenId,
       grantId: sealed.grantId,
       grantKey: sealed.grantKey,
-      version: SEALED_VERSION,
     },
   };
 };

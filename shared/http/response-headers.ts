@@ -33,8 +33,9 @@ export const responseHeaders = (deps: { metrics: Metrics }, options: ResponseHea
     (request: ApiRequestOf): void => {
       const { response } = request;
       if (response) {
-        // One copy of the handler's headers (it may share its object), then assignments.
-        const headers: Record<string, string | number | boolean> = { ...response.headers };
+        // One copy of the handler's headers (it may share its object), then assignments; not a
+        // spread, which on Node.js 20 makes every key added after it cost microseconds.
+        const headers: Record<string, string | number | boolean> = Object.assign({}, response.headers);
         if (failed && options.basicChallenge && response.statusCode === 401 && request.event.headers?.authorization !== undefined)
           headers['WWW-Authenticate'] = 'Basic realm="knap"';
         if (options.noStore) Object.assign(headers, NO_STORE_HEADERS);

@@ -31,7 +31,8 @@ export const idempotent = async (
   request: IdempotentRequest,
   operation: (resourceId: string) => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> => {
-  if (request.key === undefined) return { ...(await operation(randomUUID())), replayed: false };
+  // `replayed` first: a literal that starts with a spread is slow on Node.js 20 (docs/performance.md).
+  if (request.key === undefined) return { replayed: false, ...(await operation(randomUUID())) };
   if (!isValidIdempotencyKey(request.key)) {
     throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters');
   }
@@ -61,7 +62,7 @@ export const idempotent = async (
         'Retry-After': String(wait),
       });
     }
-    return { ...existing.response, replayed: true };
+    return { replayed: true, ...existing.response };
   }
   let response: StoredResponse;
   try {
@@ -74,5 +75,5 @@ export const idempotent = async (
     throw error;
   }
   await deps.repo.completeIdempotencyKey(clientId, request.key, requestHash, response);
-  return { ...response, replayed: false };
+  return { replayed: false, ...response };
 };

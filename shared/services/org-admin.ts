@@ -195,7 +195,8 @@ const attemptsOf = ({ run, attemptLog }: StoredRun): DeliveryAttemptEntry[] => {
   return [{ at: run.last_attempt_at, endpoint_id: null, status, error: run.last_error }];
 };
 
-const adminRunView = (stored: StoredRun): AdminRun => ({ ...stored.run, delivery_attempts: attemptsOf(stored) });
+// Object.assign, not a spread then a new key: each run of a page would pay microseconds on Node.js 20.
+const adminRunView = (stored: StoredRun): AdminRun => Object.assign({}, stored.run, { delivery_attempts: attemptsOf(stored) });
 
 export const listOrgRuns = async (deps: Deps, admin: OrgAdmin, page: PageRequest): Promise<AdminRunPage> => {
   const { runs, next } = await readPage(() => deps.repo.listRunsByOrg(admin.orgName, page));

@@ -178,7 +178,7 @@ export class DynamoRepository implements Repository {
     let count = 0;
     while (at) {
       const result: QueryCommandOutput = await this.db.send(
-        new QueryCommand({ ...meetingQuery(this.tableName, at.phase, viewer), Select: 'COUNT', ExclusiveStartKey: at.key }),
+        new QueryCommand({ Select: 'COUNT', ...meetingQuery(this.tableName, at.phase, viewer), ExclusiveStartKey: at.key }),
       );
       count += result.Count ?? 0;
       at = result.LastEvaluatedKey

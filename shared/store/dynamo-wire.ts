@@ -191,7 +191,8 @@ export const wireCallOf = (command: unknown, translation: Translation): WireCall
 /** What a call answered, unmarshalled as lib-dynamodb would when the command was one of its own. */
 const outputOf = (call: WireCall, parsed: AttributeMap, metadata: DynamoDBServiceException['$metadata']) => {
   const output = call.unmarshall ? convertTop(parsed, call.unmarshall, call.outputKeyNodes) : parsed;
-  return { ...output, $metadata: metadata };
+  // $metadata first: a literal that starts with a spread and adds a key is slow on Node.js 20.
+  return { $metadata: metadata, ...output };
 };
 
 /**

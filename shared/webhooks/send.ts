@@ -90,7 +90,7 @@ const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        headers: Object.assign({}, request.headers, { 'content-length': String(Buffer.byteLength(request.body)) }),
         lookup: pinnedLookup(target),
         agent: false,
         signal,
