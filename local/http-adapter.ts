@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
@@ -194,8 +194,14 @@ export const writeHttpResult = (response: ServerResponse, result: HttpResult | s
     return;
   }
   const { statusCode, headers = {}, cookies = [], body = '', isBase64Encoded } = result as HttpResult;
-  for (const [name, value] of Object.entries(headers)) response.setHeader(name, String(value));
-  if (cookies.length > 0) response.setHeader('set-cookie', cookies);
-  response.writeHead(statusCode ?? 200);
+  // The headers go to writeHead as they are (Node checks and writes each once), rather than
+  // through setHeader one by one, which keeps a second copy. Node writes a number or a boolean
+  // as its text, as String() would.
+  let fields: OutgoingHttpHeaders = headers as OutgoingHttpHeaders;
+  if (cookies.length > 0) {
+    fields = Object.assign({}, fields);
+    fields['set-cookie'] = cookies;
+  }
+  response.writeHead(statusCode ?? 200, fields);
   response.end(isBase64Encoded ? Buffer.from(body, 'base64') : body);
 };

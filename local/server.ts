@@ -7,7 +7,7 @@ import { type RouteDefinition, routeFor, routesOn } from '../functions/routes.js
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { OUTER_SCOPE } from '../shared/request-scope.js';
+import { OUTER_SCOPE, REQUEST_ID_HEADER } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
 
@@ -116,9 +116,15 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
    * credentials in the query string), the status, how long, the function that served it (named
    * as the deployed function's log group is) and the request id the caller got (X-Request-Id).
    */
-  const logAccess = (request: IncomingMessage, response: ServerResponse, path: string, started: number, fn?: string) => {
+  const logAccess = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    started: number,
+    fn?: string,
+    requestId?: unknown,
+  ) => {
     if (!options.accessLog) return;
-    const requestId = response.getHeader('x-request-id');
     console.log(
       `${new Date(started).toISOString()} ${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${fn ? ` fn=${fn}` : ''}${typeof requestId === 'string' ? ` request_id=${requestId}` : ''}`,
     );
@@ -146,6 +152,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       return;
     }
     const matched = routeFor(request.method, path);
+    let requestId: unknown;
     // A request without a body (most GETs) is complete on arrival: no stream to read.
     const body = request.complete && request.readableLength === 0 ? NO_BODY : await readBody(request);
     if (body === null) {
@@ -178,8 +185,9 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
         result.headers = headers;
       }
       answer(request, response, result);
+      requestId = result.headers?.[REQUEST_ID_HEADER];
     }
-    logAccess(request, response, path, started, matched?.route.id);
+    logAccess(request, response, path, started, matched?.route.id, requestId);
   };
 
   /** Exchanges under way: each is done once its handler has returned and its answer is written (or its connection gone). */
