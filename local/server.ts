@@ -76,6 +76,18 @@ const handlerLoader = (deps: Deps | undefined) => {
 
 const NO_BODY = Buffer.alloc(0);
 
+/**
+ * A request that says of no body (HTTP/1.1: neither Content-Length nor Transfer-Encoding, or a
+ * length of 0), as most GETs: nothing to read. Node hands it over before it has parsed the
+ * message's end, so `complete` is not yet set; reading the stream would cost an iterator and
+ * its promises for nothing. Node discards what was not read once the answer is written.
+ */
+const hasNoBody = (request: IncomingMessage): boolean => {
+  const { headers } = request;
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+};
+
 /** A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit). */
 export const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
   const chunks: Buffer[] = [];
@@ -153,8 +165,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     }
     const matched = routeFor(request.method, path);
     let requestId: unknown;
-    // A request without a body (most GETs) is complete on arrival: no stream to read.
-    const body = request.complete && request.readableLength === 0 ? NO_BODY : await readBody(request);
+    const body = hasNoBody(request) ? NO_BODY : await readBody(request);
     if (body === null) {
       answer(request, response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
     } else if (!matched) {
