@@ -88,17 +88,44 @@ const hasNoBody = (request: IncomingMessage): boolean => {
   return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 };
 
-/** A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit). */
-export const readBody = async (request: IncomingMessage): Promise<Buffer | null> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-};
+/**
+ * A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit), and then the
+ * rest is not read (the request is destroyed). Rejects when the request ends early (its
+ * connection gone). Listeners rather than the stream's async iterator, whose promises and
+ * end-of-stream tracking cost more than a small body's read.
+ */
+export const readBody = (request: IncomingMessage): Promise<Buffer | null> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onEnd);
+      request.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_PAYLOAD_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      settle();
+      request.destroy();
+      resolve(null);
+    };
+    const onEnd = (error?: Error) => {
+      settle();
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    // Closed before its end: the connection went away mid-body.
+    const onClose = () => onEnd(request.errored ?? new Error('The request ended before its body did'));
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onEnd);
+    request.on('close', onClose);
+  });
 
 /**
  * The API on a local port: each request becomes the API Gateway HTTP API event AWS would

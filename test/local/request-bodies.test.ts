@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { bearer, getToken, startTestApi, type TestApi } from '../support/api.js';
 
 /**
@@ -72,4 +74,43 @@ test('requests that say they have no body are answered, one after another on one
   // An empty body is a body the route reads: not a JSON object.
   expect(created.status).toBe(400);
   expect(created.reusedSocket).toBe(true);
+});
+
+test("a body over API Gateway's 10 MB is refused with 413 before any handler runs", async () => {
+  const chunk = 'x'.repeat(1024 * 1024);
+  const answer = await send(
+    'POST',
+    '/api/studio/knap-tools',
+    { ...bearer(token), 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    Array.from({ length: 11 }, () => chunk),
+  ).catch((error: NodeJS.ErrnoException) => ({ status: 0, body: error.code ?? '', reusedSocket: false }));
+  // The server stops reading at the limit: the answer, or a reset while the rest was still going out.
+  if (answer.status !== 0) {
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ detail: 'Request body exceeds 10485760 bytes' });
+  } else expect(['ECONNRESET', 'EPIPE']).toContain(answer.body);
+});
+
+test('a client that goes away in the middle of its body leaves the server answering the next', async () => {
+  const errors: unknown[][] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => {
+    errors.push(args);
+  };
+  try {
+    const socket = connect(Number(new URL(api.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST /api/studio/knap-tools HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+    );
+    socket.destroy();
+    await once(socket, 'close');
+    // Answered after the server has seen that connection close (its events come in order).
+    const next = await send('GET', '/api/studio/knap-tools', bearer(token));
+    expect(next.status).toBe(200);
+  } finally {
+    console.error = original;
+  }
+  // Nobody to answer, and no handler failed: nothing to report.
+  expect(errors).toEqual([]);
 });
