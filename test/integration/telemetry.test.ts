@@ -173,6 +173,34 @@ describe('log lines: the Lambda context and the correlation id', () => {
     expect(JSON.stringify(logged)).not.toContain(granted.access_token);
   });
 
+  test('each line names the invocation that wrote it, and only the first is the cold start', async () => {
+    // Powertools counts a cold start only in an on-demand Lambda (not a provisioned one, nor a test).
+    const initialization = process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+    process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+    const log = new KnapLogger(new Logger({ serviceName: 'knap-api', logLevel: 'INFO' }));
+    if (initialization === undefined) delete process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+    else process.env.AWS_LAMBDA_INITIALIZATION_TYPE = initialization;
+    // Lambda's context is a class instance: keep it one, with a request id of each invocation's own.
+    const invocation = (id: string) => Object.assign(context('Logged'), { awsRequestId: id });
+    const lines = await stdoutOf(async () => {
+      log.addContext(invocation('first'));
+      log.info('one');
+      log.addContext(invocation('second'));
+      log.addContext(invocation('third'));
+      log.within({ correlationId: 'req-3' }).warn('three');
+      log.info('three again');
+      log.addContext(invocation('fourth'));
+      log.within({ correlationId: 'req-4' }).error('four');
+    });
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.map((line) => [line.message, line.function_request_id, line.cold_start, line.function_name])).toEqual([
+      ['one', 'first', true, 'Logged'],
+      ['three', 'third', false, 'Logged'],
+      ['three again', 'third', false, 'Logged'],
+      ['four', 'fourth', false, 'Logged'],
+    ]);
+  });
+
   test('outside a request a line has no correlation id', async () => {
     const log = new KnapLogger(new Logger({ serviceName: 'knap-api', logLevel: 'INFO' }));
     const [line] = await stdoutOf(async () => log.info('between requests'));
