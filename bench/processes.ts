@@ -28,6 +28,21 @@ export const cpuMs = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 };
 
+/**
+ * Keeps a process (every thread: V8's, libuv's) on one CPU, with `taskset`. The route bench
+ * gives the server under test a core of its own and the load and the table the other, so a
+ * server's CPU per request is not inflated by the scheduler putting the load generator beside
+ * it. False when it could not (one core, no taskset).
+ */
+export const pinTo = (pid: number, cpu: number): boolean => {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Resolves when a line of the child's stdout matches, with the match; rejects if it exits or times out first. */
 export const waitForLine = (child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<RegExpMatchArray> =>
   new Promise((resolve, reject) => {

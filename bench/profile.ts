@@ -13,7 +13,7 @@
  */
 import '../local/quiet-sdk-warning.js';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ import { floorConfigFor, type RunningFloor, startFloorProcess } from './floor/pr
 import type { FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
-import { cpuMs, startDynaliteProcess } from './processes.js';
+import { cpuMs, pinTo, startDynaliteProcess } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +38,8 @@ const { values } = parseArgs({
     keep: { type: 'string' },
     /** Profile the route's floor (bench/floor/) under the same load instead of the project. */
     floor: { type: 'boolean', default: false },
+    /** Leave the processes wherever the scheduler puts them (by default the server gets a core of its own). */
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -113,6 +115,12 @@ try {
     floor = await startFloorProcess(await floorConfigFor(token, stack.deps.tokenKeys, dynalite.endpoint, 50), profiled);
     target.url = target.url.replace(stack.url, floor.urls[route as FloorRoute]);
     server = floor;
+  }
+  // As the route bench: the profiled server on a core of its own, the load and dynalite on the other.
+  if (!values['no-pin'] && cpus().length >= 2) {
+    pinTo(server.pid, 0);
+    pinTo(dynalite.pid, 1);
+    pinTo(process.pid, 1);
   }
   const load = (seconds: number) => {
     let next = 0;

@@ -16,6 +16,7 @@
  * PATCH knap-tools/{uuid} (each PATCH connection on a Knap of its own, so that no write
  * races another), POST schedules/preview.
  */
+import { cpus } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { startApiServer } from '../local/server.js';
@@ -24,9 +25,11 @@ import { roundTrips } from '../shared/store/dynamo-client.js';
 import { floorConfigFor, startFloorProcess } from './floor/process.js';
 import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
-import { cpuMs, startDynaliteProcess } from './processes.js';
+import { cpuMs, pinTo, startDynaliteProcess } from './processes.js';
 
 export interface RouteBenchOptions {
+  /** Give the servers under test one core, and the load and dynalite the other (see pinTo). */
+  pin: boolean;
   rounds: number;
   duration: number;
   warmup: number;
@@ -132,6 +135,12 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       },
     };
     const routeNames = Object.keys(targets) as FloorRoute[];
+    // Both servers on the first core (one is loaded at a time), this process (autocannon) and
+    // dynalite on the second: each round's server has a core to itself.
+    const pinned =
+      options.pin &&
+      cpus().length >= 2 &&
+      [pinTo(stack.pid, 0), pinTo(floor.pid, 0), pinTo(dynalite.pid, 1), pinTo(process.pid, 1)].every(Boolean);
     const sides = {
       project: { pid: stack.pid, base: (_route: FloorRoute) => stack.url },
       floor: { pid: floor.pid, base: (route: FloorRoute) => floor.urls[route] },
@@ -289,7 +298,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
 
     console.log(`\n$ ${command}`);
     console.log(
-      `${rounds} alternating rounds x ${duration} s per route (after ${warmup} s warm-up), ${connections} connections; one in-memory dynalite in its own process`,
+      `${rounds} alternating rounds x ${duration} s per route (after ${warmup} s warm-up), ${connections} connections; one in-memory dynalite in its own process; ${pinned ? 'the server on CPU 0, the load and dynalite on CPU 1' : 'no CPU pinning'}`,
     );
     console.log(
       `idle CPU subtracted (ms/s): project ${Math.round(idleRates.get(stack.pid) ?? 0)}, floor ${Math.round(idleRates.get(floor.pid) ?? 0)}, dynalite ${Math.round(idleRates.get(dynalite.pid) ?? 0)}\n`,
@@ -311,7 +320,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       );
     }
     console.log('\nMedians over the rounds; ratios are the median of the per-round ratios (range: lowest and highest round).');
-    return { command, settings: options, calls, routes: results };
+    return { command, settings: { ...options, pinned }, calls, routes: results };
   } finally {
     for (const stop of stops.reverse()) await stop();
   }

@@ -19,7 +19,9 @@
  *
  * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
  * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/),
- * written to bench/routes.json.
+ * written to bench/routes.json; the servers get a core of their own (`--no-pin`: not).
+ * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
+ * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
  */
 import '../local/quiet-sdk-warning.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,6 +54,8 @@ const { values } = parseArgs({
     'token-only': { type: 'boolean', default: false },
     /** Each Knap route against its floor (bench/routes.ts) instead of the token bench. */
     routes: { type: 'boolean', default: false },
+    /** --routes: leave the processes wherever the scheduler puts them. */
+    'no-pin': { type: 'boolean', default: false },
     /** One DynamoDB call's client CPU, through the SDK and over DynamoWire (bench/wire.ts). */
     wire: { type: 'boolean', default: false },
     /** The project's own CPU per request of each Knap route, in process, the table's answers from memory (bench/handlers.ts). */
@@ -85,7 +89,10 @@ if (values.handlers) {
 }
 
 if (values.routes) {
-  const report = await runRouteBench({ rounds, duration, warmup, idle: idleSeconds, connections }, command);
+  const report = await runRouteBench(
+    { rounds, duration, warmup, idle: idleSeconds, connections, pin: !values['no-pin'] },
+    command,
+  );
   const bundles = values['skip-bundles'] ? [] : await measureBundles();
   if (bundles.length > 0) console.table(bundles);
   const out = values.out ?? 'bench/routes.json';
