@@ -10,6 +10,7 @@
 import { quote, ScheduleError } from './errors.js';
 import { checkSubDailyInterval, hhmm } from './families/sub-daily.js';
 import type { Recurrence } from './resolve.js';
+import type { ScheduleKind } from './types.js';
 
 export interface CronReading {
   recurrence: Recurrence;
@@ -120,9 +121,15 @@ function readRate(description: string, count: number, unit: string): CronReading
   }
   const hourly = unit.startsWith('hour');
   checkSubDailyInterval(hourly ? 'hour' : 'minute', count, description.trim(), false, `every ${count} ${unit}`);
-  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: null };
   return {
-    recurrence: { ...base, schedule_type: hourly ? 'hourly' : 'minutely', interval: count },
+    recurrence: {
+      days_of_week: null,
+      days_of_month: null,
+      weeks_of_month: null,
+      months_of_year: null,
+      schedule_type: hourly ? 'hourly' : 'minutely',
+      interval: count,
+    },
     hour: 0,
     minute: 0,
     endTime: null,
@@ -188,13 +195,18 @@ function readDayOfWeek(field: string, eventBridge: boolean, expression: string):
   return { days: [...new Set(zeroBased)].sort((a, b) => a - b), weeks: null };
 }
 
+/**
+ * No day field set, in the months given, schedule_type last: toRecurrence's literals only replace
+ * keys of it, and add none after their spread (slow in Node 20: withFields in parse.ts).
+ */
+function noDays(schedule_type: ScheduleKind, months: number[] | null): Recurrence {
+  return { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: months, interval: 1, schedule_type };
+}
+
 function toRecurrence(dom: number[] | null, dow: DayOfWeek | null, months: number[] | null): Recurrence {
-  const base = { days_of_week: null, days_of_month: null, weeks_of_month: null, months_of_year: months, interval: 1 };
-  if (dow?.weeks) {
-    const type = months ? 'yearly' : 'monthly';
-    return { ...base, schedule_type: type, days_of_week: dow.days, weeks_of_month: dow.weeks };
-  }
-  if (dow) return { ...base, schedule_type: 'weekly', days_of_week: dow.days };
-  if (dom) return { ...base, schedule_type: months ? 'yearly' : 'monthly', days_of_month: dom };
-  return { ...base, schedule_type: 'daily' };
+  const byMonth = months ? 'yearly' : 'monthly';
+  if (dow?.weeks) return { ...noDays(byMonth, months), days_of_week: dow.days, weeks_of_month: dow.weeks };
+  if (dow) return { ...noDays('weekly', months), days_of_week: dow.days };
+  if (dom) return { ...noDays(byMonth, months), days_of_month: dom };
+  return noDays('daily', months);
 }

@@ -41,10 +41,12 @@ function list(words: string[]): string {
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
+/** Sort key: -1 ("last") after every day. */
+const lastAtEnd = (v: number) => (v === -1 ? 99 : v);
+
 /** Ascending without repeats, -1 ("last") at the end. */
 function ascending(values: readonly number[]): number[] {
-  const key = (v: number) => (v === -1 ? 99 : v);
-  return [...new Set(values)].sort((a, b) => key(a) - key(b));
+  return [...new Set(values)].sort((a, b) => lastAtEnd(a) - lastAtEnd(b));
 }
 
 /** The week as people read it here: Monday first, Sunday last. */
@@ -172,16 +174,20 @@ function everyNPeriods(info: ScheduleInfo, interval: number): Phrase {
   }
 }
 
+/** Whether the schedule sets a day field that the main phrase has not said. */
+const unsaid = (info: ScheduleInfo, said: readonly DayField[], field: DayField): boolean =>
+  info[field] !== null && info[field] !== undefined && !said.includes(field);
+
 /** What the main phrase left out, so that the sentence never claims more runs than there are. */
 function onlyClauses(info: ScheduleInfo, said: DayField[]): string[] {
-  const unsaid = (field: DayField) => info[field] !== null && info[field] !== undefined && !said.includes(field);
   const { days_of_week: weekdays, weeks_of_month: weeks, days_of_month: monthDays, months_of_year: months } = info;
   const clauses: string[] = [];
-  if (weeks && weekdays && unsaid('weeks_of_month')) clauses.push(`only on the ${nthWords(weeks, weekdays)} of the month`);
-  else if (weekdays && unsaid('days_of_week'))
+  if (weeks && weekdays && unsaid(info, said, 'weeks_of_month'))
+    clauses.push(`only on the ${nthWords(weeks, weekdays)} of the month`);
+  else if (weekdays && unsaid(info, said, 'days_of_week'))
     clauses.push(`only on ${list(mondayFirst(weekdays).map((d) => `${WEEKDAY_NAMES[d]}s`))}`);
-  if (monthDays && unsaid('days_of_month')) clauses.push(`only on the ${monthDayWords(monthDays)} of the month`);
-  if (months && unsaid('months_of_year')) clauses.push(`only in ${monthWords(months)}`);
+  if (monthDays && unsaid(info, said, 'days_of_month')) clauses.push(`only on the ${monthDayWords(monthDays)} of the month`);
+  if (months && unsaid(info, said, 'months_of_year')) clauses.push(`only in ${monthWords(months)}`);
   return clauses;
 }
 

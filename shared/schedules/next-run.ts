@@ -72,6 +72,12 @@ function checkShape(rule: Rule): void {
   if (rule.weeksOfMonth && !rule.daysOfWeek) throw invalid('weeks_of_month needs days_of_week');
 }
 
+// The allowed values of each list, made once rather than as closures on every compile.
+const isWeekday = (n: number) => n >= 0 && n <= 6;
+const isMonthDay = (n: number) => n === -1 || (n >= 1 && n <= 31);
+const isWeekOfMonth = (n: number) => n === -1 || (n >= 1 && n <= 5);
+const isMonth = (n: number) => n >= 1 && n <= 12;
+
 function compile(info: ScheduleInfo): Rule {
   if (typeof info !== 'object' || info === null) throw invalid('not an object');
   if (!SCHEDULE_KINDS.includes(info.schedule_type)) throw invalid('unknown schedule_type');
@@ -82,10 +88,10 @@ function compile(info: ScheduleInfo): Rule {
   const rule: Rule = {
     kind: info.schedule_type,
     ...readTime(info.schedule_time),
-    daysOfWeek: intList(info.days_of_week, 'days_of_week', (n) => n >= 0 && n <= 6),
-    daysOfMonth: intList(info.days_of_month, 'days_of_month', (n) => n === -1 || (n >= 1 && n <= 31)),
-    weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', (n) => n === -1 || (n >= 1 && n <= 5)),
-    months: intList(info.months_of_year, 'months_of_year', (n) => n >= 1 && n <= 12),
+    daysOfWeek: intList(info.days_of_week, 'days_of_week', isWeekday),
+    daysOfMonth: intList(info.days_of_month, 'days_of_month', isMonthDay),
+    weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', isWeekOfMonth),
+    months: intList(info.months_of_year, 'months_of_year', isMonth),
     interval,
     anchorDay,
     anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
@@ -195,7 +201,8 @@ function inIntervalPeriod(rule: Rule, date: CivilDate, day: number): boolean {
 /** Whole months are skipped at once when their month or their interval period rules them out. */
 function monthAllowed(rule: Rule, date: CivilDate): boolean {
   if (rule.months && !rule.months.includes(date.month)) return false;
-  if (rule.kind !== 'monthly' && rule.kind !== 'yearly') return true;
+  // Without an anchor every period is in (inIntervalPeriod): no day number to work out.
+  if ((rule.kind !== 'monthly' && rule.kind !== 'yearly') || rule.anchorPeriod === null) return true;
   return inIntervalPeriod(rule, date, dayNumber(date.year, date.month, 1));
 }
 
@@ -217,15 +224,39 @@ function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
  * each gets one instant, so a wall time repeated when clocks go back never runs twice.
  */
 export function nextRunAt(info: ScheduleInfo, after: Date): Date {
+  return firstRunAfter(compile(info), after);
+}
+
+/**
+ * nextRunAt for one schedule_info asked for run after run (a preview's next runs): checked and
+ * compiled once. Throws now what nextRunAt would throw for a malformed schedule_info.
+ */
+export function runSearch(info: ScheduleInfo): (after: Date) => Date {
   const rule = compile(info);
+  return (after) => firstRunAfter(rule, after);
+}
+
+/**
+ * civilDate(day), `date` being the day before: the next day of its month without the arithmetic,
+ * or civilDate's answer after a month's last day. (daysInMonth is never more than a month's
+ * length: for the year 0, which Date.UTC reads as 1900, it is short, and civilDate answers.)
+ */
+function dayAfter(date: CivilDate, day: number): CivilDate {
+  if (date.day < daysInMonth(date.year, date.month)) return { year: date.year, month: date.month, day: date.day + 1 };
+  return civilDate(day);
+}
+
+function firstRunAfter(rule: Rule, after: Date): Date {
   const afterMs = after instanceof Date ? after.getTime() : NaN;
   if (!Number.isFinite(afterMs)) throw new ScheduleError('Invalid reference time: not a valid Date');
   // One day early: a shifted wall time near midnight can land on the following local date.
   let day = Math.max(localDayNumber(afterMs, rule.zone) - 1, rule.anchorDay ?? -Infinity);
-  const lastYear = civilDate(day).year + HORIZON_YEARS;
-  for (let date = civilDate(day); date.year <= lastYear; date = civilDate(day)) {
+  let date = civilDate(day);
+  const lastYear = date.year + HORIZON_YEARS;
+  while (date.year <= lastYear) {
     if (!monthAllowed(rule, date)) {
       day = dayNumber(date.year, date.month + 1, 1);
+      date = civilDate(day);
       continue;
     }
     if (dayAllowed(rule, date, day)) {
@@ -235,6 +266,7 @@ export function nextRunAt(info: ScheduleInfo, after: Date): Date {
       if (instant !== null && instant > afterMs) return new Date(instant);
     }
     day++;
+    date = dayAfter(date, day);
   }
   throw new ScheduleError(`This schedule has no run in the next ${HORIZON_YEARS} years`);
 }

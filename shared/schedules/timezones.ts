@@ -195,11 +195,19 @@ const MULTI_ZONE_COUNTRIES = new Set([
   'chile',
 ]);
 
+/** cityZone's answers by city, which otherwise asks canonicalIana once per area. Bounded as canonicalNames. */
+const cityZones = new Map<string, string | null>();
+
 function cityZone(words: readonly Token[]): string | null {
   const city = words.map((w) => w.lower).join('_');
+  const known = cityZones.get(city);
+  if (known !== undefined) return known;
   // All lower case, so canonicalIana settles the spelling ("kolkata" -> Asia/Kolkata).
   const matches = AREAS.map((area) => canonicalIana(`${area.toLowerCase()}/${city}`)).filter((z): z is string => z !== null);
-  return matches.length === 1 ? (matches[0] as string) : null;
+  const zone = matches.length === 1 ? (matches[0] as string) : null;
+  if (cityZones.size >= MAX_CANONICAL_NAMES) cityZones.clear();
+  cityZones.set(city, zone);
+  return zone;
 }
 
 /** A one-zone country or an IANA city named by these words ("Japan", "Paris", "New York"), or null. */

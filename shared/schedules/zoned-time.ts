@@ -17,12 +17,23 @@ export interface Zone {
   offset(instant: number): number;
 }
 
+/** zoneOf's answers. Bounded: names are resolved zones, of which Intl knows a few hundred. */
+const zones = new Map<string, Zone>();
+const MAX_ZONES = 1_000;
+
 // @date-fns/tz reads the offset from Intl (cached per zone): ~1 KB, where luxon was ~70 KB
 // for the same Intl call in every function that parses schedules (docs/performance.md).
 // Known: 1.5.0 gives offsets of -00:MM the wrong sign; only local mean times before 1972
 // (Dublin before 1916, Monrovia) had one, which only a start date that far back meets.
 export function zoneOf(name: string): Zone {
-  return { name, offset: (instant) => cachedOffset(name, instant) };
+  // One Zone per name, not a closure per call: every run search and every parse asks for one.
+  let zone = zones.get(name);
+  if (!zone) {
+    if (zones.size >= MAX_ZONES) zones.clear();
+    zone = { name, offset: (instant) => cachedOffset(name, instant) };
+    zones.set(name, zone);
+  }
+  return zone;
 }
 
 const HOUR_MS = 60 * MINUTE_MS;
@@ -71,7 +82,12 @@ export function localToInstants(date: CivilDate, hour: number, minute: number, z
   const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
   // Offsets a day either side bracket any single transition near this wall time.
   const before = zone.offset(wall - DAY_MS);
-  const candidates = [before, zone.offset(wall), zone.offset(wall + DAY_MS)];
+  const at = zone.offset(wall);
+  const after = zone.offset(wall + DAY_MS);
+  // The same offset throughout (most days): its instant is the answer whichever way the check
+  // below goes, valid or in a gap, so it is not made.
+  if (before === at && at === after) return [wall - before * MINUTE_MS];
+  const candidates = [before, at, after];
   const valid = candidates
     .map((offset) => wall - offset * MINUTE_MS)
     .filter((instant) => zone.offset(instant) === (wall - instant) / MINUTE_MS);

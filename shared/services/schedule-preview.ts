@@ -2,7 +2,7 @@ import { isoSeconds } from '../domain/clock.js';
 import { PREVIEW_HORIZON_YEARS, type SchedulePreview, type SchedulePreviewRequest } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { describeSchedule, nextRunAt, ScheduleError, type ScheduleInfo, sayScheduleInEnglish } from '../schedules/index.js';
+import { describeSchedule, runSearch, ScheduleError, sayScheduleInEnglish } from '../schedules/index.js';
 
 /** The same instant PREVIEW_HORIZON_YEARS calendar years on (29 February goes to 1 March). */
 const horizonOf = (now: Date): number => {
@@ -12,9 +12,9 @@ const horizonOf = (now: Date): number => {
 };
 
 /** The run after `after`, or null when there is none before the horizon (or none the parser can find). */
-const runBefore = (info: ScheduleInfo, after: Date, horizon: number): Date | null => {
+const runBefore = (nextRun: (after: Date) => Date, after: Date, horizon: number): Date | null => {
   try {
-    const run = nextRunAt(info, after);
+    const run = nextRun(after);
     return run.getTime() <= horizon ? run : null;
   } catch (error) {
     // "No run in the next 400 years" after a later run: past the horizon, not a refusal.
@@ -37,13 +37,19 @@ export const previewSchedule = (deps: Deps, request: SchedulePreviewRequest): Sc
       now,
     });
     const horizon = horizonOf(now);
+    // nextRunAt's search, the schedule compiled once for all the runs (describeSchedule has
+    // just found a run of it, so it compiles).
+    const nextRun = runSearch(schedule_info);
     const runs = [new Date(next_run_at)];
     while (runs.length < request.count) {
-      const run = runBefore(schedule_info, runs[runs.length - 1] as Date, horizon);
+      const run = runBefore(nextRun, runs[runs.length - 1] as Date, horizon);
       if (!run) break;
       runs.push(run);
     }
-    return { schedule_info, next_runs: runs.map(isoSeconds), description: sayScheduleInEnglish(schedule_info) };
+    // The first run as describeSchedule wrote it: isoSeconds of the Date read back from it, once
+    // more, is the same text (~0.4 µs for toISOString).
+    const next_runs = [next_run_at, ...runs.slice(1).map(isoSeconds)];
+    return { schedule_info, next_runs, description: sayScheduleInEnglish(schedule_info) };
   } catch (error) {
     if (error instanceof ScheduleError) throw badRequest(error.detail);
     throw error;

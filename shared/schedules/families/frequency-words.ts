@@ -11,7 +11,7 @@ import { contradiction, quote, ScheduleError } from '../errors.js';
 import type { Recurrence } from '../resolve.js';
 import { isWord, type Token } from '../tokens.js';
 import { CARDINAL_WORDS, UNIT_WORDS, type Unit } from '../vocabulary.js';
-import { claim, type PhraseFamily, type View } from './family.js';
+import { claim, type PhraseFamily, type UnitMention, type View } from './family.js';
 import type { Facts } from './index.js';
 import { text } from './readers.js';
 
@@ -39,8 +39,11 @@ const SEMI: ReadonlyMap<string, Unit> = new Map([
   ['biannual', 'year'],
 ]);
 
-/** isWord without narrowing: a false answer says nothing about the token's type. */
-const wordIs = (t: Token | undefined, ...words: string[]): boolean => isWord(t, ...words);
+/**
+ * isWord without narrowing: a false answer says nothing about the token's type. isWord itself,
+ * typed so, rather than a wrapper that gathers and spreads the words once more on every call.
+ */
+const wordIs: (t: Token | undefined, ...words: string[]) => boolean = isWord;
 
 /** "twice", "thrice", "3 times", "three times": the count and how many tokens it takes. */
 function readCount(free: readonly Token[], i: number): { count: number; length: number } | null {
@@ -110,13 +113,14 @@ export const frequencyWords: PhraseFamily = {
  * and days of the month or nth weekdays is dropped, so the days decide. "every day on the 15th",
  * with no month unit, still contradicts itself.
  */
+// "weekly on the first Monday of the month" too: a plain week gives way as a day does.
+const isDaily = (u: UnitMention) => (u.unit === 'day' || u.unit === 'week') && u.interval === 1;
+const monthOnly = (u: UnitMention) => u.unit === 'month' && u.interval === 1;
+
 export function narrowDaily(facts: Facts): Facts {
-  // "weekly on the first Monday of the month" too: a plain week gives way as a day does.
-  const isDaily = (u: Facts['units'][number]) => (u.unit === 'day' || u.unit === 'week') && u.interval === 1;
   const longer = facts.units.some((u) => u.unit === 'month' || u.unit === 'quarter' || u.unit === 'year');
   const days = facts.monthDays.length + facts.nth.length + facts.weeksOfMonth.length > 0;
   // cronstrue's "on day 1 of the month, only in January": the month named narrows "the month".
-  const monthOnly = (u: Facts['units'][number]) => u.unit === 'month' && u.interval === 1;
   if (facts.onlyInMonths && facts.months.length > 0 && days && facts.units.some(monthOnly)) {
     return narrowDaily({ ...facts, units: facts.units.filter((u) => !monthOnly(u)) });
   }

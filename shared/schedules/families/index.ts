@@ -120,34 +120,56 @@ export interface Facts {
   excludedMonths: MonthSetMention[];
 }
 
+/** The facts of one kind. */
+const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K) =>
+  facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
+
 function gather(facts: readonly Fact[]): Facts {
-  const of = <K extends Fact['kind']>(kind: K) => facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
-  const periods = of('period').map((f) => f.period);
+  const periods = ofKind(facts, 'period').map((f) => f.period);
   const [period] = periods;
   return {
-    start: of('start')[0]?.start ?? null,
-    zone: of('zone')[0]?.zone ?? null,
-    time: of('time')[0]?.time ?? null,
+    start: ofKind(facts, 'start')[0]?.start ?? null,
+    zone: ofKind(facts, 'zone')[0]?.zone ?? null,
+    time: ofKind(facts, 'time')[0]?.time ?? null,
     // Any "every morning" or "nightly" makes the part of the day a daily recurrence.
     period: period ? { ...period, daily: periods.some((p) => p.daily) } : null,
-    units: of('unit').map((f) => f.unit),
-    weekdayGroups: of('weekdays').map((f) => f.days),
-    excludedWeekdays: of('excluded').map((f) => f.days),
-    onlyInMonths: of('onlyInMonths').length > 0,
-    nth: of('nth').map((f) => f.nth),
-    monthDays: of('monthDay').map((f) => f.day),
-    months: of('month').map((f) => f.month),
-    frequencies: of('frequency').map((f) => f.frequency),
-    minutesOfHour: of('minuteOfHour').map((f) => f.minute),
-    windows: of('window').map((f) => f.window),
-    timesPer: of('timesPer').map((f) => f.timesPer),
-    weeksOfMonth: of('weeksOfMonth').map((f) => f.weeks),
-    excludedMonths: of('excludedMonths').map((f) => f.months),
+    units: ofKind(facts, 'unit').map((f) => f.unit),
+    weekdayGroups: ofKind(facts, 'weekdays').map((f) => f.days),
+    excludedWeekdays: ofKind(facts, 'excluded').map((f) => f.days),
+    onlyInMonths: ofKind(facts, 'onlyInMonths').length > 0,
+    nth: ofKind(facts, 'nth').map((f) => f.nth),
+    monthDays: ofKind(facts, 'monthDay').map((f) => f.day),
+    months: ofKind(facts, 'month').map((f) => f.month),
+    frequencies: ofKind(facts, 'frequency').map((f) => f.frequency),
+    minutesOfHour: ofKind(facts, 'minuteOfHour').map((f) => f.minute),
+    windows: ofKind(facts, 'window').map((f) => f.window),
+    timesPer: ofKind(facts, 'timesPer').map((f) => f.timesPer),
+    weeksOfMonth: ofKind(facts, 'weeksOfMonth').map((f) => f.weeks),
+    excludedMonths: ofKind(facts, 'excludedMonths').map((f) => f.months),
   };
 }
 
-function stagesInOrder(families: readonly PhraseFamily[]): Stage[] {
-  return [...new Set(families.map((f) => f.stage))];
+/** The families of each stage, stages in order of first appearance. */
+type StagePlan = ReadonlyArray<readonly PhraseFamily[]>;
+
+function planStages(families: readonly PhraseFamily[]): StagePlan {
+  const stages: Stage[] = [...new Set(families.map((f) => f.stage))];
+  return stages.map((stage) => families.filter((f) => f.stage === stage));
+}
+
+/**
+ * Plans made so far, by family list: FAMILIES' once for the process rather than once a parse
+ * (tests pass lists of their own). Weak keys: a list no one holds takes its plan with it.
+ */
+const plans = new WeakMap<readonly PhraseFamily[], StagePlan>();
+
+function stagePlan(families: readonly PhraseFamily[]): StagePlan {
+  let plan = plans.get(families);
+  if (!plan) {
+    plan = planStages(families);
+    plans.set(families, plan);
+  }
+  return plan;
 }
 
 /** Scans one stage: at each position the first family that reads something claims it. */
@@ -171,13 +193,6 @@ function runStage(tokens: readonly Token[], description: string, families: reado
 /** Runs every family over the tokens, marking what they claim; the rest is left for leftovers.ts. */
 export function readFamilies(tokens: readonly Token[], description: string, families = FAMILIES): Facts {
   const found: Fact[] = [];
-  for (const stage of stagesInOrder(families)) {
-    runStage(
-      tokens,
-      description,
-      families.filter((f) => f.stage === stage),
-      found,
-    );
-  }
+  for (const stage of stagePlan(families)) runStage(tokens, description, stage, found);
   return gather(found);
 }

@@ -58,10 +58,26 @@ const TAILS: readonly string[][] = [
   ['until', 'told', 'otherwise'],
 ];
 
+/**
+ * TAILS by first word, in list order: a tail can only start at a word that is its first, so each
+ * position tries the few tails that start there, not all of them (read at every position).
+ */
+const TAILS_BY_FIRST_WORD: ReadonlyMap<string, readonly string[][]> = (() => {
+  const byFirst = new Map<string, string[][]>();
+  for (const words of TAILS) {
+    const first = words[0] as string;
+    byFirst.set(first, [...(byFirst.get(first) ?? []), words]);
+  }
+  return byFirst;
+})();
+
 /** The tokens of a tail starting at i, dashes between its words included, or null. */
 function readTail(free: readonly Token[], i: number): Token[] | null {
+  const first = free[i];
+  const tails = first?.kind === 'word' ? TAILS_BY_FIRST_WORD.get(first.lower) : undefined;
+  if (!tails) return null;
   let best: Token[] | null = null;
-  for (const words of TAILS) {
+  for (const words of tails) {
     const tokens: Token[] = [];
     let j = i;
     let ok = true;

@@ -21,8 +21,11 @@ import { MINUTE_WORDS, readMinute } from './minutes-of-hour.js';
 import { countValue, text } from './readers.js';
 import { windowLead, windowSeparator } from './window-words.js';
 
-/** isWord without narrowing: a false answer says nothing about the token's type. */
-const wordIs = (t: Token | undefined, ...words: string[]): boolean => isWord(t, ...words);
+/**
+ * isWord without narrowing: a false answer says nothing about the token's type. isWord itself,
+ * typed so, rather than a wrapper that gathers and spreads the words once more on every call.
+ */
+const wordIs: (t: Token | undefined, ...words: string[]) => boolean = isWord;
 
 const HOUR_WORDS = ['hour', 'hours', 'hr', 'hrs'];
 const SECOND_WORDS = ['second', 'seconds', 'sec', 'secs'];
@@ -86,7 +89,18 @@ function readEverySecond(view: View, i: number): never | null {
   return null;
 }
 
-const hasFrequency = (view: View): boolean => view.free.some((_, j) => readFrequency(view, j) !== null);
+/** hasFrequency's answer per view: a view's tokens and their words stay the same while its stage runs. */
+const frequencyInView = new WeakMap<View, boolean>();
+
+/** Whether any position of the view reads as a frequency; asked at each position, worked out once. */
+const hasFrequency = (view: View): boolean => {
+  let known = frequencyInView.get(view);
+  if (known === undefined) {
+    known = view.free.some((_, j) => readFrequency(view, j) !== null);
+    frequencyInView.set(view, known);
+  }
+  return known;
+};
 
 interface WindowTime {
   minutes: number;

@@ -1,5 +1,5 @@
 /** Focused tests of nextRunAt on hand-built schedules; expected instants worked out by hand. */
-import { nextRunAt, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
+import { nextRunAt, runSearch, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
 import { scheduleInfo as info } from '../../support/schedule-info.js';
 
 const at = (iso: string) => new Date(iso);
@@ -207,5 +207,34 @@ describe('nextRunAt: invalid schedules are ScheduleErrors', () => {
   test('a schedule that can never run', () => {
     const never = info({ schedule_type: 'yearly', months_of_year: [2], days_of_month: [30] });
     expect(() => nextRunAt(never, at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
+  });
+});
+
+describe('runSearch: nextRunAt compiled once', () => {
+  const schedules: ScheduleInfo[] = [
+    info({ schedule_type: 'weekly', days_of_week: [1, 2, 3, 4, 5], timezone: 'Europe/Berlin' }),
+    info({ schedule_type: 'monthly', days_of_week: [1], weeks_of_month: [1], schedule_time: '08:30', timezone: 'Asia/Tokyo' }),
+    info({ schedule_type: 'minutely', schedule_time: '00:00', end_time: null, interval: 15, timezone: 'America/New_York' }),
+    info({ schedule_type: 'yearly', months_of_year: [2], days_of_month: [29], interval: 3, anchor_date: '2028-02-29' }),
+  ];
+
+  test.each(schedules)('the same runs, one after another, as nextRunAt ($schedule_type)', (schedule) => {
+    const nextRun = runSearch(schedule);
+    let cursor = at('2026-03-07T12:00:00Z');
+    for (let k = 0; k < 40; k += 1) {
+      const run = nextRun(cursor);
+      expect(run).toEqual(nextRunAt(schedule, cursor));
+      cursor = run;
+    }
+  });
+
+  test('a malformed schedule_info is refused when the search is made', () => {
+    expect(() => runSearch(info({ schedule_time: '25:00' }))).toThrow(ScheduleError);
+  });
+
+  test('an invalid Date, or no run for centuries, as nextRunAt', () => {
+    expect(() => runSearch(info({}))(new Date('not a date'))).toThrow(ScheduleError);
+    const never = info({ schedule_type: 'yearly', months_of_year: [2], days_of_month: [30] });
+    expect(() => runSearch(never)(at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
   });
 });
