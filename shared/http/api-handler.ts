@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { Context } from 'aws-lambda';
 import { startInvocation } from '../lambda/invocation.js';
 import { outerScopeOf, type RequestScope } from '../request-scope.js';
@@ -14,7 +13,7 @@ import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
 import { responseHeaders } from './response-headers.js';
 import { correlationId } from './telemetry.js';
-import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult } from './types.js';
+import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult, RequestStep } from './types.js';
 
 export interface ApiHandlerOptions<Beside = never> {
   /** How to parse the body; `none` leaves it as sent. */
@@ -50,17 +49,47 @@ export interface ApiRequest<Beside = never> {
 /** Time kept back from the Lambda timeout to turn a DynamoDB stall into a 503 and send it. */
 const RESPONSE_MARGIN_MS = 1_000;
 
-const bodyParsers: Record<ApiHandlerOptions['body'], ApiMiddleware[]> = {
-  json: [jsonBody()],
-  form: [formBody()],
+const bodyParsers: Record<ApiHandlerOptions['body'], RequestStep[]> = {
+  json: [jsonBody],
+  form: [formBody],
   none: [],
 };
 
 /**
+ * Header names in lower case, as middy's http-header-normalizer makes them. API Gateway's
+ * HTTP API (payload 2.0) sends them so already, and so does the local server: a copy only for
+ * an event that has a name in another case (a hand-made one), the last of a name winning.
+ */
+const lowerCaseHeaderNames: RequestStep = (request) => {
+  const { headers } = request.event;
+  if (!headers) return;
+  for (const name in headers) {
+    if (name === name.toLowerCase()) continue;
+    const lowered: Record<string, string | undefined> = {};
+    for (const [key, value] of Object.entries(headers)) lowered[key.toLowerCase()] = value;
+    request.event.headers = lowered;
+    return;
+  }
+};
+
+/**
+ * What runs before the handler, in order, as one middy step: each step of middy's is an await
+ * and a turn of its loop, and these ran as four.
+ */
+const requestChecks = (steps: RequestStep[]): ApiMiddleware => ({
+  before: async (request) => {
+    for (const step of steps) {
+      const done = step(request);
+      if (done) await done;
+    }
+  },
+});
+
+/**
  * The one middy chain every function uses: the response's common headers and the metrics
  * flush outermost (they see the final response, errors included), then error mapping; then
- * header normalization and authentication, so that a caller without a valid token gets a 401
- * whatever its body; only then body size and parsing.
+ * the request's checks: header names in lower case, authentication, so that a caller without
+ * a valid token gets a 401 whatever its body; only then body size and parsing.
  */
 export const apiHandler = <Beside = never>(
   deps: Deps,
@@ -70,11 +99,15 @@ export const apiHandler = <Beside = never>(
   const chain = middy<HttpEvent, HttpResult, Error, ApiContext>()
     .use(responseHeaders(deps, { noStore: options.noStore, basicChallenge: options.auth === 'client' }))
     .use(errorHandler())
-    .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
-    .use(options.auth === 'bearer' ? [bearerAuth(options.beside)] : [])
-    .use(options.auth === 'admin' ? [adminAuth()] : [])
-    .use(bodyLimit(options.maxBodyBytes))
-    .use(bodyParsers[options.body]);
+    .use(
+      requestChecks([
+        lowerCaseHeaderNames,
+        ...(options.auth === 'bearer' ? [bearerAuth(options.beside)] : []),
+        ...(options.auth === 'admin' ? [adminAuth] : []),
+        bodyLimit(options.maxBodyBytes),
+        ...bodyParsers[options.body],
+      ]),
+    );
   const lambda = chain.handler((event, context) =>
     handle({
       deps: context.deps,

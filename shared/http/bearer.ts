@@ -1,6 +1,6 @@
 import type { Deps } from '../runtime.js';
 import { authenticateBearer } from '../services/bearer-auth.js';
-import type { ApiMiddleware, HttpEvent } from './types.js';
+import type { HttpEvent, RequestStep } from './types.js';
 
 /**
  * Authenticates `Authorization: Bearer ...` and meters the request before the handler runs.
@@ -8,8 +8,9 @@ import type { ApiMiddleware, HttpEvent } from './types.js';
  * holds; its handle is kept in `context.besideAuth` for the handler, which sees it only if
  * authentication passed.
  */
-export const bearerAuth = (beside?: (deps: Deps, event: HttpEvent, clientId: string) => unknown): ApiMiddleware => ({
-  before: async (request) => {
+export const bearerAuth =
+  (beside?: (deps: Deps, event: HttpEvent, clientId: string) => unknown): RequestStep =>
+  async (request) => {
     const { deps } = request.context;
     const start = beside
       ? (clientId: string) => {
@@ -17,5 +18,4 @@ export const bearerAuth = (beside?: (deps: Deps, event: HttpEvent, clientId: str
         }
       : undefined;
     await authenticateBearer(deps, request.event.headers?.authorization, request.context.requestState, start);
-  },
-});
+  };

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import { bodyText, mediaTypeOf, requireUtf8Charset } from './body-text.js';
-import type { ApiMiddleware } from './types.js';
+import type { RequestStep } from './types.js';
 
 const malformed = () => new ApiError(400, 'Request body is not a valid application/x-www-form-urlencoded form');
 
@@ -32,13 +32,11 @@ export const parseForm = (text: string): Record<string, string | string[]> => {
  * answers a malformed token request with 400 (RFC 6749 section 5.2); a charset other than
  * UTF-8 is a 415, as on the JSON routes.
  */
-export const formBody = (): ApiMiddleware => ({
-  before: async (request) => {
-    const mediaType = mediaTypeOf(request.event.headers?.['content-type']);
-    if (mediaType?.type !== 'application/x-www-form-urlencoded') {
-      throw new ApiError(400, 'Content-Type must be application/x-www-form-urlencoded');
-    }
-    requireUtf8Charset(mediaType);
-    request.event.body = parseForm(bodyText(request.event) ?? '') as unknown as string;
-  },
-});
+export const formBody: RequestStep = (request) => {
+  const mediaType = mediaTypeOf(request.event.headers?.['content-type']);
+  if (mediaType?.type !== 'application/x-www-form-urlencoded') {
+    throw new ApiError(400, 'Content-Type must be application/x-www-form-urlencoded');
+  }
+  requireUtf8Charset(mediaType);
+  request.event.body = parseForm(bodyText(request.event) ?? '') as unknown as string;
+};

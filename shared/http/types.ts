@@ -22,3 +22,6 @@ export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiConte
 
 /** What middy hands each middleware: the event, the context, the response so far and any error. */
 export type ApiRequestOf = Request<HttpEvent, HttpResult, Error, ApiContext>;
+
+/** One of the checks apiHandler runs before the handler, in one middy step (see requestChecks). */
+export type RequestStep = (request: ApiRequestOf) => void | Promise<void>;
