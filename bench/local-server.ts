@@ -40,6 +40,8 @@ export interface StackProcessOptions {
   dynamodbEndpoint?: string;
   /** Extra flags for `node`, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
+  /** Start this checkout of the project instead of this one (with its own node_modules): a before/after. */
+  projectDir?: string;
 }
 
 /**
@@ -55,7 +57,7 @@ export const startStackProcess = async (
   // One key for the server and this process's deps, so either can seal and open tokens.
   const tokenKeys = env.TOKEN_SIGNING_KEYS ?? randomBytes(48).toString('base64url');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'local/start.ts'], {
-    cwd: repoRoot,
+    cwd: options.projectDir ?? repoRoot,
     env: {
       ...process.env,
       NODE_OPTIONS: '',

@@ -28,6 +28,8 @@ import { startStackProcess, tokenForm } from './local-server.js';
 import { cpuMs, pinTo, startDynaliteProcess } from './processes.js';
 
 export interface RouteBenchOptions {
+  /** Another checkout of the project to bench against this floor (see startStackProcess). */
+  projectDir?: string;
   /** Give the servers under test one core, and the load and dynalite the other (see pinTo). */
   pin: boolean;
   rounds: number;
@@ -87,7 +89,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
   const dynalite = await startDynaliteProcess();
   const stack = await startStackProcess(
     { COUNT_ROUND_TRIPS: 'true', DISPATCH_INTERVAL_MS: '0' },
-    { dynamodbEndpoint: dynalite.endpoint },
+    { dynamodbEndpoint: dynalite.endpoint, projectDir: options.projectDir },
   );
   const stops: (() => Promise<void>)[] = [() => dynalite.stop(), () => stack.stop()];
   try {

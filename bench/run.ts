@@ -19,7 +19,8 @@
  *
  * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
  * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/),
- * written to bench/routes.json; the servers get a core of their own (`--no-pin`: not).
+ * written to bench/routes.json; the servers get a core of their own (`--no-pin`: not);
+ * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
  */
@@ -56,6 +57,8 @@ const { values } = parseArgs({
     routes: { type: 'boolean', default: false },
     /** --routes: leave the processes wherever the scheduler puts them. */
     'no-pin': { type: 'boolean', default: false },
+    /** --routes: bench another checkout of the project (its own node_modules) against this floor. */
+    'project-dir': { type: 'string' },
     /** One DynamoDB call's client CPU, through the SDK and over DynamoWire (bench/wire.ts). */
     wire: { type: 'boolean', default: false },
     /** The project's own CPU per request of each Knap route, in process, the table's answers from memory (bench/handlers.ts). */
@@ -90,7 +93,7 @@ if (values.handlers) {
 
 if (values.routes) {
   const report = await runRouteBench(
-    { rounds, duration, warmup, idle: idleSeconds, connections, pin: !values['no-pin'] },
+    { rounds, duration, warmup, idle: idleSeconds, connections, pin: !values['no-pin'], projectDir: values['project-dir'] },
     command,
   );
   const bundles = values['skip-bundles'] ? [] : await measureBundles();
