@@ -119,17 +119,21 @@ const walk = (obj: unknown, convert: (value: unknown) => unknown, nodes: KeyNode
     const next = nodes['*'] as KeyNodes;
     if (Array.isArray(obj)) return obj.map((value) => walk(value, convert, next));
     const out: AttributeMap = {};
-    for (const [key, value] of Object.entries(obj as AttributeMap)) out[key] = walk(value, convert, next);
+    for (const key in obj as AttributeMap) {
+      if (Object.hasOwn(obj as AttributeMap, key)) out[key] = walk((obj as AttributeMap)[key], convert, next);
+    }
     return out;
   }
   return convertSome(obj as AttributeMap, convert, nodes);
 };
 
+// Own keys by for-in, not Object.entries: an item's every attribute would cost an array.
 const convertAll = (obj: unknown, convert: (value: unknown) => unknown): unknown => {
   if (Array.isArray(obj)) return obj.map((value) => walk(value, convert, null));
   const out: AttributeMap = {};
-  for (const [key, value] of Object.entries(obj as AttributeMap)) {
-    const converted = walk(value, convert, null);
+  for (const key in obj as AttributeMap) {
+    if (!Object.hasOwn(obj as AttributeMap, key)) continue;
+    const converted = walk((obj as AttributeMap)[key], convert, null);
     if (converted !== undefined) out[key] = converted;
   }
   return out;
@@ -201,9 +205,16 @@ const outputOf = (call: WireCall, parsed: AttributeMap, metadata: DynamoDBServic
  * where bytes can be: a request holding a Uint8Array, an answer whose text has a B or BS.
  */
 const holdsBytes = (value: unknown): boolean => {
-  if (value instanceof Uint8Array) return true;
   if (typeof value !== 'object' || value === null) return false;
-  for (const member of Array.isArray(value) ? value : Object.values(value)) if (holdsBytes(member)) return true;
+  if (value instanceof Uint8Array) return true;
+  if (Array.isArray(value)) {
+    for (const member of value) if (holdsBytes(member)) return true;
+    return false;
+  }
+  // for-in, not Object.values: a PutItem's body is some twenty objects, each an array less.
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && holdsBytes((value as Record<string, unknown>)[key])) return true;
+  }
   return false;
 };
 const mayHoldBytes = (text: string): boolean => text.includes('"B":') || text.includes('"BS":');
