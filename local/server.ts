@@ -98,33 +98,30 @@ export const readBody = (request: IncomingMessage): Promise<Buffer | null> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const settle = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onEnd);
-      request.off('close', onClose);
-    };
+    // Settled once; the listeners stay, as the request is done with then (removing them costs more).
+    let settled = false;
     const onData = (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size <= MAX_PAYLOAD_BYTES) {
         chunks.push(chunk);
         return;
       }
-      settle();
+      settled = true;
       request.destroy();
       resolve(null);
     };
     const onEnd = (error?: Error) => {
-      settle();
+      if (settled) return;
+      settled = true;
       if (error) reject(error);
       else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
-    // Closed before its end: the connection went away mid-body.
-    const onClose = () => onEnd(request.errored ?? new Error('The request ended before its body did'));
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', onEnd);
-    request.on('close', onClose);
+    // Closed before its end: the connection went away mid-body (after an end, nothing happens).
+    request.on('close', () => onEnd(request.errored ?? new Error('The request ended before its body did')));
   });
 
 /**
