@@ -249,14 +249,14 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     };
     const waiting = unwritten.get(socket);
     let isWritten = false;
+    // Once only; the listener stays on the response, which is done with then (removing it costs more).
     const written = () => {
       if (isWritten) return;
       isWritten = true;
-      response.off('close', written);
       waiting?.delete(written);
       partDone();
     };
-    response.once('close', written);
+    response.on('close', written);
     waiting?.add(written);
     dispatch(request, response)
       .catch((error: unknown) => {
