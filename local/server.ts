@@ -10,6 +10,7 @@ import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { OUTER_SCOPE, REQUEST_ID_HEADER } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeHttpResult } from './http-adapter.js';
+import { MAX_PAYLOAD_BYTES, requestBody } from './request-body.js';
 
 type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -18,8 +19,6 @@ export interface HandlerModule {
   createHandler: (deps: Deps) => LambdaHandler;
 }
 
-/** API Gateway's own payload limit; larger requests never reach a Lambda. */
-const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 const LAMBDA_TIMEOUT_MS = LAMBDA_SETTINGS.timeoutSeconds * 1000;
 
 export interface ApiServerOptions {
@@ -73,56 +72,6 @@ const handlerLoader = (deps: Deps | undefined) => {
     return handler;
   };
 };
-
-const NO_BODY = Buffer.alloc(0);
-
-/**
- * A request that says of no body (HTTP/1.1: neither Content-Length nor Transfer-Encoding, or a
- * length of 0), as most GETs: nothing to read. Node hands it over before it has parsed the
- * message's end, so `complete` is not yet set; reading the stream would cost an iterator and
- * its promises for nothing. Node discards what was not read once the answer is written.
- */
-const hasNoBody = (request: IncomingMessage): boolean => {
-  const { headers } = request;
-  const length = headers['content-length'];
-  return headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
-};
-
-/**
- * A request's body; null when it is over MAX_PAYLOAD_BYTES (API Gateway's limit), and then the
- * rest is not read (the request is destroyed). Rejects when the request ends early (its
- * connection gone). Listeners rather than the stream's async iterator, whose promises and
- * end-of-stream tracking cost more than a small body's read.
- */
-export const readBody = (request: IncomingMessage): Promise<Buffer | null> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Settled once; the listeners stay, as the request is done with then (removing them costs more).
-    let settled = false;
-    const onData = (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size <= MAX_PAYLOAD_BYTES) {
-        chunks.push(chunk);
-        return;
-      }
-      settled = true;
-      request.destroy();
-      resolve(null);
-    };
-    const onEnd = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      if (error) reject(error);
-      else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onEnd);
-    // Closed before its end: the connection went away mid-body (after an end, nothing happens).
-    request.on('close', () => onEnd(request.errored ?? new Error('The request ended before its body did')));
-  });
 
 /**
  * The API on a local port: each request becomes the API Gateway HTTP API event AWS would
@@ -189,7 +138,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     }
     const matched = routeFor(request.method, path);
     let requestId: unknown;
-    const body = hasNoBody(request) ? NO_BODY : await readBody(request);
+    const body = await requestBody(request);
     if (body === null) {
       answer(request, response, problem(413, `Request body exceeds ${MAX_PAYLOAD_BYTES} bytes`));
     } else if (!matched) {

@@ -23,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { requestBody } from '../../local/request-body.js';
 import { createDocumentClient, dynamoSettingsFromEnv, roundTrips } from '../../shared/store/dynamo-client.js';
 import type { FloorRoute } from './routes.js';
 
@@ -238,16 +239,11 @@ const routes: Record<FloorRoute, Route> = {
   },
 };
 
-/** The body, read as cheaply as the project's local server reads it: nothing when the request says it has none. */
-const readBody = (request: IncomingMessage): Promise<string> => {
-  const length = request.headers['content-length'];
-  if (request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+/** The body, read as the project's local server reads it: nothing when the request says it has none. */
+const readBody = async (request: IncomingMessage): Promise<string> => {
+  const body = await requestBody(request);
+  if (body === null) throw new Error('a body over 10 MB');
+  return body.toString('utf8');
 };
 
 /**

@@ -17,7 +17,7 @@ import type { AdminIssuerSettings } from '../../shared/auth/admin-tokens.js';
 import { verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
-import { readBody } from '../server.js';
+import { readBody } from '../request-body.js';
 import { errorPage, loginPage, SIGN_OUT_SCRIPT, signedOutPage, signOutPage, signOutQuestion } from './login-page.js';
 import { memoryAdapter } from './memory-adapter.js';
 
