@@ -31,6 +31,7 @@ import { createApiClient } from '../shared/services/admin-service.js';
 import { createDocumentClient, type DocumentSender } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
+import { ROUTE_BODIES } from './floor/routes.js';
 import { startDynaliteProcess } from './processes.js';
 
 export interface HandlerBenchOptions {
@@ -160,11 +161,7 @@ export const runHandlerBench = async (options: HandlerBenchOptions, command: str
     const token = (JSON.parse(granted.body ?? '') as { access_token: string }).access_token;
     const bearer = { Authorization: `Bearer ${token}` };
     const json = { ...bearer, 'Content-Type': 'application/json' };
-    const knapBody = JSON.stringify({
-      name: 'Bench',
-      schedule_type: 'manual',
-      tool_metadata: { action_description: 'Summarize my inbox and post the digest to the team channel' },
-    });
+    const knapBody = ROUTE_BODIES.knap;
     const uuids: string[] = [];
     const createRoute: Route = { name: 'create', method: 'POST', path: '/api/studio/knap-tools', headers: json, body: knapBody };
     for (let index = 0; index < 50; index += 1) {
@@ -181,14 +178,14 @@ export const runHandlerBench = async (options: HandlerBenchOptions, command: str
         method: 'PATCH',
         path: `/api/studio/knap-tools/${uuid}`,
         headers: { ...bearer, 'Content-Type': 'application/merge-patch+json' },
-        body: JSON.stringify({ name: 'Bench, patched' }),
+        body: ROUTE_BODIES.patch,
       },
       {
         name: 'preview',
         method: 'POST',
         path: '/api/studio/schedules/preview',
         headers: json,
-        body: JSON.stringify({ schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 5 }),
+        body: ROUTE_BODIES.preview,
       },
     ];
     // Record each route's calls once against the table, then answer them from memory.

@@ -5,6 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
 import { freePort } from '../local/ports.js';
 
 /** Kernel clock ticks per second (utime and stime in /proc/<pid>/stat are counted in these). */
@@ -34,7 +35,7 @@ export const cpuMs = (pid: number): number => {
  * server's CPU per request is not inflated by the scheduler putting the load generator beside
  * it. False when it could not (one core, no taskset).
  */
-export const pinTo = (pid: number, cpu: number): boolean => {
+const pinTo = (pid: number, cpu: number): boolean => {
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
     return true;
@@ -42,6 +43,14 @@ export const pinTo = (pid: number, cpu: number): boolean => {
     return false;
   }
 };
+
+/**
+ * The benches' layout on a machine of two cores or more: the servers under test on CPU 0 (one
+ * is loaded at a time), the load generator (this process) and dynalite on CPU 1. True when
+ * every process was pinned.
+ */
+export const pinBench = (serverPids: number[], dynalitePid: number): boolean =>
+  cpus().length >= 2 && [...serverPids.map((pid) => pinTo(pid, 0)), pinTo(dynalitePid, 1), pinTo(process.pid, 1)].every(Boolean);
 
 /** Resolves when a line of the child's stdout matches, with the match; rejects if it exits or times out first. */
 export const waitForLine = (child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<RegExpMatchArray> =>

@@ -13,7 +13,7 @@
  */
 import '../local/quiet-sdk-warning.js';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,10 +21,10 @@ import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
 import { floorConfigFor, type RunningFloor, startFloorProcess } from './floor/process.js';
-import type { FloorRoute } from './floor/routes.js';
+import { type FloorRoute, ROUTE_BODIES } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
-import { cpuMs, pinTo, startDynaliteProcess } from './processes.js';
+import { cpuMs, pinBench, startDynaliteProcess } from './processes.js';
 
 const { values } = parseArgs({
   options: {
@@ -80,11 +80,7 @@ try {
     const { access_token: token } = (await granted.json()) as { access_token: string };
     const bearer = { authorization: `Bearer ${token}` };
     // As the route bench (bench/routes.ts): manual Knaps, 50 of them listed, one read and patched.
-    const knapBody = JSON.stringify({
-      name: 'Profile',
-      schedule_type: 'manual',
-      tool_metadata: { action_description: 'Summarize my inbox and post the digest to the team channel' },
-    });
+    const knapBody = ROUTE_BODIES.knap;
     const knaps = `${stack.url}/api/studio/knap-tools`;
     const json = { ...bearer, 'content-type': 'application/json' };
     for (let index = 0; index < 50; index += 1) {
@@ -101,13 +97,13 @@ try {
         url: `${knaps}/${uuid}`,
         method: 'PATCH',
         headers: { ...bearer, 'content-type': 'application/merge-patch+json' },
-        body: JSON.stringify({ name: 'Profile, patched' }),
+        body: ROUTE_BODIES.patch,
       });
     if (route === 'preview')
       Object.assign(target, {
         url: `${stack.url}/api/studio/schedules/preview`,
         headers: json,
-        body: JSON.stringify({ schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 5 }),
+        body: ROUTE_BODIES.preview,
       });
   }
   if (values.floor) {
@@ -117,11 +113,7 @@ try {
     server = floor;
   }
   // As the route bench: the profiled server on a core of its own, the load and dynalite on the other.
-  if (!values['no-pin'] && cpus().length >= 2) {
-    pinTo(server.pid, 0);
-    pinTo(dynalite.pid, 1);
-    pinTo(process.pid, 1);
-  }
+  if (!values['no-pin']) pinBench([server.pid], dynalite.pid);
   const load = (seconds: number) => {
     let next = 0;
     return autocannon({

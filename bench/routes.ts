@@ -16,21 +16,20 @@
  * PATCH knap-tools/{uuid} (each PATCH connection on a Knap of its own, so that no write
  * races another), POST schedules/preview.
  */
-import { cpus } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { startApiServer } from '../local/server.js';
 import { createApiClient } from '../shared/services/admin-service.js';
 import { roundTrips } from '../shared/store/dynamo-client.js';
 import { floorConfigFor, startFloorProcess } from './floor/process.js';
-import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
+import { FLOOR_ROUTES, type FloorRoute, ROUTE_BODIES } from './floor/routes.js';
 import { startStackProcess, tokenForm } from './local-server.js';
-import { cpuMs, pinTo, startDynaliteProcess } from './processes.js';
+import { cpuMs, pinBench, startDynaliteProcess } from './processes.js';
 
 export interface RouteBenchOptions {
   /** Another checkout of the project to bench against this floor (see startStackProcess). */
   projectDir?: string;
-  /** Give the servers under test one core, and the load and dynalite the other (see pinTo). */
+  /** Give the servers under test one core, and the load and dynalite the other (see pinBench). */
   pin: boolean;
   rounds: number;
   duration: number;
@@ -102,11 +101,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
     const { access_token: token } = (await granted.json()) as { access_token: string };
     const bearer = { authorization: `Bearer ${token}` };
     const json = { ...bearer, 'content-type': 'application/json' };
-    const knapBody = JSON.stringify({
-      name: 'Bench',
-      schedule_type: 'manual',
-      tool_metadata: { action_description: 'Summarize my inbox and post the digest to the team channel' },
-    });
+    const knapBody = ROUTE_BODIES.knap;
 
     // The Knaps the reads list and the writes change: private, manual, this client's.
     const uuids: string[] = [];
@@ -127,22 +122,18 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
         method: 'PATCH',
         path: '/api/studio/knap-tools/{uuid}',
         headers: { ...bearer, 'content-type': 'application/merge-patch+json' },
-        body: JSON.stringify({ name: 'Bench, patched' }),
+        body: ROUTE_BODIES.patch,
       },
       preview: {
         method: 'POST',
         path: '/api/studio/schedules/preview',
         headers: json,
-        body: JSON.stringify({ schedule_description: 'every weekday at 9am', timezone: 'Europe/Berlin', count: 5 }),
+        body: ROUTE_BODIES.preview,
       },
     };
     const routeNames = Object.keys(targets) as FloorRoute[];
-    // Both servers on the first core (one is loaded at a time), this process (autocannon) and
-    // dynalite on the second: each round's server has a core to itself.
-    const pinned =
-      options.pin &&
-      cpus().length >= 2 &&
-      [pinTo(stack.pid, 0), pinTo(floor.pid, 0), pinTo(dynalite.pid, 1), pinTo(process.pid, 1)].every(Boolean);
+    // Each round's server has a core to itself (see pinBench).
+    const pinned = options.pin && pinBench([stack.pid, floor.pid], dynalite.pid);
     const sides = {
       project: { pid: stack.pid, base: (_route: FloorRoute) => stack.url },
       floor: { pid: floor.pid, base: (route: FloorRoute) => floor.urls[route] },
