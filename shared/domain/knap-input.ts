@@ -9,14 +9,17 @@ import { MAX_DEPTH, storableJsonProblem } from './storable-json.js';
 
 export const MAX_NAME_LENGTH = 255;
 
-/** Characters as users count them (code points), not UTF-16 units. */
-const characters = (value: string): number => [...value].length;
+/**
+ * At most `max` characters as users count them (code points), not UTF-16 units. A string has
+ * no more code points than units, so only a long one is counted.
+ */
+const fitsCharacters = (value: string, max: number): boolean => value.length <= max || [...value].length <= max;
 
 const text = (field: string, max: number) =>
   v.pipe(
     v.string(`${field} must be a string`),
     v.description(`At most ${max} characters`),
-    v.check((value) => characters(value) <= max, `${field} must be at most ${max} characters`),
+    v.check((value) => fitsCharacters(value, max), `${field} must be at most ${max} characters`),
   );
 
 const flag = (field: string, fallback: boolean) => v.optional(v.boolean(`${field} must be true or false`), fallback);
@@ -72,8 +75,15 @@ export const sentMetadataProblem = (body: unknown): string | null => {
  */
 const everyMember = (sent: unknown, read: Record<string, unknown>): Record<string, unknown> => {
   if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return read;
-  // Object.fromEntries defines own members: a `__proto__` stays a member, never a prototype.
-  return Object.fromEntries(Object.entries(sent).map(([name, value]) => [name, Object.hasOwn(read, name) ? read[name] : value]));
+  const members: Record<string, unknown> = {};
+  for (const name in sent) {
+    if (!Object.hasOwn(sent, name)) continue;
+    const value = Object.hasOwn(read, name) ? read[name] : (sent as Record<string, unknown>)[name];
+    // Defined, not assigned: a `__proto__` stays a member, never a prototype.
+    if (name === '__proto__') Object.defineProperty(members, name, { value, enumerable: true, writable: true, configurable: true });
+    else members[name] = value;
+  }
+  return members;
 };
 
 /** POST /api/studio/knap-tools body. Fields the API generates (uuid, timestamps, ...) are ignored if sent. */
@@ -82,7 +92,7 @@ export const CreateKnapSchema = v.object({
     v.string('name is required and must be a string'),
     v.description(`1 to ${MAX_NAME_LENGTH} characters, not blank`),
     v.check((value) => value.trim().length > 0, 'name must not be empty'),
-    v.check((value) => characters(value) <= MAX_NAME_LENGTH, `name must be 1 to ${MAX_NAME_LENGTH} characters`),
+    v.check((value) => fitsCharacters(value, MAX_NAME_LENGTH), `name must be 1 to ${MAX_NAME_LENGTH} characters`),
   ),
   schedule_type: v.optional(v.picklist(SCHEDULE_TYPES, `schedule_type must be one of: ${SCHEDULE_TYPES.join(', ')}`), 'manual'),
   is_active: flag('is_active', true),

@@ -30,8 +30,10 @@ const scheduleParser = async (): Promise<typeof Schedules> =>
     ? await import(new URL(KNAP_SCHEDULES_CHUNK, import.meta.url).href)
     : await import('../schedules/index.js');
 
+const NO_SCHEDULE: Pick<Knap, 'schedule_info' | 'next_run_at'> = Object.freeze({ schedule_info: null, next_run_at: null });
+
 export const scheduleOf = async (input: CreateKnapInput, now: Date): Promise<Pick<Knap, 'schedule_info' | 'next_run_at'>> => {
-  if (input.schedule_type !== 'scheduled') return { schedule_info: null, next_run_at: null };
+  if (input.schedule_type !== 'scheduled') return NO_SCHEDULE;
   const description = input.tool_metadata.schedule_description;
   if (description == null || description.trim() === '') {
     throw badRequest('tool_metadata.schedule_description is required when schedule_type is scheduled');
@@ -71,13 +73,16 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   const now = deps.clock.now();
   const timestamp = now.toISOString();
   // Created inactive: the schedule is parsed (and checked) now, its next run set on activation.
+  // A manual Knap has no schedule to read: no await (a turn of the event loop) for it.
+  const schedule = input.schedule_type === 'scheduled' ? await scheduleOf(input, now) : NO_SCHEDULE;
   const knap: Knap = withRunState({
     uuid,
     creation_user_id: client.userId,
     ...inputFields(input, visibility),
     creation_timestamp: timestamp,
     updated_at: timestamp,
-    ...(await scheduleOf(input, now)),
+    schedule_info: schedule.schedule_info,
+    next_run_at: schedule.next_run_at,
   });
   const ownership = { orgName: client.orgName, creatorClientId: client.clientId };
   let stored: boolean;
