@@ -107,9 +107,7 @@ const serve = async (deps: Deps, request: IncomingMessage, body: Buffer) => {
     target,
   );
   const context = lambdaContext(matched.route.id, 10_000);
-  Object.assign(context, {
-    [OUTER_SCOPE]: { roundTrips: { count: 0 }, functionName: matched.route.id, requestId: context.awsRequestId },
-  });
+  context[OUTER_SCOPE] = { roundTrips: { count: 0 }, functionName: matched.route.id, requestId: context.awsRequestId };
   const result = await handler(event, context);
   const response = new ServerResponse(request);
   writeHttpResult(response, result);

@@ -4,6 +4,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Context } from 'aws-lambda';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import { OUTER_SCOPE, type RequestScope } from '../shared/request-scope.js';
 
 /**
  * Content types API Gateway HTTP APIs pass as text; anything else, form bodies included,
@@ -150,6 +151,8 @@ export const toHttpApiEvent = (
  * methods are shared rather than made again for every request.
  */
 class LocalContext implements Context {
+  /** The local server's fields for the request's scope (see outerScopeOf): a field, so setting it changes no shape. */
+  [OUTER_SCOPE]: RequestScope | undefined = undefined;
   callbackWaitsForEmptyEventLoop = true;
   readonly functionVersion = '$LATEST';
   readonly invokedFunctionArn: string;
@@ -179,7 +182,7 @@ class LocalContext implements Context {
 /** What a caller may name differently from the local server's defaults (scripts/invoke-core.ts, as deployed). */
 type ContextNames = Partial<Pick<Context, 'invokedFunctionArn' | 'logStreamName'>>;
 
-export const lambdaContext = (functionName: string, timeoutMs: number, names: ContextNames = {}): Context =>
+export const lambdaContext = (functionName: string, timeoutMs: number, names: ContextNames = {}): LocalContext =>
   new LocalContext(functionName, timeoutMs, names);
 
 /**

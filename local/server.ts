@@ -62,14 +62,22 @@ export const importRouteModule = (route: RouteDefinition): Promise<HandlerModule
 
 /** Like Lambda, a function's module loads on its first request (a cold start), and stays loaded. */
 const handlerLoader = (deps: Deps | undefined) => {
-  const loaded = new Map<RouteDefinition, Promise<LambdaHandler>>();
-  return (route: RouteDefinition): Promise<LambdaHandler> => {
-    let handler = loaded.get(route);
-    if (!handler) {
-      handler = importRouteModule(route).then((module) => (deps ? module.createHandler(deps) : module.handler));
-      loaded.set(route, handler);
+  const loading = new Map<RouteDefinition, Promise<LambdaHandler>>();
+  /** Handlers once loaded: a warm request takes its handler with no await. */
+  const ready = new Map<RouteDefinition, LambdaHandler>();
+  return (route: RouteDefinition): LambdaHandler | Promise<LambdaHandler> => {
+    const handler = ready.get(route);
+    if (handler) return handler;
+    let load = loading.get(route);
+    if (!load) {
+      load = importRouteModule(route).then((module) => {
+        const made = deps ? module.createHandler(deps) : module.handler;
+        ready.set(route, made);
+        return made;
+      });
+      loading.set(route, load);
     }
-    return handler;
+    return load;
   };
 };
 
@@ -154,13 +162,14 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       );
     } else {
       const { route, parameters } = matched;
-      const handler = await handlerFor(route);
+      const found = handlerFor(route);
+      const handler = typeof found === 'function' ? found : await found;
       const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), target);
       const calls = { count: 0 };
       const context = lambdaContext(route.id, lambdaTimeoutMs);
       // One process runs every function: each line says which one, whatever ran before it
       // (apiHandler adds these to the request's scope).
-      Object.assign(context, { [OUTER_SCOPE]: { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId } });
+      context[OUTER_SCOPE] = { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId };
       const result = await handler(event, context);
       if (options.countRoundTrips) {
         // Copied, then set (a spread then a new key is slow on Node.js 20).
