@@ -327,6 +327,21 @@ describe('failures, as the SDK would meet them', () => {
       client.destroy();
     },
   );
+
+  test('a deadline a second or more away (its timer rounded up to 100 ms) ends the call, never early', async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint });
+    proxy.mode = 'hang';
+    const started = Date.now();
+    await expect(
+      scopedDocuments(client, { deadline: started + 1_050 }).send(
+        new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } }),
+      ),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    // Never early; late by the rounding, and by whatever else a busy machine runs first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_050);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    client.destroy();
+  });
 });
 
 /** A DynamoDB stand-in that gives every call the same canned answer, counting them. */
