@@ -22,9 +22,15 @@ export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { K
  * Sends a batch until DynamoDB has processed all of it: under throttling BatchGetItem and
  * BatchWriteItem hand back what they left, which is retried with backoff, five tries in all.
  */
-const untilProcessed = async <T>(batch: T[], operation: string, send: (pending: T[]) => Promise<T[]>): Promise<void> => {
+const untilProcessed = async <T>(
+  batch: T[],
+  operation: string,
+  send: (pending: T[]) => Promise<T[]>,
+  /** Tries made already: the batch is what the last of them left. */
+  tried = 0,
+): Promise<void> => {
   let pending = batch;
-  for (let attempt = 0; pending.length > 0; attempt += 1) {
+  for (let attempt = tried; pending.length > 0; attempt += 1) {
     if (attempt >= 5) throw new Error(`${operation} left ${pending.length} item(s) unprocessed`);
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
     pending = await send(pending);
@@ -53,10 +59,16 @@ export class TableOps {
 
   /** Puts an item that must be new: false when one with its key exists (nothing is written then). */
   async putNew(item: Item): Promise<boolean> {
-    const put = this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
-    return (await unlessConditionFails(put)) !== null;
+    // Every create takes this path: the condition's failure caught here, not in a layer more.
+    try {
+      await this.db.send(
+        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
   }
 
   async getItem(itemKey: Item): Promise<Item | null> {
@@ -67,14 +79,19 @@ export class TableOps {
   /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
   async batchGet(keys: Item[]): Promise<Item[]> {
     const items: Item[] = [];
+    const getChunk = async (pending: Item[]): Promise<Item[]> => {
+      const result = await this.db.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of result.Responses?.[this.tableName] ?? []) items.push(item);
+      return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    };
     for (let start = 0; start < keys.length; start += 100) {
-      await untilProcessed(keys.slice(start, start + 100), 'BatchGetItem', async (pending) => {
-        const result = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        items.push(...(result.Responses?.[this.tableName] ?? []));
-        return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      });
+      const chunk = keys.length <= 100 ? keys : keys.slice(start, start + 100);
+      // Every bearer request reads its token's standing so (two keys): the first try directly,
+      // and the retries only for what it left.
+      const left = await getChunk(chunk);
+      if (left.length > 0) await untilProcessed(left, 'BatchGetItem', getChunk, 1);
     }
     return items;
   }
