@@ -45,14 +45,31 @@ export const ToolMetadataSchema = v.pipe(
  */
 export const RESERVED_MEMBER = '__proto__';
 
-const reservedMemberAt = (value: unknown, path: string, depth: number): string | null => {
+/**
+ * Where the first `__proto__` member is, as the names that lead to it (innermost first), or
+ * null. The path is built only when one is found: most bodies have none.
+ */
+const reservedMemberAt = (value: unknown, depth: number): string[] | null => {
   // Deeper than storable JSON may go: refused for its depth anyway, once merged.
   if (depth > MAX_DEPTH + 1 || value === null || typeof value !== 'object') return null;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
-  for (const [name, child] of entries) {
-    if (name === RESERVED_MEMBER && !Array.isArray(value)) return `${path}.${name}`;
-    const found = reservedMemberAt(child, `${path}.${name}`, depth + 1);
-    if (found) return found;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const found = reservedMemberAt(value[index], depth + 1);
+      if (found) {
+        found.push(String(index));
+        return found;
+      }
+    }
+    return null;
+  }
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    if (name === RESERVED_MEMBER) return [name];
+    const found = reservedMemberAt((value as Record<string, unknown>)[name], depth + 1);
+    if (found) {
+      found.push(name);
+      return found;
+    }
   }
   return null;
 };
@@ -64,8 +81,8 @@ const reservedMemberAt = (value: unknown, path: string, depth: number): string |
  */
 export const sentMetadataProblem = (body: unknown): string | null => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  const at = reservedMemberAt((body as Record<string, unknown>).tool_metadata, 'tool_metadata', 0);
-  return at ? `tool_metadata must not have a member named "${RESERVED_MEMBER}" (at ${at})` : null;
+  const at = reservedMemberAt((body as Record<string, unknown>).tool_metadata, 0);
+  return at ? `tool_metadata must not have a member named "${RESERVED_MEMBER}" (at ${['tool_metadata', ...at.reverse()].join('.')})` : null;
 };
 
 /**

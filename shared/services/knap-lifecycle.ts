@@ -88,17 +88,28 @@ const changeableKnap = async (deps: Deps, caller: Caller, uuid: string, ifMatch:
 };
 
 /** The create body a stored Knap answers to: what a merge patch applies to. */
-const inputOf = (knap: Knap): Record<string, unknown> =>
-  Object.fromEntries(KNAP_INPUT_FIELDS.map((field) => [field, knap[field]]));
+const inputOf = (knap: Knap): Record<string, unknown> => {
+  const input: Record<string, unknown> = {};
+  for (const field of KNAP_INPUT_FIELDS) input[field] = knap[field];
+  return input;
+};
 
-/** The schedule's inputs: when none changed and the Knap was not re-activated, its runs stay as they were. */
-const scheduleKey = (knap: Pick<Knap, 'schedule_type' | 'tool_metadata'>): string =>
-  JSON.stringify([knap.schedule_type, knap.tool_metadata.schedule_description ?? null, knap.tool_metadata.timezone ?? null]);
+/** The schedule's inputs, as JSON would compare them (absent is null). */
+const sameSchedule = (a: Pick<Knap, 'schedule_type' | 'tool_metadata'>, b: Pick<Knap, 'schedule_type' | 'tool_metadata'>) =>
+  a.schedule_type === b.schedule_type &&
+  sameJson(a.tool_metadata.schedule_description ?? null, b.tool_metadata.schedule_description ?? null) &&
+  sameJson(a.tool_metadata.timezone ?? null, b.tool_metadata.timezone ?? null);
+
+/** Two members of tool_metadata, equal as JSON: strings (what is validated) at once, anything an older version stored by its JSON. */
+const sameJson = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<string, unknown>): Promise<Knap> => {
-  const changes = Object.fromEntries(
-    Object.entries(patch).filter(([field]) => (KNAP_INPUT_FIELDS as readonly string[]).includes(field)),
-  );
+  // The fields a client sets, in the patch's order; any other member is ignored.
+  const changes: Record<string, unknown> = {};
+  for (const field in patch) {
+    if (Object.hasOwn(patch, field) && (KNAP_INPUT_FIELDS as readonly string[]).includes(field)) changes[field] = patch[field];
+  }
   // The merged body is validated as a whole, exactly as a create body is.
   const read = readKnapInput(mergePatch(inputOf(stored.knap), changes));
   if ('problem' in read) throw badRequest(read.problem);
@@ -106,7 +117,8 @@ const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Re
   const visibility = checkVisibility(input.visibility, caller.client.orgName);
   const now = deps.clock.now();
   const before = stored.knap;
-  const reschedule = scheduleKey(input) !== scheduleKey(before) || (input.is_active && !before.is_active);
+  // When the schedule's inputs are as they were and the Knap was not re-activated, its runs stay as they were.
+  const reschedule = !sameSchedule(input, before) || (input.is_active && !before.is_active);
   // Deactivated: no next run (and so out of the due index) until activated again.
   return withRunState({
     ...before,
