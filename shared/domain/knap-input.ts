@@ -82,7 +82,9 @@ const reservedMemberAt = (value: unknown, depth: number): string[] | null => {
 export const sentMetadataProblem = (body: unknown): string | null => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
   const at = reservedMemberAt((body as Record<string, unknown>).tool_metadata, 0);
-  return at ? `tool_metadata must not have a member named "${RESERVED_MEMBER}" (at ${['tool_metadata', ...at.reverse()].join('.')})` : null;
+  return at
+    ? `tool_metadata must not have a member named "${RESERVED_MEMBER}" (at ${['tool_metadata', ...at.reverse()].join('.')})`
+    : null;
 };
 
 /**
@@ -97,7 +99,8 @@ const everyMember = (sent: unknown, read: Record<string, unknown>): Record<strin
     if (!Object.hasOwn(sent, name)) continue;
     const value = Object.hasOwn(read, name) ? read[name] : (sent as Record<string, unknown>)[name];
     // Defined, not assigned: a `__proto__` stays a member, never a prototype.
-    if (name === '__proto__') Object.defineProperty(members, name, { value, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__')
+      Object.defineProperty(members, name, { value, enumerable: true, writable: true, configurable: true });
     else members[name] = value;
   }
   return members;

@@ -188,7 +188,8 @@ const MAYBE_UNSAFE_NUMBER = /\d[\d.]{15}|\d[eE]/;
  * parseJson for text this service wrote (toJson's output: no duplicate keys), in one native
  * JSON.parse when no number in it could lose digits.
  */
-export const parseStoredJson = (text: string): unknown => (MAYBE_UNSAFE_NUMBER.test(text) ? losslessParse(text) : JSON.parse(text));
+export const parseStoredJson = (text: string): unknown =>
+  MAYBE_UNSAFE_NUMBER.test(text) ? losslessParse(text) : JSON.parse(text);
 
 const MARKED = new RegExp(`"${DIGITS_MARK}([^"]*)"`, 'g');
 /** What JSON.stringify makes of a LosslessNumber that parseJson did not make: its own fields. */

@@ -5,7 +5,14 @@
  */
 import fc from 'fast-check';
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import { MAX_DEPTH, MAX_METADATA_BYTES, parseJson, sizeBound, storableJsonProblem, toJson } from '../../shared/domain/storable-json.js';
+import {
+  MAX_DEPTH,
+  MAX_METADATA_BYTES,
+  parseJson,
+  sizeBound,
+  storableJsonProblem,
+  toJson,
+} from '../../shared/domain/storable-json.js';
 
 /** The definition: lossless-json's parse, numbers that fit a double as numbers. */
 const lossless = (text: string): unknown =>
@@ -40,9 +47,22 @@ const numberText = fc.oneof(
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
   fc.bigInt().map(String),
-  fc.constantFrom('1e400', '-1e-400', '1.0', '1.50', '-0', '0.1000000000000000055511151231257827', '9007199254740993', '1E2', '2e-7'),
+  fc.constantFrom(
+    '1e400',
+    '-1e-400',
+    '1.0',
+    '1.50',
+    '-0',
+    '0.1000000000000000055511151231257827',
+    '9007199254740993',
+    '1E2',
+    '2e-7',
+  ),
 );
-const name = fc.oneof(fc.constantFrom('a', 'b', '__proto__', 'constructor', 'tool_metadata', 'a"b', 'x\\'), fc.string({ maxLength: 4 }));
+const name = fc.oneof(
+  fc.constantFrom('a', 'b', '__proto__', 'constructor', 'tool_metadata', 'a"b', 'x\\'),
+  fc.string({ maxLength: 4 }),
+);
 
 /** JSON texts with repeated names, numbers of every kind, escapes, spaces and deep nesting. */
 const jsonText: fc.Arbitrary<string> = fc.letrec<{ text: string }>((tie) => ({
@@ -97,7 +117,7 @@ test('a repeated name with another value is refused; the digits of a 64-bit id a
 
 describe('storableJsonProblem', () => {
   /** What the check answered before it bounded sizes: the depth first, then the size of the JSON written. */
-  const before = (value: unknown, field: string): string | null => {
+  const answerBefore = (value: unknown, field: string): string | null => {
     const deeper = (at: unknown, path: string, depth: number): string | null => {
       if (depth > MAX_DEPTH) return `${path} is nested too deeply (at most ${MAX_DEPTH} levels)`;
       if (at === null || typeof at !== 'object' || isLosslessNumber(at)) return null;
@@ -142,7 +162,7 @@ describe('storableJsonProblem', () => {
   test('the same answer as before, for any value, deep ones included', () => {
     fc.assert(
       fc.property(value, (input) => {
-        expect(storableJsonProblem(input, 'tool_metadata')).toBe(before(input, 'tool_metadata'));
+        expect(storableJsonProblem(input, 'tool_metadata')).toBe(answerBefore(input, 'tool_metadata'));
       }),
       { numRuns: 5000 },
     );
@@ -160,7 +180,7 @@ describe('storableJsonProblem', () => {
     ['one level too deep', JSON.parse(`${'{"a":'.repeat(MAX_DEPTH + 1)}1${'}'.repeat(MAX_DEPTH + 1)}`)],
     ['as deep as allowed', JSON.parse(`${'{"a":'.repeat(MAX_DEPTH)}1${'}'.repeat(MAX_DEPTH)}`)],
   ])('%s: as before', (_what, input) => {
-    expect(storableJsonProblem(input, 'tool_metadata')).toBe(before(input, 'tool_metadata'));
+    expect(storableJsonProblem(input, 'tool_metadata')).toBe(answerBefore(input, 'tool_metadata'));
   });
 
   test('the limit itself still answers', () => {
