@@ -33,14 +33,24 @@ export const MARKS_PER_WRITE = 100;
 /** Revocation items written at once by the migration. */
 const PARALLEL_WRITES = 16;
 
-const guardCondition = (guard: RequestGuard): { expression: string; values: Item; names: Record<string, string> } => {
-  if ('secretHash' in guard) return { expression: 'secret_hash = :guard', values: { ':guard': guard.secretHash }, names: {} };
-  const marks = (guard.notRevoked ?? []).map((id, index) => [`#rv${index}`, key.revocationMark(id)] as const);
-  return {
-    expression: ['generation = :guard', ...marks.map(([name]) => `attribute_not_exists(${name})`)].join(' AND '),
-    values: { ':guard': guard.generation },
-    names: Object.fromEntries(marks),
-  };
+/**
+ * The metering write's check of the caller's credential, written into the write's names and
+ * values. Every bearer request takes it: a token of generation N alone (the common case) adds
+ * one value and no name, with no arrays built.
+ */
+const addGuard = (guard: RequestGuard, names: Record<string, string>, values: Item): string => {
+  if ('secretHash' in guard) {
+    values[':guard'] = guard.secretHash;
+    return 'secret_hash = :guard';
+  }
+  values[':guard'] = guard.generation;
+  let expression = 'generation = :guard';
+  const ids = guard.notRevoked ?? [];
+  for (let index = 0; index < ids.length; index += 1) {
+    names[`#rv${index}`] = key.revocationMark(ids[index] as string);
+    expression += ` AND attribute_not_exists(#rv${index})`;
+  }
+  return expression;
 };
 
 /** Runs `work` over `items`, at most `width` at a time. */
@@ -159,7 +169,6 @@ export class ClientStore {
    * else by one GetItem) so the caller can tell why.
    */
   async countRequest(input: CountRequestInput): Promise<CountRequestResult> {
-    const guard = guardCondition(input.guard);
     const open = input.mode === 'open';
     // No OR on the path every request takes: parsing one costs dynalite (and the bench) ~2 ms.
     const ownLimit = input.limit === 'own';
@@ -168,6 +177,10 @@ export class ClientStore {
       : ownLimit
         ? 'rl_window = :window AND rl_count < rate_limit'
         : 'rl_window = :window AND rl_count < :defaultLimit AND attribute_not_exists(rate_limit)';
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Item = { ':active': 'active', ':window': input.window, ':one': 1, ':now': input.now };
+    if (!open && !ownLimit) values[':defaultLimit'] = input.defaultLimit;
+    const guard = addGuard(input.guard, names, values);
     try {
       const result = await this.db.send(
         new UpdateCommand({
@@ -177,16 +190,9 @@ export class ClientStore {
             ? 'SET rl_window = :window, rl_count = :one, last_used_at = :now'
             : 'SET last_used_at = :now ADD rl_count :one',
           // `#status = :active` holds only for an item that exists: no attribute_exists(pk) needed.
-          ConditionExpression: `#status = :active AND ${guard.expression} AND ${windowCondition}`,
-          ExpressionAttributeNames: { '#status': 'status', ...guard.names },
-          ExpressionAttributeValues: {
-            ':active': 'active',
-            ':window': input.window,
-            ':one': 1,
-            ':now': input.now,
-            ...(open || ownLimit ? {} : { ':defaultLimit': input.defaultLimit }),
-            ...guard.values,
-          },
+          ConditionExpression: `#status = :active AND ${guard} AND ${windowCondition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -113,6 +113,32 @@ describe('moving the revocation marks of earlier versions off client items', () 
 });
 
 describe('client checks', () => {
+  test('a version 1 token is counted only while none of its ids is marked on the client item, each id checked', async () => {
+    const { repo } = deps();
+    const client = await createApiClient(deps(), { orgName: 'acme', name: 'marked' });
+    const [access, grant] = [tokenId(), tokenId()];
+    const count = (mode: 'open' | 'continue') =>
+      repo.countRequest({
+        clientId: client.clientId,
+        guard: { generation: 1, notRevoked: [access, grant] },
+        window: NOW - (NOW % 60),
+        now: clock.now().toISOString(),
+        defaultLimit: 100,
+        mode,
+      });
+    expect((await count('open')).applied).toBe(true);
+    expect((await count('continue')).applied).toBe(true);
+    // An earlier version's mark on the second id (the grant) alone: the write is refused.
+    const current = await itemOf(key.client(client.clientId));
+    await documents.send(
+      new PutCommand({ TableName: table.tableName, Item: { ...current, [key.revocationMark(grant)]: NOW + 3600 } }),
+    );
+    const refused = await count('continue');
+    expect(refused.applied).toBe(false);
+    expect(refused.state?.client.revocations).toEqual({ [grant]: NOW + 3600 });
+    expect((await itemOf(key.client(client.clientId)))?.rl_count).toBe(2);
+  });
+
   test('an unknown client costs what a wrong secret costs, where DynamoDB hands back what a failed condition saw', async () => {
     const { repo } = deps();
     const client = await createApiClient({ ...deps(), repo }, { orgName: 'acme', name: 'timing' });
