@@ -154,7 +154,12 @@ try {
   const cpuPerRequest = Math.round((100 * cpuDuring) / Math.max(requests, 1)) / 100;
   if (values.json) {
     console.log(
-      JSON.stringify({ command, route, requests, cpu_ms_per_request: cpuPerRequest, window: inWindow, ...summary }, null, 2),
+      // The window's bounds (the profile's clock, in us) let a kept profile be read over the load alone.
+      JSON.stringify(
+        { command, route, requests, cpu_ms_per_request: cpuPerRequest, window: inWindow ? { fromUs, toUs } : false, ...summary },
+        null,
+        2,
+      ),
     );
   } else {
     console.log(`\n$ ${command}`);
