@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
+import { setOwnMember } from '../shared/domain/own-member.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { OUTER_SCOPE, type RequestScope } from '../shared/request-scope.js';
 
@@ -17,9 +18,7 @@ export const isTextContentType = (contentType: string): boolean => TEXT_TYPES.te
 /** Adds a value as API Gateway does: a repeated name's values joined with commas. Own properties only, so `constructor` or `__proto__` is a name like any other. */
 const addJoined = (record: Record<string, string>, name: string, value: string): void => {
   if (Object.hasOwn(record, name)) record[name] = `${record[name]},${value}`;
-  else if (name === '__proto__')
-    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
-  else record[name] = value;
+  else setOwnMember(record, name, value);
 };
 
 /**

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { MAX_DESCRIPTION_LENGTH } from '../schedules/types.js';
 import { SCHEDULE_TYPES } from './knaps.js';
+import { setOwnMember } from './own-member.js';
 import { MAX_DEPTH, storableJsonProblem } from './storable-json.js';
 
 export const MAX_NAME_LENGTH = 255;
@@ -97,11 +98,8 @@ const everyMember = (sent: unknown, read: Record<string, unknown>): Record<strin
   const members: Record<string, unknown> = {};
   for (const name in sent) {
     if (!Object.hasOwn(sent, name)) continue;
-    const value = Object.hasOwn(read, name) ? read[name] : (sent as Record<string, unknown>)[name];
-    // Defined, not assigned: a `__proto__` stays a member, never a prototype.
-    if (name === '__proto__')
-      Object.defineProperty(members, name, { value, enumerable: true, writable: true, configurable: true });
-    else members[name] = value;
+    // A `__proto__` stays a member, never a prototype.
+    setOwnMember(members, name, Object.hasOwn(read, name) ? read[name] : (sent as Record<string, unknown>)[name]);
   }
   return members;
 };

@@ -2,6 +2,7 @@
 import type { ApiClient } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
+import { setOwnMember } from '../domain/own-member.js';
 import type { MeteredClient } from '../domain/repository.js';
 import {
   ATTEMPT_LOG_SIZE,
@@ -58,12 +59,7 @@ export const clientRevocationMarks = (item: Item): Record<string, number> => {
     const name = names[index] as string;
     const until = item[name];
     if (typeof until !== 'number' || !name.startsWith(REVOCATION)) continue;
-    Object.defineProperty(marks, name.slice(REVOCATION.length), {
-      value: until,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwnMember(marks, name.slice(REVOCATION.length), until);
   }
   return marks;
 };
