@@ -62,22 +62,19 @@ export const importRouteModule = (route: RouteDefinition): Promise<HandlerModule
 
 /** Like Lambda, a function's module loads on its first request (a cold start), and stays loaded. */
 const handlerLoader = (deps: Deps | undefined) => {
-  const loading = new Map<RouteDefinition, Promise<LambdaHandler>>();
-  /** Handlers once loaded: a warm request takes its handler with no await. */
-  const ready = new Map<RouteDefinition, LambdaHandler>();
+  /** The handler once loaded (a warm request takes it with no await), its loading until then. */
+  const loaded = new Map<RouteDefinition, LambdaHandler | Promise<LambdaHandler>>();
   return (route: RouteDefinition): LambdaHandler | Promise<LambdaHandler> => {
-    const handler = ready.get(route);
-    if (handler) return handler;
-    let load = loading.get(route);
-    if (!load) {
-      load = importRouteModule(route).then((module) => {
+    let handler = loaded.get(route);
+    if (!handler) {
+      handler = importRouteModule(route).then((module) => {
         const made = deps ? module.createHandler(deps) : module.handler;
-        ready.set(route, made);
+        loaded.set(route, made);
         return made;
       });
-      loading.set(route, load);
+      loaded.set(route, handler);
     }
-    return load;
+    return handler;
   };
 };
 
