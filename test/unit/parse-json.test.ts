@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { setOwnMember } from '../../shared/domain/own-member.js';
 import {
   MAX_DEPTH,
   MAX_METADATA_BYTES,
@@ -24,9 +25,7 @@ const plain = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(plain);
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(value)) {
-    Object.defineProperty(copy, name, { value: plain(member), enumerable: true, writable: true, configurable: true });
-  }
+  for (const [name, member] of Object.entries(value)) setOwnMember(copy, name, plain(member));
   return copy;
 };
 
