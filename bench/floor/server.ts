@@ -1,10 +1,10 @@
 /**
  * The route floor: for each Knap route of the route bench, a bare `node:http` server making
- * exactly the DynamoDB calls the project makes for it, with the same SDK client and its
- * configuration (`createDocumentClient`, middleware included) on the same dynalite, and
- * nothing else: no middy, no API Gateway event, no validation, no token to open (the
- * client, token and grant ids come from the bench). What the project spends above this is
- * what its own code costs. Run by the bench as its own process:
+ * exactly the DynamoDB calls the project makes for it, as the store's commands, with the
+ * same client and its configuration (`createDocumentClient`, middleware included) on the
+ * same dynalite, and nothing else: no middy, no API Gateway event, no validation, no token
+ * to open (the client, token and grant ids come from the bench). What the project spends
+ * above this is what its own code costs. Run by the bench as its own process:
  *
  *   FLOOR_CONFIG='{"endpoint":...}' node --import tsx bench/floor/server.ts
  *
@@ -22,8 +22,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requestBody } from '../../local/request-body.js';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '../../shared/store/commands.js';
 import { createDocumentClient, dynamoSettingsFromEnv, roundTrips } from '../../shared/store/dynamo-client.js';
 import type { FloorRoute } from './routes.js';
 

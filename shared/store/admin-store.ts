@@ -3,10 +3,11 @@
  * keys.ts. Audit events of an organization share one partition, sorted by time, so the log is
  * one Query newest first; each expires by TTL after AUDIT_RETENTION_SECONDS.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
 import type { AdminAccount } from '../domain/admins.js';
 import { AUDIT_RETENTION_SECONDS, type AuditAction, type AuditEvent, type AuditPage } from '../domain/audit.js';
 import type { PageRequest } from '../domain/repository.js';
+import { PutCommand, QueryCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { auditCursor, key } from './keys.js';
 import type { Item, TableOps } from './table-ops.js';

@@ -4,7 +4,6 @@
  * Key design: keys.ts; item shapes: items.ts.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { ApiClient } from '../domain/clients.js';
 import type {
@@ -15,6 +14,7 @@ import type {
   RevocationMigration,
 } from '../domain/repository.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
+import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from './commands.js';
 import {
   clientRevocationMarks,
   clientToItem,

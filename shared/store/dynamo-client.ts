@@ -1,7 +1,18 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { RequestScope } from '../domain/request-scope.js';
 import { traceWhenSampled, tracingThisInvocation } from '../lambda/sampled-tracing.js';
+import { type StoreCommand, specOf } from './commands.js';
 import { DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
 
 /**
@@ -158,7 +169,7 @@ export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => 
  * clients made with a `capture`), every call where the wire cannot be sure of the endpoint,
  * and every call with `DYNAMODB_TRANSPORT=sdk` (a platform engineer's way back, no code change).
  */
-export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocumentClient => {
+export const createDocumentClient = (settings: DynamoSettings): StoreDocumentClient => {
   const client = createDynamoClient(settings);
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   const viaSdk = documents.send.bind(documents) as (...args: unknown[]) => Promise<unknown>;
@@ -180,15 +191,17 @@ export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocument
   const send = (...args: unknown[]): Promise<unknown> => {
     const call = args.length === 1 ? wireCall(args[0]) : null;
     if (call) return (wire as DynamoWire).send(call);
+    const command = sdkCommandOf(args[0]);
     // A command sent for a request before, and now for none, counts against nobody.
-    rememberScope(args[0], undefined);
-    return viaSdk(...args);
+    rememberScope(command, undefined);
+    return viaSdk(command, ...args.slice(1));
   };
   const sendWithin = (command: unknown, scope: RequestScope): Promise<unknown> => {
     const call = wireCall(command);
     if (call) return (wire as DynamoWire).send(call, scope);
-    rememberScope(command, scope);
-    return viaSdk(command);
+    const sdkCommand = sdkCommandOf(command);
+    rememberScope(sdkCommand, scope);
+    return viaSdk(sdkCommand);
   };
   const destroy = documents.destroy.bind(documents);
   return Object.assign(documents, {
@@ -198,11 +211,43 @@ export const createDocumentClient = (settings: DynamoSettings): DynamoDBDocument
       wire?.destroy();
       destroy();
     },
-  }) as DynamoDBDocumentClient;
+  }) as StoreDocumentClient;
 };
 
-/** What the store sends its commands through: a DynamoDB document client, or one request's view of it. */
-export type DocumentSender = Pick<DynamoDBDocumentClient, 'send'>;
+/** What the store sends its commands (commands.ts) through: the document client, or one request's view of it. */
+export interface DocumentSender {
+  send<Input, Output>(command: StoreCommand<Input, Output>): Promise<Output>;
+}
+
+/** The document client createDocumentClient makes: lib-dynamodb's, which also takes the store's commands. */
+export type StoreDocumentClient = DynamoDBDocumentClient & DocumentSender;
+
+/** lib-dynamodb's command classes by name, for the store's commands the SDK makes after all. */
+const DOCUMENT_COMMANDS: Record<string, new (input: never) => object> = {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+};
+
+/** The command the SDK is given: lib-dynamodb's for a store command, anything else as it is. */
+const sdkCommandOf = (command: unknown): unknown => {
+  const spec = specOf(command);
+  const DocumentCommand = spec ? DOCUMENT_COMMANDS[spec.documentCommand] : undefined;
+  return DocumentCommand ? new DocumentCommand((command as { input: never }).input) : command;
+};
+
+/**
+ * The store's sender over a lib-dynamodb client made elsewhere (a test's, with middlewares of
+ * its own): every call through that client's SDK.
+ */
+export const sdkDocuments = (documents: DynamoDBDocumentClient): DocumentSender => ({
+  send: (command) => documents.send(sdkCommandOf(command) as never) as never,
+});
 
 const SEND_WITHIN = Symbol('sendWithin');
 

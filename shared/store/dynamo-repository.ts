@@ -5,14 +5,6 @@
  * nothing half-written.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AdminAccount } from '../domain/admins.js';
 import type { AuditEvent, AuditPage } from '../domain/audit.js';
@@ -34,6 +26,7 @@ import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.j
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import { AdminStore } from './admin-store.js';
 import { ClientStore } from './client-store.js';
+import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput, ScanCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { dueIndexEntry, itemToIdempotency, itemToKnap, itemToStoredKnap, knapToItem } from './items.js';

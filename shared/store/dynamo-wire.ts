@@ -57,6 +57,7 @@ import {
   TIMEOUT_RETRY_COST,
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
+import { specOf } from './commands.js';
 
 /**
  * The low-level commands spoken here, by class: their operation names on the wire. Not
@@ -175,10 +176,19 @@ export const translationOf = (translate: TranslateConfig = {}): Translation => {
 };
 
 /**
- * The wire call for `command` (a lib-dynamodb command, or a client command as it is), or null
- * when it is not one spoken here.
+ * The wire call for `command` (the store's, a lib-dynamodb command, or a client command as it
+ * is), or null when it is not one spoken here.
  */
 export const wireCallOf = (command: unknown, translation: Translation): WireCall | null => {
+  const spec = specOf(command);
+  if (spec) {
+    return {
+      operation: spec.operation,
+      body: convertTop((command as { input: AttributeMap }).input, translation.marshall, spec.inputKeyNodes as KeyNodes),
+      outputKeyNodes: spec.outputKeyNodes as KeyNodes,
+      unmarshall: translation.unmarshall,
+    };
+  }
   const candidate = command as DocumentCommand;
   const direct = OPERATIONS.get(candidate.constructor);
   if (direct) return { operation: direct, body: candidate.input, outputKeyNodes: undefined, unmarshall: undefined };

@@ -2,10 +2,11 @@
  * Runs: the items, a Knap's runs (gsi1) and an organization's (gsi2), each delivery attempt
  * recorded on the run, and redelivery. Key design: keys.ts; item shapes: items.ts.
  */
-import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import type { PageRequest } from '../domain/repository.js';
 import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { DeliveryAttempt } from '../domain/webhooks.js';
+import { QueryCommand, ScanCommand, UpdateCommand } from './commands.js';
 import { type CursorShape, decodeCursor, encodeCursor } from './cursor.js';
 import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './items.js';
 import { key, orgRunsCursor, runsCursor } from './keys.js';

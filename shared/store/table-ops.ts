@@ -3,14 +3,7 @@
  * retry what DynamoDB leaves unprocessed, and conditional writes whose refusal is an answer.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from './commands.js';
 import type { DocumentSender } from './dynamo-client.js';
 
 export type Item = Record<string, unknown>;

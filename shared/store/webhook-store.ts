@@ -2,8 +2,9 @@
  * Webhook endpoints: one item each, listed per organization by gsi3 (keys only, then the items).
  * Key design: keys.ts; item shapes: items.ts.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+
 import type { WebhookEndpoint } from '../domain/webhooks.js';
+import { DeleteCommand, PutCommand } from './commands.js';
 import { itemToWebhook, webhookToItem } from './items.js';
 import { key } from './keys.js';
 import { type TableOps, unlessConditionFails } from './table-ops.js';

@@ -4,7 +4,7 @@ import { systemClock } from '../../shared/domain/clock.js';
 import { ATTEMPT_LOG_SIZE } from '../../shared/domain/runs.js';
 import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
-import { createDynamoClient } from '../../shared/store/dynamo-client.js';
+import { createDynamoClient, sdkDocuments } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { nominalDelaySeconds, RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import {
@@ -289,7 +289,7 @@ describe('run delivery', () => {
       { step: 'deserialize', name: 'loseFirstAnswer' },
     );
     cleanups.push(async () => client.destroy());
-    const lossy = { ...deps, repo: new DynamoRepository(DynamoDBDocumentClient.from(client), table.tableName) };
+    const lossy = { ...deps, repo: new DynamoRepository(sdkDocuments(DynamoDBDocumentClient.from(client)), table.tableName) };
 
     const stored = await deliverRun(lossy, run.run_id, queue.settings);
     expect(lost).toBe(1);

@@ -13,6 +13,7 @@ import {
   ResourceNotFoundException,
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -21,9 +22,8 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
-  TransactWriteCommand,
   UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+} from '../../shared/store/commands.js';
 import { createDocumentClient, DeadlineExceededError, roundTrips, scopedDocuments } from '../../shared/store/dynamo-client.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultProxy, forwardTo, startFaultProxy } from '../support/fault-proxy.js';

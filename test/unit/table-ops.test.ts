@@ -3,7 +3,7 @@
  * throttling; dynalite never does) tried again, five tries in all. The table is a stand-in
  * that answers BatchGetItem from a map and leaves keys unprocessed on purpose.
  */
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '../../shared/store/commands.js';
 import type { DocumentSender } from '../../shared/store/dynamo-client.js';
 import { TableOps } from '../../shared/store/table-ops.js';
 

@@ -1,0 +1,168 @@
+/**
+ * The store's DynamoDB commands: lib-dynamodb's eight the store sends, as plain data (the
+ * operation, the input in plain values, which parts of input and output are attribute values).
+ *
+ * Why not lib-dynamodb's classes: each of its commands builds the SDK's client command and two
+ * middleware stacks when constructed (~2 KB and ~2 us per call), and importing them puts the
+ * whole SDK (~45 ms, half of a Knap bundle's cold start) on a function's init path, although
+ * DynamoWire speaks these calls without the SDK (docs/performance.md, "Cold start"). Where the
+ * SDK makes a call after all (dynamo-client.ts), it gets lib-dynamodb's command of the same name
+ * and input.
+ *
+ * The names, inputs and outputs are lib-dynamodb's, so a store module only changes where it
+ * imports them from; test/unit/commands.test.ts holds the key nodes equal to lib-dynamodb's.
+ */
+import type {
+  BatchGetCommandInput,
+  BatchGetCommandOutput,
+  BatchWriteCommandInput,
+  BatchWriteCommandOutput,
+  DeleteCommandInput,
+  DeleteCommandOutput,
+  GetCommandInput,
+  GetCommandOutput,
+  PutCommandInput,
+  PutCommandOutput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  ScanCommandInput,
+  ScanCommandOutput,
+  UpdateCommandInput,
+  UpdateCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
+
+export type {
+  BatchGetCommandInput,
+  BatchWriteCommandInput,
+  DeleteCommandInput,
+  GetCommandInput,
+  PutCommandInput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  ScanCommandInput,
+  UpdateCommandInput,
+};
+
+/**
+ * lib-dynamodb's key-node walk: `{}` converts every value of an object, `[]` every member,
+ * `{ '*': n }` goes a level down, `null` converts the node itself, other keys pick the members
+ * named (dynamo-wire.ts walks them).
+ */
+export type KeyNodes = { [member: string]: KeyNodes } | [] | null;
+
+const ALL_VALUES: KeyNodes = {};
+const ALL_MEMBERS: KeyNodes = [];
+const SELF: KeyNodes = null;
+
+/** What a command class says of its calls: the same for every instance, so kept on the class. */
+export interface CommandSpec {
+  /** DynamoDB's name for the operation (`X-Amz-Target`), and lib-dynamodb's class for it. */
+  readonly operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem';
+  readonly documentCommand: string;
+  readonly inputKeyNodes: KeyNodes;
+  readonly outputKeyNodes: KeyNodes;
+}
+
+/** A store command: its input, and (for the compiler only) what the call answers. */
+export abstract class StoreCommand<Input, Output> {
+  declare readonly __output?: Output;
+  constructor(readonly input: Input) {}
+}
+
+/** The spec of `command`'s class, or undefined for anything not made here (a test's lib-dynamodb command). */
+export const specOf = (command: unknown): CommandSpec | undefined =>
+  command instanceof StoreCommand ? (command.constructor as unknown as { spec: CommandSpec }).spec : undefined;
+
+const WRITTEN_ITEM: KeyNodes = { Attributes: ALL_VALUES, ItemCollectionMetrics: { ItemCollectionKey: ALL_VALUES } };
+const EXPECTED: KeyNodes = { '*': { Value: SELF, AttributeValueList: ALL_MEMBERS } };
+const PAGE: KeyNodes = { Items: { '*': ALL_VALUES }, LastEvaluatedKey: ALL_VALUES };
+const FILTER: KeyNodes = { '*': { AttributeValueList: ALL_MEMBERS } };
+const BATCH_WRITES: KeyNodes = { '*': { '*': { PutRequest: { Item: ALL_VALUES }, DeleteRequest: { Key: ALL_VALUES } } } };
+
+export class GetCommand extends StoreCommand<GetCommandInput, GetCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'GetItem',
+    documentCommand: 'GetCommand',
+    inputKeyNodes: { Key: ALL_VALUES },
+    outputKeyNodes: { Item: ALL_VALUES },
+  };
+}
+
+export class PutCommand extends StoreCommand<PutCommandInput, PutCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'PutItem',
+    documentCommand: 'PutCommand',
+    inputKeyNodes: { Item: ALL_VALUES, Expected: EXPECTED, ExpressionAttributeValues: ALL_VALUES },
+    outputKeyNodes: WRITTEN_ITEM,
+  };
+}
+
+export class UpdateCommand extends StoreCommand<UpdateCommandInput, UpdateCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'UpdateItem',
+    documentCommand: 'UpdateCommand',
+    inputKeyNodes: {
+      Key: ALL_VALUES,
+      AttributeUpdates: { '*': { Value: SELF } },
+      Expected: EXPECTED,
+      ExpressionAttributeValues: ALL_VALUES,
+    },
+    outputKeyNodes: WRITTEN_ITEM,
+  };
+}
+
+export class DeleteCommand extends StoreCommand<DeleteCommandInput, DeleteCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'DeleteItem',
+    documentCommand: 'DeleteCommand',
+    inputKeyNodes: { Key: ALL_VALUES, Expected: EXPECTED, ExpressionAttributeValues: ALL_VALUES },
+    outputKeyNodes: WRITTEN_ITEM,
+  };
+}
+
+export class QueryCommand extends StoreCommand<QueryCommandInput, QueryCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'Query',
+    documentCommand: 'QueryCommand',
+    inputKeyNodes: {
+      KeyConditions: FILTER,
+      QueryFilter: FILTER,
+      ExclusiveStartKey: ALL_VALUES,
+      ExpressionAttributeValues: ALL_VALUES,
+    },
+    outputKeyNodes: PAGE,
+  };
+}
+
+export class ScanCommand extends StoreCommand<ScanCommandInput, ScanCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'Scan',
+    documentCommand: 'ScanCommand',
+    inputKeyNodes: { ScanFilter: FILTER, ExclusiveStartKey: ALL_VALUES, ExpressionAttributeValues: ALL_VALUES },
+    outputKeyNodes: PAGE,
+  };
+}
+
+export class BatchGetCommand extends StoreCommand<BatchGetCommandInput, BatchGetCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'BatchGetItem',
+    documentCommand: 'BatchGetCommand',
+    inputKeyNodes: { RequestItems: { '*': { Keys: { '*': ALL_VALUES } } } },
+    outputKeyNodes: {
+      Responses: { '*': { '*': ALL_VALUES } },
+      UnprocessedKeys: { '*': { Keys: { '*': ALL_VALUES } } },
+    },
+  };
+}
+
+export class BatchWriteCommand extends StoreCommand<BatchWriteCommandInput, BatchWriteCommandOutput> {
+  static readonly spec: CommandSpec = {
+    operation: 'BatchWriteItem',
+    documentCommand: 'BatchWriteCommand',
+    inputKeyNodes: { RequestItems: BATCH_WRITES },
+    outputKeyNodes: {
+      UnprocessedItems: BATCH_WRITES,
+      ItemCollectionMetrics: { '*': { '*': { ItemCollectionKey: ALL_VALUES } } },
+    },
+  };
+}
