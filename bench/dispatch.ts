@@ -22,7 +22,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../local/ensure-table.js';
 import { openLocalTable } from '../local/local-table.js';
 import { freePort } from '../local/ports.js';
@@ -35,8 +34,10 @@ import { noMetrics } from '../shared/metrics.js';
 import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
 import { allShards, dispatchDueRuns } from '../shared/services/dispatcher.js';
-import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
+import { PutCommand, ScanCommand } from '../shared/store/commands.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
+import { createDynamoClient } from '../shared/store/dynamo-sdk.js';
 
 const { values } = parseArgs({
   options: {

@@ -5,9 +5,11 @@
  * rounds; the calls of a token grant (the metering UpdateItem, the grant PutItem) and of a
  * 50-Knap listing (a Query), 10 in flight at a time as under load.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
 import { ensureTable } from '../local/ensure-table.js';
-import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
+import { PutCommand, QueryCommand, UpdateCommand } from '../shared/store/commands.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { createDynamoClient } from '../shared/store/dynamo-sdk.js';
 import { startDynaliteProcess } from './processes.js';
 
 type Client = ReturnType<typeof createDocumentClient>;

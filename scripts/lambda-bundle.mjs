@@ -43,6 +43,20 @@ export const BUNDLE_ALIASES = {
  * @type {readonly { file: string; entry: string; define: string; format: 'esm' | 'cjs'; onlyWith?: string }[]}
  */
 export const CHUNKS = [
+  // The SDK's DynamoDB client, loaded by the first call DynamoWire does not make (shared/store/dynamo-client.ts).
+  {
+    file: 'dynamodb-sdk.mjs',
+    entry: 'shared/store/dynamo-sdk.ts',
+    define: 'KNAP_DYNAMODB_SDK_CHUNK',
+    format: 'esm',
+  },
+  // The SDK's Secrets Manager client, for a token key read the signed call leaves to it (shared/keys/secrets-manager.ts).
+  {
+    file: 'secrets-manager-sdk.mjs',
+    entry: 'shared/keys/secrets-manager-sdk.ts',
+    define: 'KNAP_SECRETS_SDK_CHUNK',
+    format: 'esm',
+  },
   // X-Ray, for the DynamoDB client, loaded by a container's first sampled invocation (shared/lambda/sampled-tracing.ts).
   {
     file: 'tracing.mjs',

@@ -1,11 +1,47 @@
-/** Reads the token key secret (bundled only into functions that seal or open tokens; the client is made on first read). */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+/**
+ * Reads the token key secret (bundled only into functions that seal or open tokens): one
+ * signed GetSecretValue call (shared/aws/json-call.ts), each attempt bounded, without the SDK's
+ * client, which would bring `@smithy/core` to every cold start of these functions. Where the
+ * endpoint or the credentials are the SDK's to work out, its client reads the secret.
+ */
+import { environmentCredentials, regionalEndpoint } from '../aws/environment.js';
+import { callAwsJson, type JsonCallTarget } from '../aws/json-call.js';
 
-let client: SecretsManagerClient | undefined;
+/** Each attempt's bound: Secrets Manager answers in milliseconds; three attempts stay well inside a request. */
+export const SECRET_READ_TIMEOUT_MS = 2_000;
 
-export const readSecret = async (secretId: string): Promise<string> => {
-  client ??= new SecretsManagerClient({ region: process.env.AWS_REGION, maxAttempts: 3 });
-  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-  if (!SecretString) throw new Error('The token key secret has no string value');
-  return SecretString;
+/** Where the read goes, as the SDK would send it: a region's endpoint and the environment's credentials, or undefined (the SDK's to decide). */
+export const secretsTarget = (env: NodeJS.ProcessEnv = process.env): JsonCallTarget | undefined => {
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  const url = region ? regionalEndpoint('secretsmanager', region, env) : undefined;
+  const credentials = environmentCredentials(env);
+  return region && url && credentials ? { url, region, credentials } : undefined;
+};
+
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK reader's file, beside the bundle. */
+declare const KNAP_SECRETS_SDK_CHUNK: string | undefined;
+
+const loadSdkReader = async (): Promise<typeof import('./secrets-manager-sdk.js')> =>
+  // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
+  typeof KNAP_SECRETS_SDK_CHUNK === 'string'
+    ? await import(new URL(KNAP_SECRETS_SDK_CHUNK, import.meta.url).href)
+    : await import('./secrets-manager-sdk.js');
+
+/** GetSecretValue over one signed call: the secret's string value, if it has one. */
+export const readSecretAt = async (target: JsonCallTarget, secretId: string): Promise<string | undefined> => {
+  const answer = (await callAwsJson(target, {
+    service: 'secretsmanager',
+    target: 'secretsmanager.GetSecretValue',
+    jsonVersion: '1.1',
+    body: { SecretId: secretId },
+    timeoutMs: SECRET_READ_TIMEOUT_MS,
+  })) as { SecretString?: unknown };
+  return typeof answer.SecretString === 'string' ? answer.SecretString : undefined;
+};
+
+export const readSecret = async (secretId: string, env: NodeJS.ProcessEnv = process.env): Promise<string> => {
+  const target = secretsTarget(env);
+  const value = target ? await readSecretAt(target, secretId) : await (await loadSdkReader()).readSecretViaSdk(secretId);
+  if (!value) throw new Error('The token key secret has no string value');
+  return value;
 };

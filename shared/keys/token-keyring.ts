@@ -12,8 +12,7 @@ import {
   tokenKey,
   unavailableKeyring,
 } from '../domain/sealed-tokens.js';
-// Imported statically although only deployed functions call it: a dynamic import makes
-// esbuild wrap every SDK module it shares for lazy init, ~3 ms more at each cold start.
+// No SDK comes with it: the read is one signed call (the SDK's client is a file beside the bundle, for the rare rest).
 import { readSecret } from './secrets-manager.js';
 
 /** How long a container keeps the keys it read before reading them again. */

@@ -6,9 +6,15 @@
  * The same queue carries the rest of a large meeting report: `{"meeting_fan_out": {...}}`
  * (MeetingFanOut), a page of runs to make, never delayed. It has no `run_id`, so the two kinds
  * never mistake each other, and run messages keep the shape earlier versions sent.
+ *
+ * Sent as SQS's JSON protocol over one signed call (shared/aws/json-call.ts), to the queue
+ * URL's own host as the SDK's client sends it, with the environment's credentials: the SDK's
+ * client would put `@smithy/core` on the cold start of every function that queues runs.
  */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import { environmentCredentials } from '../aws/environment.js';
+import { callAwsJson, type JsonCallTarget } from '../aws/json-call.js';
 import { type MeetingFanOut, MeetingFanOutSchema } from '../domain/runs.js';
 import type { DeliveryQueue } from '../domain/webhooks.js';
 
@@ -21,21 +27,31 @@ export interface DeliveryMessage {
   not_before?: string;
 }
 
-const queues = new Map<string, SqsDeliveryQueue>();
-let sharedClient: SQSClient | undefined;
-const defaultClient = (): SQSClient => {
-  sharedClient ??= new SQSClient({});
-  return sharedClient;
+/** Each attempt's bound: SQS answers a SendMessage in milliseconds. */
+export const SEND_TIMEOUT_MS = 3_000;
+
+/**
+ * Where a queue's messages are sent, as the SDK's client sends them: the queue URL's origin
+ * (its `useQueueUrlAsEndpoint`), the function's region and the credentials of its environment.
+ */
+export const queueTarget = (url: string, env: NodeJS.ProcessEnv = process.env): JsonCallTarget => {
+  const credentials = environmentCredentials(env);
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  if (!credentials || !region) throw new Error('No AWS region or credentials in the environment to send to the delivery queue');
+  return { url: new URL('/', url), region, credentials };
 };
+
+const queues = new Map<string, SqsDeliveryQueue>();
 
 export class SqsDeliveryQueue implements DeliveryQueue {
   constructor(
     readonly url: string,
-    private readonly client: SQSClient = defaultClient(),
+    /** Where to send (queueTarget): worked out at the first message when not given. */
+    private target?: JsonCallTarget,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** One per URL for the life of the Lambda container, over one SQS client. */
+  /** One per URL for the life of the Lambda container. */
   static forUrl(url: string): SqsDeliveryQueue {
     let queue = queues.get(url);
     if (!queue) {
@@ -49,19 +65,27 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     const wait = Math.max(0, Math.ceil(delaySeconds));
     const message: DeliveryMessage = { run_id: runId };
     if (wait > MAX_SQS_DELAY_SECONDS) message.not_before = new Date(this.now() + wait * 1000).toISOString();
-    await this.client.send(
-      new SendMessageCommand({
-        QueueUrl: this.url,
-        MessageBody: JSON.stringify(message),
-        DelaySeconds: Math.min(wait, MAX_SQS_DELAY_SECONDS),
-      }),
-    );
+    await this.send(JSON.stringify(message), Math.min(wait, MAX_SQS_DELAY_SECONDS));
   }
 
   async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
-    await this.client.send(
-      new SendMessageCommand({ QueueUrl: this.url, MessageBody: JSON.stringify({ meeting_fan_out: task }) }),
-    );
+    await this.send(JSON.stringify({ meeting_fan_out: task }));
+  }
+
+  /** SendMessage; the body SQS says it stored is checked against the one sent, as the SDK's client checks it. */
+  private async send(body: string, delaySeconds?: number): Promise<void> {
+    this.target ??= queueTarget(this.url);
+    const answer = (await callAwsJson(this.target, {
+      service: 'sqs',
+      target: 'AmazonSQS.SendMessage',
+      jsonVersion: '1.0',
+      body: { QueueUrl: this.url, MessageBody: body, ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }) },
+      timeoutMs: SEND_TIMEOUT_MS,
+    })) as { MessageId?: unknown; MD5OfMessageBody?: unknown };
+    const md5 = createHash('md5').update(body).digest('hex');
+    if (answer.MD5OfMessageBody !== md5) {
+      throw new Error(`SQS stored a message body other than the one sent (MD5 ${String(answer.MD5OfMessageBody)}, not ${md5})`);
+    }
   }
 }
 

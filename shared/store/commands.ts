@@ -43,6 +43,9 @@ export type {
   UpdateCommandInput,
 };
 
+/** How the store's values become attribute values, on the wire and through the SDK: members left undefined are left out. */
+export const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
+
 /**
  * lib-dynamodb's key-node walk: `{}` converts every value of an object, `[]` every member,
  * `{ '*': n }` goes a level down, `null` converts the node itself, other keys pick the members
@@ -63,6 +66,12 @@ export interface CommandSpec {
   readonly outputKeyNodes: KeyNodes;
 }
 
+/**
+ * Where a command class keeps its spec: a registered symbol, not `instanceof`, because the SDK's
+ * file beside a deployed bundle (dynamo-sdk.ts) has its own copy of this module's classes.
+ */
+const SPEC = Symbol.for('knap.store-command.spec');
+
 /** A store command: its input, and (for the compiler only) what the call answers. */
 export abstract class StoreCommand<Input, Output> {
   declare readonly __output?: Output;
@@ -71,7 +80,9 @@ export abstract class StoreCommand<Input, Output> {
 
 /** The spec of `command`'s class, or undefined for anything not made here (a test's lib-dynamodb command). */
 export const specOf = (command: unknown): CommandSpec | undefined =>
-  command instanceof StoreCommand ? (command.constructor as unknown as { spec: CommandSpec }).spec : undefined;
+  typeof command === 'object' && command !== null
+    ? (command.constructor as { [SPEC]?: CommandSpec } | undefined)?.[SPEC]
+    : undefined;
 
 const WRITTEN_ITEM: KeyNodes = { Attributes: ALL_VALUES, ItemCollectionMetrics: { ItemCollectionKey: ALL_VALUES } };
 const EXPECTED: KeyNodes = { '*': { Value: SELF, AttributeValueList: ALL_MEMBERS } };
@@ -80,7 +91,7 @@ const FILTER: KeyNodes = { '*': { AttributeValueList: ALL_MEMBERS } };
 const BATCH_WRITES: KeyNodes = { '*': { '*': { PutRequest: { Item: ALL_VALUES }, DeleteRequest: { Key: ALL_VALUES } } } };
 
 export class GetCommand extends StoreCommand<GetCommandInput, GetCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'GetItem',
     documentCommand: 'GetCommand',
     inputKeyNodes: { Key: ALL_VALUES },
@@ -89,7 +100,7 @@ export class GetCommand extends StoreCommand<GetCommandInput, GetCommandOutput> 
 }
 
 export class PutCommand extends StoreCommand<PutCommandInput, PutCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'PutItem',
     documentCommand: 'PutCommand',
     inputKeyNodes: { Item: ALL_VALUES, Expected: EXPECTED, ExpressionAttributeValues: ALL_VALUES },
@@ -98,7 +109,7 @@ export class PutCommand extends StoreCommand<PutCommandInput, PutCommandOutput> 
 }
 
 export class UpdateCommand extends StoreCommand<UpdateCommandInput, UpdateCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'UpdateItem',
     documentCommand: 'UpdateCommand',
     inputKeyNodes: {
@@ -112,7 +123,7 @@ export class UpdateCommand extends StoreCommand<UpdateCommandInput, UpdateComman
 }
 
 export class DeleteCommand extends StoreCommand<DeleteCommandInput, DeleteCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'DeleteItem',
     documentCommand: 'DeleteCommand',
     inputKeyNodes: { Key: ALL_VALUES, Expected: EXPECTED, ExpressionAttributeValues: ALL_VALUES },
@@ -121,7 +132,7 @@ export class DeleteCommand extends StoreCommand<DeleteCommandInput, DeleteComman
 }
 
 export class QueryCommand extends StoreCommand<QueryCommandInput, QueryCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'Query',
     documentCommand: 'QueryCommand',
     inputKeyNodes: {
@@ -135,7 +146,7 @@ export class QueryCommand extends StoreCommand<QueryCommandInput, QueryCommandOu
 }
 
 export class ScanCommand extends StoreCommand<ScanCommandInput, ScanCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'Scan',
     documentCommand: 'ScanCommand',
     inputKeyNodes: { ScanFilter: FILTER, ExclusiveStartKey: ALL_VALUES, ExpressionAttributeValues: ALL_VALUES },
@@ -144,7 +155,7 @@ export class ScanCommand extends StoreCommand<ScanCommandInput, ScanCommandOutpu
 }
 
 export class BatchGetCommand extends StoreCommand<BatchGetCommandInput, BatchGetCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'BatchGetItem',
     documentCommand: 'BatchGetCommand',
     inputKeyNodes: { RequestItems: { '*': { Keys: { '*': ALL_VALUES } } } },
@@ -156,7 +167,7 @@ export class BatchGetCommand extends StoreCommand<BatchGetCommandInput, BatchGet
 }
 
 export class BatchWriteCommand extends StoreCommand<BatchWriteCommandInput, BatchWriteCommandOutput> {
-  static readonly spec: CommandSpec = {
+  static readonly [SPEC]: CommandSpec = {
     operation: 'BatchWriteItem',
     documentCommand: 'BatchWriteCommand',
     inputKeyNodes: { RequestItems: BATCH_WRITES },

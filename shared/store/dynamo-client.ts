@@ -1,95 +1,26 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+/**
+ * The store's DynamoDB client: its commands (commands.ts) over DynamoWire, and the SDK's client
+ * (dynamo-sdk.ts) loaded by the first call the wire does not make.
+ */
+
+import { environmentCredentials, regionalEndpoint } from '../aws/environment.js';
 import type { RequestScope } from '../domain/request-scope.js';
-import { traceWhenSampled, tracingThisInvocation } from '../lambda/sampled-tracing.js';
-import { type StoreCommand, specOf } from './commands.js';
-import { DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
+import { traceWhenSampled, tracingThisInvocation, wantTracer } from '../lambda/sampled-tracing.js';
+import { MARSHALL_OPTIONS, type StoreCommand } from './commands.js';
+import {
+  beforeAttempt,
+  countedAttempt,
+  DeadlineExceededError,
+  MAX_ATTEMPTS,
+  rememberScope,
+  type SdkHooks,
+  scopeIn,
+  withinDeadline,
+} from './dynamo-calls.js';
+import type { SdkDocuments } from './dynamo-sdk.js';
+import { asOwnException, DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
 
-/**
- * Every DynamoDB call this process makes, by operation; read by tests and the benchmark.
- * `depth`: the longest chain of calls each made after the one before it had answered, so
- * calls side by side count once (tests assert how deep a request goes).
- */
-export const roundTrips = {
-  total: 0,
-  byCommand: {} as Record<string, number>,
-  depth: 0,
-  /** The depth of the deepest call that has answered since the reset. */
-  answeredDepth: 0,
-  reset(): void {
-    this.total = 0;
-    this.byCommand = {};
-    this.depth = 0;
-    this.answeredDepth = 0;
-  },
-};
-
-export class DeadlineExceededError extends Error {
-  constructor(command: string) {
-    super(`DynamoDB did not answer ${command} before the request deadline`);
-    this.name = 'TimeoutError';
-  }
-}
-
-/**
- * Throws when the request's deadline has passed: a retry whose turn comes after the request
- * was answered must not reach the table (a write landing after "not stored" would surprise
- * everyone).
- */
-const beforeAttempt = (commandName: string, scope: RequestScope | undefined): void => {
-  const deadline = scope?.deadline;
-  if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(commandName);
-};
-
-/** One attempt over the wire, counted: in the process, in the request's counter, and how deep. */
-const countedAttempt = async <T>(commandName: string, send: () => Promise<T>, scope?: RequestScope): Promise<T> => {
-  roundTrips.total += 1;
-  roundTrips.byCommand[commandName] = (roundTrips.byCommand[commandName] ?? 0) + 1;
-  const counter = scope?.roundTrips;
-  if (counter) counter.count += 1;
-  const depth = roundTrips.answeredDepth + 1;
-  roundTrips.depth = Math.max(roundTrips.depth, depth);
-  try {
-    return await send();
-  } finally {
-    roundTrips.answeredDepth = Math.max(roundTrips.answeredDepth, depth);
-  }
-};
-
-const MAX_ATTEMPTS = 3;
-
-/**
- * The request a command sent through the SDK was sent for (scopedDocuments): its middlewares
- * find it by the command instance the SDK hands them, lib-dynamodb's inner command included.
- */
-const commandScopes = new WeakMap<object, RequestScope>();
-const scopeIn = (context: object): RequestScope | undefined => {
-  const instance = (context as { __smithy_context?: { commandInstance?: object } }).__smithy_context?.commandInstance;
-  return instance ? commandScopes.get(instance) : undefined;
-};
-
-const withinDeadline = async <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> => {
-  if (deadline === undefined) return call;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceededError(command)), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    return await Promise.race([call, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+export { DeadlineExceededError, roundTrips } from './dynamo-calls.js';
 
 export interface DynamoSettings {
   endpoint?: string;
@@ -108,16 +39,6 @@ const positiveWhole = (value: string | undefined): number | undefined => {
   return value && Number.isInteger(number) && number > 0 ? number : undefined;
 };
 
-/**
- * Where DynamoWire knows the SDK's endpoint for sure: an endpoint given to the client, or a
- * Lambda function with no endpoint in its environment (AWS_ENDPOINT_URL*, which the SDK reads
- * at its first call). Elsewhere (a laptop's profile may name an endpoint, or an account's) the
- * SDK makes every call.
- */
-const wireKnowsEndpoint = (settings: DynamoSettings, env: NodeJS.ProcessEnv = process.env): boolean =>
-  settings.endpoint !== undefined ||
-  (Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.AWS_ENDPOINT_URL_DYNAMODB && !env.AWS_ENDPOINT_URL);
-
 export const dynamoSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): DynamoSettings => ({
   endpoint: env.DYNAMODB_ENDPOINT || undefined,
   region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
@@ -125,143 +46,114 @@ export const dynamoSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): Dyn
   transport: env.DYNAMODB_TRANSPORT === 'sdk' ? 'sdk' : 'wire',
 });
 
-export const createDynamoClient = (settings: DynamoSettings): DynamoDBClient => {
-  const config: DynamoDBClientConfig = {
-    region: settings.region ?? 'us-east-1',
-    maxAttempts: MAX_ATTEMPTS,
-  };
-  if (settings.endpoint) {
-    config.endpoint = settings.endpoint;
-    // A local DynamoDB accepts any credentials; don't make developers configure AWS.
-    if (!process.env.AWS_ACCESS_KEY_ID) {
-      config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-    }
+/**
+ * Where DynamoWire sends its calls and what it signs them with, where it knows both as the SDK
+ * would: an endpoint given to the client (signed with the environment's credentials, or any,
+ * as a local DynamoDB takes), or a Lambda function's region with no endpoint in its environment
+ * (AWS_ENDPOINT_URL*, which the SDK reads) and its credentials. Elsewhere (a laptop's profile
+ * may name an endpoint, or credentials) the SDK makes every call.
+ */
+export const wireTarget = (settings: DynamoSettings, env: NodeJS.ProcessEnv = process.env) => {
+  const region = settings.region ?? 'us-east-1';
+  if (settings.endpoint !== undefined) {
+    const credentials = env.AWS_ACCESS_KEY_ID
+      ? environmentCredentials(env)
+      : async () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
+    return credentials ? { url: new URL(settings.endpoint), region, credentials } : undefined;
   }
-  if (settings.requestTimeoutMs) {
-    config.requestHandler = { requestTimeout: settings.requestTimeoutMs, connectionTimeout: settings.requestTimeoutMs };
-  }
-  const client = new DynamoDBClient(config);
-  client.middlewareStack.add(
-    (next, context) => (args) => withinDeadline(next(args), context.commandName ?? 'a command', scopeIn(context)?.deadline),
-    // Outside the retry middleware: the deadline bounds all attempts together.
-    { step: 'initialize', name: 'requestDeadline' },
-  );
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      beforeAttempt(context.commandName ?? 'a command', scopeIn(context));
-      return next(args);
-    },
-    // Inside the retry middleware, before an attempt goes over the wire (and is counted).
-    { step: 'finalizeRequest', priority: 'normal', name: 'attemptWithinDeadline' },
-  );
-  client.middlewareStack.add(
-    (next, context) => (args) => countedAttempt(context.commandName ?? 'unknown', () => next(args), scopeIn(context)),
-    // Inside the retry middleware, so every attempt that goes over the wire counts.
-    { step: 'finalizeRequest', priority: 'low', name: 'countRoundTrips' },
-  );
-  return (settings.capture ?? traceWhenSampled)(client);
+  if (!env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
+  const url = regionalEndpoint('dynamodb', region, env);
+  const credentials = environmentCredentials(env);
+  return url && credentials ? { url, region, credentials } : undefined;
 };
 
-/**
- * The store's client: lib-dynamodb's, whose calls go over `DynamoWire` (a fifth of the SDK's
- * CPU per call, see dynamo-wire.ts) with the same deadline, counting and exceptions. The SDK
- * itself makes what the wire does not speak, the calls of X-Ray-sampled invocations (and of
- * clients made with a `capture`), every call where the wire cannot be sure of the endpoint,
- * and every call with `DYNAMODB_TRANSPORT=sdk` (a platform engineer's way back, no code change).
- */
-export const createDocumentClient = (settings: DynamoSettings): StoreDocumentClient => {
-  const client = createDynamoClient(settings);
-  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  const viaSdk = documents.send.bind(documents) as (...args: unknown[]) => Promise<unknown>;
-  // A client captured for X-Ray by its maker has every call recorded: only the SDK's are.
-  const wire =
-    (settings.transport ?? 'wire') === 'sdk' || settings.capture || !wireKnowsEndpoint(settings)
-      ? undefined
-      : new DynamoWire({
-          client,
-          maxAttempts: MAX_ATTEMPTS,
-          requestTimeoutMs: settings.requestTimeoutMs,
-          hooks: {
-            deadlineExceeded: (commandName) => new DeadlineExceededError(commandName),
-            attempt: countedAttempt,
-          },
-        });
-  const translation = translationOf(documents.config.translateConfig);
-  const wireCall = (command: unknown) => (wire && !tracingThisInvocation() ? wireCallOf(command, translation) : null);
-  const send = (...args: unknown[]): Promise<unknown> => {
-    const call = args.length === 1 ? wireCall(args[0]) : null;
-    if (call) return (wire as DynamoWire).send(call);
-    const command = sdkCommandOf(args[0]);
-    // A command sent for a request before, and now for none, counts against nobody.
-    rememberScope(command, undefined);
-    return viaSdk(command, ...args.slice(1));
-  };
-  const sendWithin = (command: unknown, scope: RequestScope): Promise<unknown> => {
-    const call = wireCall(command);
-    if (call) return (wire as DynamoWire).send(call, scope);
-    const sdkCommand = sdkCommandOf(command);
-    rememberScope(sdkCommand, scope);
-    return viaSdk(sdkCommand);
-  };
-  const destroy = documents.destroy.bind(documents);
-  return Object.assign(documents, {
-    send,
-    [SEND_WITHIN]: sendWithin,
-    destroy: () => {
-      wire?.destroy();
-      destroy();
-    },
-  }) as StoreDocumentClient;
-};
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK client's file, beside the bundle. */
+declare const KNAP_DYNAMODB_SDK_CHUNK: string | undefined;
+
+const loadSdk = async (): Promise<typeof import('./dynamo-sdk.js')> =>
+  // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
+  typeof KNAP_DYNAMODB_SDK_CHUNK === 'string'
+    ? await import(new URL(KNAP_DYNAMODB_SDK_CHUNK, import.meta.url).href)
+    : await import('./dynamo-sdk.js');
 
 /** What the store sends its commands (commands.ts) through: the document client, or one request's view of it. */
 export interface DocumentSender {
   send<Input, Output>(command: StoreCommand<Input, Output>): Promise<Output>;
 }
 
-/** The document client createDocumentClient makes: lib-dynamodb's, which also takes the store's commands. */
-export type StoreDocumentClient = DynamoDBDocumentClient & DocumentSender;
+/** A command of the SDK's own (lib-dynamodb's or the client's): a test's or a script's, made through the SDK. */
+interface SdkCommand<Output> {
+  readonly input: object;
+  resolveMiddleware(...args: never[]): (args: never) => Promise<{ output: Output }>;
+}
 
-/** lib-dynamodb's command classes by name, for the store's commands the SDK makes after all. */
-const DOCUMENT_COMMANDS: Record<string, new (input: never) => object> = {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-};
-
-/** The command the SDK is given: lib-dynamodb's for a store command, anything else as it is. */
-const sdkCommandOf = (command: unknown): unknown => {
-  const spec = specOf(command);
-  const DocumentCommand = spec ? DOCUMENT_COMMANDS[spec.documentCommand] : undefined;
-  return DocumentCommand ? new DocumentCommand((command as { input: never }).input) : command;
-};
-
-/**
- * The store's sender over a lib-dynamodb client made elsewhere (a test's, with middlewares of
- * its own): every call through that client's SDK.
- */
-export const sdkDocuments = (documents: DynamoDBDocumentClient): DocumentSender => ({
-  send: (command) => documents.send(sdkCommandOf(command) as never) as never,
-});
+/** The client createDocumentClient makes. */
+export interface StoreDocumentClient extends DocumentSender {
+  send<Input, Output>(command: StoreCommand<Input, Output>): Promise<Output>;
+  send<Output>(command: SdkCommand<Output>, ...rest: unknown[]): Promise<Output>;
+  destroy(): void;
+}
 
 const SEND_WITHIN = Symbol('sendWithin');
 
 /**
- * Ties a command to the request it is sent for (undefined: to none), for the SDK's middlewares
- * to find. A command is the last request's it was sent for: the store makes one per call.
+ * The store's client. Its commands go over `DynamoWire` (a fifth of the SDK's CPU per call, see
+ * dynamo-wire.ts) with the same deadline, counting and exceptions as the SDK's. The SDK makes
+ * what the wire does not speak, the calls of X-Ray-sampled invocations (and every call of a
+ * client made with a `capture`), every call where the wire cannot be sure of the endpoint, and
+ * every call with `DYNAMODB_TRANSPORT=sdk` (a platform engineer's way back, no code change): it
+ * is loaded by the first of those, so a function that never needs it never pays for it.
  */
-const rememberScope = (command: unknown, scope: RequestScope | undefined): void => {
-  if (typeof command !== 'object' || command === null) return;
-  // lib-dynamodb's commands run the SDK's middlewares on an inner command.
-  const inner = (command as { clientCommand?: unknown }).clientCommand;
-  const instance = typeof inner === 'object' && inner !== null ? inner : command;
-  if (scope) commandScopes.set(instance, scope);
-  else commandScopes.delete(instance);
+export const createDocumentClient = (settings: DynamoSettings): StoreDocumentClient => {
+  // A client captured for X-Ray by its maker has every call recorded: only the SDK's are.
+  const target = (settings.transport ?? 'wire') === 'sdk' || settings.capture ? undefined : wireTarget(settings);
+  const wire =
+    target &&
+    new DynamoWire({
+      ...target,
+      maxAttempts: MAX_ATTEMPTS,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      hooks: {
+        deadlineExceeded: (commandName) => new DeadlineExceededError(commandName),
+        attempt: countedAttempt,
+      },
+    });
+  // Sampled invocations load the tracer, and their calls go to the SDK's client, captured by it.
+  if (!settings.capture) wantTracer();
+  const translation = translationOf({ marshallOptions: MARSHALL_OPTIONS });
+  const hooks: SdkHooks = { scopeIn, rememberScope, withinDeadline, beforeAttempt, countedAttempt, capture: traceWhenSampled };
+  let sdk: Promise<SdkDocuments> | undefined;
+  const viaSdk = async (command: unknown, scope: RequestScope | undefined, rest: unknown[]): Promise<unknown> => {
+    sdk ??= loadSdk().then(
+      (module) => module.createSdkDocuments(settings, hooks),
+      (error: unknown) => {
+        sdk = undefined;
+        throw error;
+      },
+    );
+    try {
+      return await (await sdk).send(command, scope, ...rest);
+    } catch (error) {
+      throw asOwnException(error);
+    }
+  };
+  const wireCall = (command: unknown) => (wire && !tracingThisInvocation() ? wireCallOf(command, translation) : null);
+  const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
+    const call = rest.length === 0 ? wireCall(command) : null;
+    return call ? (wire as DynamoWire).send(call) : viaSdk(command, undefined, rest);
+  };
+  const sendWithin = (command: unknown, scope: RequestScope): Promise<unknown> => {
+    const call = wireCall(command);
+    return call ? (wire as DynamoWire).send(call, scope) : viaSdk(command, scope, []);
+  };
+  return {
+    send,
+    [SEND_WITHIN]: sendWithin,
+    destroy: () => {
+      wire?.destroy();
+      void sdk?.then((documents) => documents.destroy()).catch(() => undefined);
+    },
+  } as StoreDocumentClient;
 };
 
 /**

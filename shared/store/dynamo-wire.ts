@@ -1,48 +1,39 @@
 /**
- * DynamoDB's JSON protocol spoken directly: the store's commands (lib-dynamodb's, or the
- * client's own) marshalled as lib-dynamodb would, signed with SigV4 by `aws4` (synchronous,
- * no promise per step) with the SDK client's own credentials, region and endpoint, posted
- * over a keep-alive agent.
+ * DynamoDB's JSON protocol spoken directly: the store's commands (commands.ts) marshalled as
+ * lib-dynamodb would, signed with SigV4 by `aws4` (synchronous, no promise per step), posted
+ * over a keep-alive agent, without the SDK's client.
  *
  * Why not `client.send`: per call, the SDK's middleware stack (schema serde, endpoint rules,
  * retry tokens, user agent, log filters, per-command stack resolution) costs about five times
  * the call itself: `npm run bench -- --wire` prints both, side by side on one dynalite. Every
  * request makes one to four calls, so that was a third to a half of the server's CPU
- * (docs/performance.md).
+ * (docs/performance.md). And a function whose calls all go here never loads the SDK, about
+ * half of its cold start (dynamo-sdk.ts).
  *
- * What the SDK did that matters is kept: credentials from its provider chain (fetched again
- * near their expiry), its endpoint rules, retries of throttling, 5xx and network errors with
- * its jittered backoff, its exception classes (so `instanceof ConditionalCheckFailedException`
- * and `error.Item` work unchanged). What this does not speak (another operation, a call with
- * options, the calls of an X-Ray-sampled invocation) goes to the SDK (dynamo-client.ts).
+ * What the SDK did that matters is kept: the endpoint its rules give (shared/aws/environment.ts,
+ * held equal to them by a test), the credentials of a Lambda's environment (fetched again near their
+ * expiry), retries of throttling, 5xx and network errors with its jittered backoff, its
+ * exception classes (so `instanceof ConditionalCheckFailedException` and `error.Item` work
+ * unchanged). What this does not speak (another operation, a call with options, the calls of an
+ * X-Ray-sampled invocation) goes to the SDK (dynamo-client.ts).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
-  BatchGetItemCommand,
-  BatchWriteItemCommand,
   ConditionalCheckFailedException,
-  DeleteItemCommand,
-  type DynamoDBClient,
   DynamoDBServiceException,
-  GetItemCommand,
   IdempotentParameterMismatchException,
   InternalServerError,
   InvalidEndpointException,
   ItemCollectionSizeLimitExceededException,
   ProvisionedThroughputExceededException,
-  PutItemCommand,
-  QueryCommand,
   ReplicatedWriteConflictException,
   RequestLimitExceeded,
   ResourceNotFoundException,
-  ScanCommand,
   ThrottlingException,
-  TransactGetItemsCommand,
   TransactionCanceledException,
   TransactionConflictException,
   TransactionInProgressException,
-  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, type marshallOptions, unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import {
@@ -57,38 +48,14 @@ import {
   TIMEOUT_RETRY_COST,
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
+import type { AwsCredentialIdentity } from '../aws/environment.js';
 import { specOf } from './commands.js';
-
-/**
- * The low-level commands spoken here, by class: their operation names on the wire. Not
- * TransactWriteItems: its retries must carry one ClientRequestToken, which the SDK fills in.
- */
-const OPERATIONS = new Map<unknown, string>([
-  [GetItemCommand, 'GetItem'],
-  [PutItemCommand, 'PutItem'],
-  [UpdateItemCommand, 'UpdateItem'],
-  [DeleteItemCommand, 'DeleteItem'],
-  [QueryCommand, 'Query'],
-  [ScanCommand, 'Scan'],
-  [BatchGetItemCommand, 'BatchGetItem'],
-  [BatchWriteItemCommand, 'BatchWriteItem'],
-  [TransactGetItemsCommand, 'TransactGetItems'],
-]);
 
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
 const USER_AGENT = 'knap-api dynamo-wire (aws4)';
 
 type KeyNodes = Record<string, unknown> | unknown[] | null;
 type AttributeMap = Record<string, unknown>;
-
-/** A command as lib-dynamodb builds it: its input in plain values, which parts to (un)marshall, the client command under it. */
-interface DocumentCommand {
-  input: AttributeMap;
-  inputKeyNodes?: KeyNodes;
-  outputKeyNodes?: KeyNodes;
-  clientCommand?: { constructor: unknown };
-  constructor: unknown;
-}
 
 /** Where a call goes and what it sends: null when the SDK must make it. */
 export interface WireCall {
@@ -175,29 +142,14 @@ export const translationOf = (translate: TranslateConfig = {}): Translation => {
   };
 };
 
-/**
- * The wire call for `command` (the store's, a lib-dynamodb command, or a client command as it
- * is), or null when it is not one spoken here.
- */
+/** The wire call for `command`, or null when it is not one of the store's (commands.ts). */
 export const wireCallOf = (command: unknown, translation: Translation): WireCall | null => {
   const spec = specOf(command);
-  if (spec) {
-    return {
-      operation: spec.operation,
-      body: convertTop((command as { input: AttributeMap }).input, translation.marshall, spec.inputKeyNodes as KeyNodes),
-      outputKeyNodes: spec.outputKeyNodes as KeyNodes,
-      unmarshall: translation.unmarshall,
-    };
-  }
-  const candidate = command as DocumentCommand;
-  const direct = OPERATIONS.get(candidate.constructor);
-  if (direct) return { operation: direct, body: candidate.input, outputKeyNodes: undefined, unmarshall: undefined };
-  const operation = candidate.clientCommand ? OPERATIONS.get(candidate.clientCommand.constructor) : undefined;
-  if (!operation || !candidate.inputKeyNodes || !candidate.outputKeyNodes) return null;
+  if (!spec) return null;
   return {
-    operation,
-    body: convertTop(candidate.input, translation.marshall, candidate.inputKeyNodes),
-    outputKeyNodes: candidate.outputKeyNodes,
+    operation: spec.operation,
+    body: convertTop((command as { input: AttributeMap }).input, translation.marshall, spec.inputKeyNodes as KeyNodes),
+    outputKeyNodes: spec.outputKeyNodes as KeyNodes,
     unmarshall: translation.unmarshall,
   };
 };
@@ -306,6 +258,27 @@ const exceptionOf = (
   return exception;
 };
 
+/**
+ * An error of the SDK's path as this module's class: deployed, the SDK is a file beside the
+ * bundle (dynamo-sdk.ts) with its own copies of the exception classes, whose instances
+ * `instanceof ConditionalCheckFailedException` here would not know. The same name, fault,
+ * message, metadata and fields (a failed condition's Item); anything that is not a DynamoDB
+ * answer (a timeout, a dropped connection) is left as it is.
+ */
+export const asOwnException = (error: unknown): unknown => {
+  if (!(error instanceof Error) || error instanceof DynamoDBServiceException || !('$fault' in error)) return error;
+  const { $metadata, $fault } = error as unknown as DynamoDBServiceException;
+  const Known = EXCEPTIONS.get(error.name);
+  const own = Known
+    ? new Known({ message: error.message, $metadata })
+    : new DynamoDBServiceException({ name: error.name, $fault, message: error.message, $metadata });
+  for (const [field, value] of Object.entries(error)) {
+    if ((own as unknown as AttributeMap)[field] === undefined) (own as unknown as AttributeMap)[field] = value;
+  }
+  own.stack = error.stack;
+  return own;
+};
+
 /** The SDK's reading of an error type: `prefix#Name:suffix` is `Name`. */
 const errorName = (raw: string): string => {
   const beforeColon = raw.split(':')[0] ?? '';
@@ -362,19 +335,20 @@ export interface WireHooks {
 }
 
 export interface WireSettings {
-  client: DynamoDBClient;
+  /** Where the calls go (the endpoint given, or the region's: shared/aws/environment.ts). */
+  url: URL;
+  region: string;
+  /** The credentials to sign with, asked again near their expiry. */
+  credentials: () => Promise<AwsCredentialIdentity>;
   maxAttempts: number;
   requestTimeoutMs?: number;
   hooks: WireHooks;
 }
 
-/** What the SDK's credential chain resolves to. */
-type AwsCredentialIdentity = Awaited<ReturnType<DynamoDBClient['config']['credentials']>>;
-
 /** Credentials are fetched again this long before they expire (the SDK's own refresh window). */
 const REFRESH_BEFORE_MS = 5 * 60_000;
 
-/** What every call needs from the SDK client's configuration, settled once (credentials again near their expiry). */
+/** What every call needs, settled once (credentials again near their expiry). */
 export interface Settled {
   url: URL;
   region: string;
@@ -404,7 +378,6 @@ export const signedHeaders = (settled: Settled, operation: string, payload: stri
   return signed.headers as Record<string, string>;
 };
 
-/** Speaks DynamoDB for one SDK client: its credentials, region and endpoint. */
 /** What one attempt got back. */
 interface WireAnswer {
   status: number;
@@ -429,23 +402,10 @@ export class DynamoWire {
     return expiration && expiration.getTime() - Date.now() < REFRESH_BEFORE_MS ? undefined : settled;
   }
 
-  /** The client's endpoint setting if it has one, else the SDK's own rules for its region; its credential chain. */
+  /** The credentials, asked for once and again near their expiry (a Lambda's are in its environment). */
   private async settle(): Promise<Settled> {
-    const { config } = this.settings.client;
-    const region = this.settled?.region ?? (await config.region());
-    let url = this.settled?.url;
-    if (!url && config.endpoint) {
-      const { protocol, hostname, port, path } = await config.endpoint();
-      url = new URL(`${protocol}//${hostname}${port ? `:${port}` : ''}${path ?? '/'}`);
-    }
-    url ??= new URL(
-      config.endpointProvider({
-        Region: region,
-        UseFIPS: await config.useFipsEndpoint(),
-        UseDualStack: await config.useDualstackEndpoint(),
-      }).url.href,
-    );
-    this.settled = { url, region, credentials: await config.credentials() };
+    const { url, region, credentials } = this.settings;
+    this.settled = { url, region, credentials: await credentials() };
     return this.settled;
   }
 

@@ -56,13 +56,13 @@ test("@smithy/core/event-streams: only the protocols' dynamic import for event-s
 
 test("@aws-sdk/credential-provider-node: only the SDK clients' runtime config, for their default credentials", () => {
   const importers = importersOf('@aws-sdk/credential-provider-node');
-  expect(importers.length).toBeGreaterThanOrEqual(3);
+  expect(importers.length).toBeGreaterThanOrEqual(2);
   for (const importer of importers) {
     expect(importer).toMatch(/^node_modules\/@aws-sdk\/client-[\w-]+\/dist-es\/runtimeConfig\.js \(import-statement\)$/);
   }
 });
 
-test('node:http: the webhook sender, the tracer, the DynamoDB wire and the SDK for plain-http endpoints (a local DynamoDB) or IMDS', () => {
+test('node:http: the webhook sender, the tracer, the DynamoDB wire, signed JSON calls and the SDK for plain-http endpoints (a local DynamoDB) or IMDS', () => {
   // The stand-in is the whole module but the lazy getters: a new importer might want WebSocket.
   // The tracer is built into tracing.mjs, with the same aliases; IMDS goes with the credential chain.
   expect(importersOf('node:http')).toEqual([
@@ -70,6 +70,7 @@ test('node:http: the webhook sender, the tracer, the DynamoDB wire and the SDK f
     'node_modules/@smithy/core/dist-es/submodules/config/config-resolver/regionConfig/getInstanceMetadataRegion.js (dynamic-import)',
     'node_modules/@smithy/credential-provider-imds/dist-es/remoteProvider/node-http.js (import-statement)',
     'node_modules/@smithy/node-http-handler/dist-es/node-http-handler.js (dynamic-import)',
+    'shared/aws/json-call.ts (import-statement)',
     'shared/store/dynamo-wire.ts (import-statement)',
     'shared/webhooks/send.ts (import-statement)',
   ]);

@@ -7,7 +7,7 @@ import { createHandler as tokenHandler } from '../../functions/token/handler.js'
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
 import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bundles.js';
-import { createApiClient } from '../../shared/services/admin-service.js';
+import { createApiClient, revokeClient } from '../../shared/services/admin-service.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, formEvent, httpEvent } from '../support/events.js';
 import { TEST_TOKEN_KEY } from '../support/token-keys.js';
@@ -51,6 +51,11 @@ const JOBS = jobs.map((job) => job.id);
 /** Organization admins' functions verify a JWT of the admin issuer, never an API token: no Secrets Manager client either. */
 const ADMIN = routes.filter((route) => route.path.startsWith('/api/admin/')).map((route) => route.id);
 
+/** Functions that seal or open API tokens: the token keys' Secrets Manager read. */
+const READS_TOKEN_KEYS = functionsWithAssets
+  .map(([id]) => id)
+  .filter((id) => !PUBLIC.includes(id) && !JOBS.includes(id) && !ADMIN.includes(id));
+
 describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
   const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
@@ -66,7 +71,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const code = [
       'index.mjs',
       'index.mjs.map',
-      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
+      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map', 'dynamodb-sdk.mjs', 'dynamodb-sdk.mjs.map']),
+      ...(READS_TOKEN_KEYS.includes(id) ? ['secrets-manager-sdk.mjs', 'secrets-manager-sdk.mjs.map'] : []),
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
@@ -83,7 +89,17 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const uses = (service: string) => (PUBLIC.includes(id) ? false : service !== 'sqs' || QUEUES_RUNS.includes(id));
     expect(text.includes('DynamoDB_20120810')).toBe(uses('dynamodb'));
     expect(text.includes('AmazonSQS')).toBe(uses('sqs'));
-    expect(text.includes('secretsmanager')).toBe(uses('dynamodb') && !JOBS.includes(id) && !ADMIN.includes(id));
+    expect(text.includes('secretsmanager')).toBe(READS_TOKEN_KEYS.includes(id));
+    // No SDK client is on the init path: DynamoWire and signed JSON calls make their calls, and
+    // the DynamoDB and Secrets Manager clients are files beside the bundle for what they leave.
+    expect(text).not.toMatch(/"DynamoDBClient"|"SecretsManagerClient"|"SQSClient"/);
+    if (!PUBLIC.includes(id)) {
+      expect(text).toContain('"./dynamodb-sdk.mjs"');
+      expect(readFileSync(join(bundle().assetPath, 'dynamodb-sdk.mjs'), 'utf8')).toContain('"DynamoDBClient"');
+    }
+    if (READS_TOKEN_KEYS.includes(id)) {
+      expect(readFileSync(join(bundle().assetPath, 'secrets-manager-sdk.mjs'), 'utf8')).toContain('"SecretsManagerClient"');
+    }
     // Credentials come from the environment: none of the default chain's other providers.
     expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);
     expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
@@ -212,13 +228,22 @@ describe('create-knap bundle, deployed', () => {
   });
   afterAll(() => table.close());
 
-  /** Grants a token, then runs one request through a function's real bundle, in a fresh node process. */
-  const requestThrough = async (functionId: string, routeKey: string, body: unknown) => {
+  /**
+   * Grants a token, then runs one request through a function's real bundle, in a fresh node
+   * process (`before` the request, `env` beside the table's).
+   */
+  const requestThrough = async (
+    functionId: string,
+    routeKey: string,
+    body: unknown,
+    { env = {}, before }: { env?: Record<string, string>; before?: (clientId: string) => Promise<unknown> } = {},
+  ) => {
     const deps = table.deps();
     const client = await createApiClient(deps, { orgName: 'bundled', name: `cold-start ${functionId}` });
     const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
     const granted = await tokenHandler(deps)(formEvent('POST /api/oauth/token', form), context());
     const { access_token: token } = JSON.parse(granted.body ?? '{}') as { access_token: string };
+    await before?.(client.clientId);
     const event = httpEvent(routeKey, {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -238,6 +263,7 @@ describe('create-knap bundle, deployed', () => {
           DYNAMODB_ENDPOINT: table.endpoint,
           TABLE_NAME: table.tableName,
           TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
+          ...env,
         },
         encoding: 'utf8',
       },
@@ -258,6 +284,27 @@ describe('create-knap bundle, deployed', () => {
     const manual = await create({ name: 'by hand', schedule_type: 'manual', tool_metadata: {} });
     expect(manual.status).toBe(201);
     expect(manual.body.schedule_info).toBeNull();
+  }, 60_000);
+
+  test("the SDK's client, beside the bundle, makes the calls when asked; its refusals are the bundle's own exceptions", async () => {
+    // The path of X-Ray-sampled invocations too; DYNAMODB_TRANSPORT=sdk takes it for every call.
+    const sdk = { DYNAMODB_TRANSPORT: 'sdk' };
+    const manual = await requestThrough(
+      'create-knap',
+      'POST /api/studio/knap-tools',
+      { name: 'through the SDK', schedule_type: 'manual', tool_metadata: {} },
+      { env: sdk },
+    );
+    expect(manual.status).toBe(201);
+    // A revoked client's token: the metering write's condition fails in the SDK's copy of the
+    // exception class, which the store must still know for a refusal (401), not a fault (500).
+    const revoked = await requestThrough(
+      'create-knap',
+      'POST /api/studio/knap-tools',
+      { name: 'refused', schedule_type: 'manual', tool_metadata: {} },
+      { env: sdk, before: (clientId) => revokeClient(table.deps(), clientId) },
+    );
+    expect(revoked.status).toBe(401);
   }, 60_000);
 
   test('a preview rejecting a one-off date names it, with chrono-node loaded from beside the bundle', async () => {

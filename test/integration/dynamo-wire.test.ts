@@ -24,7 +24,14 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '../../shared/store/commands.js';
-import { createDocumentClient, DeadlineExceededError, roundTrips, scopedDocuments } from '../../shared/store/dynamo-client.js';
+import {
+  createDocumentClient,
+  DeadlineExceededError,
+  roundTrips,
+  scopedDocuments,
+  wireTarget,
+} from '../../shared/store/dynamo-client.js';
+import { asOwnException } from '../../shared/store/dynamo-wire.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { type FaultProxy, forwardTo, startFaultProxy } from '../support/fault-proxy.js';
 
@@ -500,5 +507,64 @@ describe('where the SDK makes the call', () => {
       recorder.closeAllConnections();
       await new Promise((resolve) => recorder.close(resolve));
     }
+  });
+
+  test('a Lambda whose environment holds no credentials: the SDK, whose chain looks further', async () => {
+    const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'knap-test', AWS_REGION: 'eu-central-1' };
+    expect(wireTarget({ region: 'eu-central-1' }, lambda)).toBeUndefined();
+    const target = wireTarget({ region: 'eu-central-1' }, { ...lambda, AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 's' });
+    expect(target?.url.href).toBe('https://dynamodb.eu-central-1.amazonaws.com/');
+    expect(await target?.credentials()).toEqual({ accessKeyId: 'ASIA1', secretAccessKey: 's' });
+    // Not a Lambda: a laptop's profile may name an endpoint or credentials.
+    expect(wireTarget({ region: 'eu-central-1' }, { AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 's' })).toBeUndefined();
+    // An endpoint given: the environment's credentials, or any a local DynamoDB takes.
+    expect(await wireTarget({ endpoint: 'http://127.0.0.1:8000' }, {})?.credentials()).toEqual({
+      accessKeyId: 'local',
+      secretAccessKey: 'local',
+    });
+    expect(wireTarget({ endpoint: 'http://127.0.0.1:8000' }, { AWS_ACCESS_KEY_ID: 'ASIA1' })).toBeUndefined();
+  });
+});
+
+describe("errors of the SDK's path, deployed beside the bundle with its own exception classes", () => {
+  /** What the SDK in dynamodb-sdk.mjs throws: the same names and fields, another class. */
+  class ConditionalCheckFailedCopy extends Error {
+    override readonly name = 'ConditionalCheckFailedException';
+    readonly $fault = 'client';
+    readonly $metadata = { httpStatusCode: 400, requestId: 'R1', attempts: 1, totalRetryDelay: 0 };
+    readonly Item = { pk: { S: 'a' } };
+  }
+
+  test("a DynamoDB answer becomes this bundle's class: instanceof holds, fields and stack kept", () => {
+    const copy = new ConditionalCheckFailedCopy('The conditional request failed');
+    const own = asOwnException(copy);
+    expect(own).toBeInstanceOf(ConditionalCheckFailedException);
+    expect(own).toBeInstanceOf(DynamoDBServiceException);
+    expect(own).toMatchObject({
+      name: 'ConditionalCheckFailedException',
+      message: 'The conditional request failed',
+      $fault: 'client',
+      $metadata: copy.$metadata,
+      Item: copy.Item,
+      stack: copy.stack,
+    });
+  });
+
+  test('an error DynamoDB does not name here keeps its name, as a DynamoDBServiceException', () => {
+    const copy = Object.assign(new Error('slow down'), {
+      name: 'SomeNewException',
+      $fault: 'server',
+      $metadata: { httpStatusCode: 500 },
+    });
+    expect(asOwnException(copy)).toMatchObject({ name: 'SomeNewException', $fault: 'server', message: 'slow down' });
+    expect(asOwnException(copy)).toBeInstanceOf(DynamoDBServiceException);
+  });
+
+  test("no DynamoDB answer (a timeout), or already this bundle's class: as it is", () => {
+    const timeout = Object.assign(new Error('no answer'), { name: 'TimeoutError' });
+    expect(asOwnException(timeout)).toBe(timeout);
+    const own = new ConditionalCheckFailedException({ message: 'failed', $metadata: {} });
+    expect(asOwnException(own)).toBe(own);
+    expect(asOwnException('a string')).toBe('a string');
   });
 });

@@ -2,24 +2,26 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { MeetingFanOut } from '../../shared/domain/runs.js';
 import {
   MAX_SQS_DELAY_SECONDS,
   parseDeliveryMessage,
   parseQueueMessage,
+  queueTarget,
   SqsDeliveryQueue,
   secondsToWait,
 } from '../../shared/queue/sqs-queue.js';
 
 /**
  * A stand-in for SQS on a local port that speaks its JSON protocol (AWS JSON 1.0) for
- * SendMessage, so the real SDK client and its checksum middleware run as they would against
- * AWS; it remembers what was sent.
+ * SendMessage, answering the MD5 of the body it stored as SQS does (the sender checks it); it
+ * remembers what was sent.
  */
 let server: Server;
 let queueUrl: string;
-const sent: { target: string; input: Record<string, unknown> }[] = [];
+const sent: { target: string; authorization: string; input: Record<string, unknown> }[] = [];
+/** What the stand-in says it stored, when not what it was sent. */
+let storedBody: string | undefined;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -27,8 +29,10 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const input = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
-      sent.push({ target: String(request.headers['x-amz-target']), input });
-      const md5 = createHash('md5').update(String(input.MessageBody)).digest('hex');
+      sent.push({ target: String(request.headers['x-amz-target']), authorization: String(request.headers.authorization), input });
+      const md5 = createHash('md5')
+        .update(storedBody ?? String(input.MessageBody))
+        .digest('hex');
       response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(JSON.stringify({ MessageId: `m-${sent.length}`, MD5OfMessageBody: md5 }));
     });
@@ -44,12 +48,7 @@ afterAll(async () => {
 });
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
-const client = () =>
-  new SQSClient({
-    endpoint: new URL(queueUrl).origin,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
+const client = () => queueTarget(queueUrl, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
 
 describe('SqsDeliveryQueue', () => {
   test('sends {"run_id"} with the delay; a wait beyond 15 minutes travels as not_before', async () => {
@@ -60,7 +59,6 @@ describe('SqsDeliveryQueue', () => {
     await queue.enqueue('run_b', 27.3);
     await queue.enqueue('run_c', 900);
     await queue.enqueue('run_d', 3600);
-    sqs.destroy();
 
     expect(sent.map((s) => s.target)).toEqual(Array(4).fill('AmazonSQS.SendMessage'));
     expect(sent.map((s) => s.input)).toEqual([
@@ -73,6 +71,29 @@ describe('SqsDeliveryQueue', () => {
         DelaySeconds: MAX_SQS_DELAY_SECONDS,
       },
     ]);
+  });
+
+  test("signed for SQS in the region, to the queue URL's own host; a body SQS did not store as sent is an error", async () => {
+    sent.length = 0;
+    const queue = new SqsDeliveryQueue(queueUrl, client(), () => NOW);
+    await queue.enqueue('run_a', 0);
+    expect(sent[0]?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=test\/\d{8}\/us-east-1\/sqs\/aws4_request, /);
+    storedBody = 'something else';
+    try {
+      await expect(queue.enqueue('run_b', 0)).rejects.toThrow(/stored a message body other than the one sent/);
+    } finally {
+      storedBody = undefined;
+    }
+  });
+
+  test("where messages go: the queue URL's origin, the function's region and credentials; none without them", async () => {
+    const lambda = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 't' };
+    const target = queueTarget('https://sqs.eu-central-1.amazonaws.com/123456789012/knap-deliveries', lambda);
+    expect(target.url.href).toBe('https://sqs.eu-central-1.amazonaws.com/');
+    expect(target.region).toBe('eu-central-1');
+    expect(await target.credentials()).toEqual({ accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't' });
+    expect(() => queueTarget(queueUrl, { ...lambda, AWS_ACCESS_KEY_ID: '' })).toThrow(/credentials/);
+    expect(() => queueTarget(queueUrl, { ...lambda, AWS_REGION: '' })).toThrow(/region/);
   });
 
   test('forUrl gives one queue per URL', () => {
@@ -105,7 +126,6 @@ describe('SqsDeliveryQueue', () => {
     sent.length = 0;
     const sqs = client();
     await new SqsDeliveryQueue(queueUrl, sqs, () => NOW).enqueueMeetingFanOut(FAN_OUT);
-    sqs.destroy();
     expect(sent.map((s) => s.input)).toEqual([{ QueueUrl: queueUrl, MessageBody: JSON.stringify({ meeting_fan_out: FAN_OUT }) }]);
     expect(parseQueueMessage(String(sent[0]?.input.MessageBody))).toEqual({ fanOut: FAN_OUT });
   });

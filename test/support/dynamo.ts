@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
@@ -8,6 +7,7 @@ import type { DeliveryQueue } from '../../shared/domain/webhooks.js';
 import { MemoryMetrics } from '../../shared/metrics.js';
 import { correlationKeys, type RequestScope } from '../../shared/request-scope.js';
 import type { Deps, Log } from '../../shared/runtime.js';
+import { GetCommand } from '../../shared/store/commands.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { testKeyring } from './token-keys.js';

@@ -7,9 +7,10 @@ import { type CommandSpec, specOf } from '../../shared/store/commands.js';
  * and output are attribute values (the wire marshals by them), the operation under them, and
  * the lib-dynamodb class the SDK's path builds from them.
  */
-type StoreClass = (new (input: object) => object) & { spec: CommandSpec };
+type StoreClass = new (input: object) => object;
 const classes = Object.entries(storeCommands as Record<string, unknown>).filter(
-  (entry): entry is [string, StoreClass] => typeof entry[1] === 'function' && 'spec' in entry[1],
+  (entry): entry is [string, StoreClass] =>
+    typeof entry[1] === 'function' && 'prototype' in entry[1] && specOf(new (entry[1] as StoreClass)({})) !== undefined,
 );
 
 test('eight commands, the ones the store sends', () => {
@@ -26,7 +27,7 @@ test('eight commands, the ones the store sends', () => {
 });
 
 test.each(classes)('%s: lib-dynamodb key nodes and operation', (name, StoreClass) => {
-  const { spec } = StoreClass;
+  const spec = specOf(new StoreClass({})) as CommandSpec;
   expect(spec.documentCommand).toBe(name);
   const DocumentClass = (documentCommands as unknown as Record<string, new (input: object) => Record<string, unknown>>)[name];
   const document = new (DocumentClass as new (input: object) => Record<string, unknown>)({});
@@ -42,4 +43,6 @@ test('a command keeps its input as given, and only the store commands have a spe
   expect(specOf(command)?.operation).toBe('GetItem');
   expect(specOf(new documentCommands.GetCommand(input))).toBeUndefined();
   expect(specOf({ input })).toBeUndefined();
+  expect(specOf(null)).toBeUndefined();
+  expect(specOf(Object.create(null))).toBeUndefined();
 });

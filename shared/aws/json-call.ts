@@ -1,0 +1,175 @@
+/**
+ * One call of an AWS service's JSON protocol (Secrets Manager's, SQS's), without the SDK's
+ * client: the body posted over HTTPS, SigV4-signed by `aws4` (as DynamoWire signs), retried as
+ * the SDK's standard mode retries (throttling, 5xx, dropped connections and timeouts, three
+ * attempts, jittered backoff), each attempt within a timeout. The SDK's clients bring
+ * `@smithy/core` and `@aws-sdk/core`, about half of a function's cold start
+ * (docs/performance.md, "Cold start"); a call or two per container does not need them.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import {
+  DEFAULT_RETRY_DELAY_BASE,
+  isThrottlingError,
+  isTransientError,
+  MAXIMUM_RETRY_DELAY,
+  THROTTLING_RETRY_DELAY_BASE,
+} from '@smithy/core/retry';
+import aws4 from 'aws4';
+import type { AwsCredentialIdentity } from './environment.js';
+
+/** Where a service's calls go and what signs them (shared/aws/environment.ts). */
+export interface JsonCallTarget {
+  url: URL;
+  region: string;
+  credentials: () => Promise<AwsCredentialIdentity>;
+}
+
+export interface JsonCall {
+  /** The signing name: `secretsmanager`. */
+  service: string;
+  /** `X-Amz-Target`: `secretsmanager.GetSecretValue`. */
+  target: string;
+  /** `1.1` for Secrets Manager, `1.0` for SQS and DynamoDB. */
+  jsonVersion: '1.0' | '1.1';
+  body: unknown;
+  /** Each attempt's bound, connecting and reading included. */
+  timeoutMs: number;
+  maxAttempts?: number;
+}
+
+/** What an AWS service answered other than 200: its error type as the name, as the SDK names it. */
+export class AwsServiceError extends Error {
+  readonly $fault: 'client' | 'server';
+  readonly $metadata: { httpStatusCode?: number; requestId?: string; attempts?: number };
+
+  constructor(name: string, message: string, status: number, requestId: string | undefined) {
+    super(message);
+    this.name = name;
+    this.$fault = status >= 500 ? 'server' : 'client';
+    this.$metadata = { httpStatusCode: status, requestId };
+  }
+}
+
+class CallTimeout extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+const USER_AGENT = 'knap-api json-call (aws4)';
+const agent = new HttpsAgent({ keepAlive: true });
+
+/** The headers of a call, SigV4-signed (test/unit/aws-json-call.test.ts holds them equal to the SDK's signer's). */
+export const signedJsonHeaders = (
+  target: Omit<JsonCallTarget, 'credentials'>,
+  credentials: AwsCredentialIdentity,
+  call: Pick<JsonCall, 'service' | 'target' | 'jsonVersion'>,
+  payload: string,
+): Record<string, string> =>
+  aws4.sign(
+    {
+      service: call.service,
+      region: target.region,
+      method: 'POST',
+      host: target.url.hostname,
+      path: target.url.pathname,
+      headers: {
+        Host: target.url.host,
+        'Content-Type': `application/x-amz-json-${call.jsonVersion}`,
+        'User-Agent': USER_AGENT,
+        'X-Amz-Target': call.target,
+      },
+      body: payload,
+    },
+    credentials,
+  ).headers as Record<string, string>;
+
+/** The service's JSON answer to `call`, or its error (AwsServiceError, or the network's) after the attempts retries allow. */
+export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promise<unknown> => {
+  const payload = JSON.stringify(call.body);
+  const maxAttempts = call.maxAttempts ?? 3;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const headers = signedJsonHeaders(target, await target.credentials(), call, payload);
+      const answer = await post(target.url, headers, payload, call.timeoutMs);
+      if (answer.status === 200) return JSON.parse(answer.text || '{}');
+      throw errorOf(answer);
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && !('$metadata' in error)) {
+        Object.assign(error, { $metadata: { attempts: attempt } });
+      }
+      const classified = error as Parameters<typeof isTransientError>[0];
+      const throttled = isThrottlingError(classified);
+      if (attempt >= maxAttempts || !(throttled || isTransientError(classified))) throw error;
+      // The SDK's standard backoff: full jitter over an exponential base (longer when throttled).
+      const base = throttled ? THROTTLING_RETRY_DELAY_BASE : DEFAULT_RETRY_DELAY_BASE;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(MAXIMUM_RETRY_DELAY, base * 2 ** (attempt - 1))),
+      );
+    }
+  }
+};
+
+interface Answer {
+  status: number;
+  text: string;
+  requestId: string | undefined;
+  errorType: string | undefined;
+}
+
+/** The error of an answer: `__type` (or `x-amzn-errortype`) read as the SDK reads it, `prefix#Name:suffix` is `Name`. */
+const errorOf = (answer: Answer): AwsServiceError => {
+  let body: { __type?: unknown; message?: unknown; Message?: unknown } = {};
+  try {
+    body = JSON.parse(answer.text) ?? {};
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  const raw = answer.errorType ?? (typeof body.__type === 'string' ? body.__type : '');
+  const beforeColon = raw.split(':')[0] ?? '';
+  const name =
+    (beforeColon.includes('#') ? beforeColon.split('#')[1] : beforeColon) ||
+    (answer.status >= 500 ? 'InternalServiceError' : 'UnknownError');
+  return new AwsServiceError(name, String(body.message ?? body.Message ?? name), answer.status, answer.requestId);
+};
+
+const post = (url: URL, headers: Record<string, string>, payload: string, timeoutMs: number): Promise<Answer> =>
+  new Promise((resolve, reject) => {
+    const secure = url.protocol === 'https:';
+    const request = (secure ? httpsRequest : httpRequest)(
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port || undefined,
+        path: url.pathname,
+        method: 'POST',
+        headers,
+        ...(secure ? { agent } : {}),
+      },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('end', () => {
+          clearTimeout(timer);
+          const header = (name: string) => [response.headers[name]].flat()[0];
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            requestId: header('x-amzn-requestid'),
+            errorType: response.statusCode === 200 ? undefined : header('x-amzn-errortype'),
+          });
+        });
+      },
+    );
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    const timer = setTimeout(() => {
+      const error = new CallTimeout(`${url.host} did not answer within ${timeoutMs} ms`);
+      fail(error);
+      request.destroy(error);
+    }, timeoutMs);
+    request.on('error', fail);
+    request.end(payload);
+  });

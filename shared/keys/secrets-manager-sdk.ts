@@ -1,0 +1,15 @@
+/**
+ * The token key secret read through the SDK's Secrets Manager client, where the signed call of
+ * secrets-manager.ts cannot be sure of the endpoint or the credentials as the SDK would be (an
+ * endpoint, FIPS or dual-stack asked for in the environment). Deployed, this file is beside the
+ * bundle (`secrets-manager-sdk.mjs`, CHUNKS of scripts/lambda-bundle.mjs), loaded only then.
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+let client: SecretsManagerClient | undefined;
+
+export const readSecretViaSdk = async (secretId: string): Promise<string | undefined> => {
+  client ??= new SecretsManagerClient({ region: process.env.AWS_REGION, maxAttempts: 3 });
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+  return SecretString;
+};
