@@ -43,20 +43,9 @@ export const BUNDLE_ALIASES = {
  * @type {readonly { file: string; entry: string; define: string; format: 'esm' | 'cjs'; onlyWith?: string }[]}
  */
 export const CHUNKS = [
-  // The SDK's DynamoDB client, loaded by the first call DynamoWire does not make (shared/store/dynamo-client.ts).
-  {
-    file: 'dynamodb-sdk.mjs',
-    entry: 'shared/store/dynamo-sdk.ts',
-    define: 'KNAP_DYNAMODB_SDK_CHUNK',
-    format: 'esm',
-  },
-  // The SDK's Secrets Manager client, for a token key read the signed call leaves to it (shared/keys/secrets-manager.ts).
-  {
-    file: 'secrets-manager-sdk.mjs',
-    entry: 'shared/keys/secrets-manager-sdk.ts',
-    define: 'KNAP_SECRETS_SDK_CHUNK',
-    format: 'esm',
-  },
+  // The SDK's DynamoDB and Secrets Manager clients, loaded by the first call DynamoWire or a
+  // signed JSON call leaves to them (shared/store/dynamo-client.ts, shared/keys/secrets-manager.ts).
+  { file: 'sdk-clients.mjs', entry: 'shared/lambda/sdk-clients.ts', define: 'KNAP_SDK_CLIENTS_CHUNK', format: 'esm' },
   // X-Ray, for the DynamoDB client, loaded by a container's first sampled invocation (shared/lambda/sampled-tracing.ts).
   {
     file: 'tracing.mjs',

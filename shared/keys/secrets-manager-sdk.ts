@@ -2,7 +2,7 @@
  * The token key secret read through the SDK's Secrets Manager client, where the signed call of
  * secrets-manager.ts cannot be sure of the endpoint or the credentials as the SDK would be (an
  * endpoint, FIPS or dual-stack asked for in the environment). Deployed, this file is beside the
- * bundle (`secrets-manager-sdk.mjs`, CHUNKS of scripts/lambda-bundle.mjs), loaded only then.
+ * bundle (in `sdk-clients.mjs`, CHUNKS of scripts/lambda-bundle.mjs), loaded only then.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 

@@ -18,14 +18,14 @@ export const secretsTarget = (env: NodeJS.ProcessEnv = process.env): JsonCallTar
   return region && url && credentials ? { url, region, credentials } : undefined;
 };
 
-/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK reader's file, beside the bundle. */
-declare const KNAP_SECRETS_SDK_CHUNK: string | undefined;
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK clients' file, beside the bundle. */
+declare const KNAP_SDK_CLIENTS_CHUNK: string | undefined;
 
-const loadSdkReader = async (): Promise<typeof import('./secrets-manager-sdk.js')> =>
+const loadSdkReader = async (): Promise<typeof import('../lambda/sdk-clients.js')> =>
   // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
-  typeof KNAP_SECRETS_SDK_CHUNK === 'string'
-    ? await import(new URL(KNAP_SECRETS_SDK_CHUNK, import.meta.url).href)
-    : await import('./secrets-manager-sdk.js');
+  typeof KNAP_SDK_CLIENTS_CHUNK === 'string'
+    ? await import(new URL(KNAP_SDK_CLIENTS_CHUNK, import.meta.url).href)
+    : await import('../lambda/sdk-clients.js');
 
 /** GetSecretValue over one signed call: the secret's string value, if it has one. */
 export const readSecretAt = async (target: JsonCallTarget, secretId: string): Promise<string | undefined> => {

@@ -67,14 +67,14 @@ export const wireTarget = (settings: DynamoSettings, env: NodeJS.ProcessEnv = pr
   return url && credentials ? { url, region, credentials } : undefined;
 };
 
-/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK client's file, beside the bundle. */
-declare const KNAP_DYNAMODB_SDK_CHUNK: string | undefined;
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK clients' file, beside the bundle. */
+declare const KNAP_SDK_CLIENTS_CHUNK: string | undefined;
 
-const loadSdk = async (): Promise<typeof import('./dynamo-sdk.js')> =>
+const loadSdk = async (): Promise<typeof import('../lambda/sdk-clients.js')> =>
   // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
-  typeof KNAP_DYNAMODB_SDK_CHUNK === 'string'
-    ? await import(new URL(KNAP_DYNAMODB_SDK_CHUNK, import.meta.url).href)
-    : await import('./dynamo-sdk.js');
+  typeof KNAP_SDK_CLIENTS_CHUNK === 'string'
+    ? await import(new URL(KNAP_SDK_CLIENTS_CHUNK, import.meta.url).href)
+    : await import('../lambda/sdk-clients.js');
 
 /** What the store sends its commands (commands.ts) through: the document client, or one request's view of it. */
 export interface DocumentSender {

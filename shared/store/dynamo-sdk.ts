@@ -3,7 +3,7 @@
  * invocations, every call with `DYNAMODB_TRANSPORT=sdk` or where the wire cannot be sure of the
  * endpoint, and what it does not speak (table administration, a test's own commands).
  *
- * Deployed, this file is not in the bundle but beside it (`dynamodb-sdk.mjs`, CHUNKS of
+ * Deployed, this file is not in the bundle but beside it (in `sdk-clients.mjs`, CHUNKS of
  * scripts/lambda-bundle.mjs), imported by the first call that needs it (dynamo-client.ts): the
  * SDK is about half of a function's init (~45 ms here, docs/performance.md "Cold start"), and
  * an invocation X-Ray does not sample never needs it. So it keeps no state of its own: the

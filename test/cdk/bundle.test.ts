@@ -71,8 +71,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const code = [
       'index.mjs',
       'index.mjs.map',
-      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map', 'dynamodb-sdk.mjs', 'dynamodb-sdk.mjs.map']),
-      ...(READS_TOKEN_KEYS.includes(id) ? ['secrets-manager-sdk.mjs', 'secrets-manager-sdk.mjs.map'] : []),
+      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map', 'sdk-clients.mjs', 'sdk-clients.mjs.map']),
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
@@ -91,14 +90,13 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(text.includes('AmazonSQS')).toBe(uses('sqs'));
     expect(text.includes('secretsmanager')).toBe(READS_TOKEN_KEYS.includes(id));
     // No SDK client is on the init path: DynamoWire and signed JSON calls make their calls, and
-    // the DynamoDB and Secrets Manager clients are files beside the bundle for what they leave.
+    // the DynamoDB and Secrets Manager clients are one file beside the bundle for what they leave.
     expect(text).not.toMatch(/"DynamoDBClient"|"SecretsManagerClient"|"SQSClient"/);
     if (!PUBLIC.includes(id)) {
-      expect(text).toContain('"./dynamodb-sdk.mjs"');
-      expect(readFileSync(join(bundle().assetPath, 'dynamodb-sdk.mjs'), 'utf8')).toContain('"DynamoDBClient"');
-    }
-    if (READS_TOKEN_KEYS.includes(id)) {
-      expect(readFileSync(join(bundle().assetPath, 'secrets-manager-sdk.mjs'), 'utf8')).toContain('"SecretsManagerClient"');
+      expect(text).toContain('"./sdk-clients.mjs"');
+      const clients = readFileSync(join(bundle().assetPath, 'sdk-clients.mjs'), 'utf8');
+      expect(clients).toContain('"DynamoDBClient"');
+      expect(clients).toContain('"SecretsManagerClient"');
     }
     // Credentials come from the environment: none of the default chain's other providers.
     expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);

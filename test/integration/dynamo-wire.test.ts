@@ -527,7 +527,7 @@ describe('where the SDK makes the call', () => {
 });
 
 describe("errors of the SDK's path, deployed beside the bundle with its own exception classes", () => {
-  /** What the SDK in dynamodb-sdk.mjs throws: the same names and fields, another class. */
+  /** What the SDK in sdk-clients.mjs throws: the same names and fields, another class. */
   class ConditionalCheckFailedCopy extends Error {
     override readonly name = 'ConditionalCheckFailedException';
     readonly $fault = 'client';
