@@ -6,8 +6,7 @@
  * `@smithy/core` and `@aws-sdk/core`, about half of a function's cold start
  * (docs/performance.md, "Cold start"); a call or two per container does not need them.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent } from 'node:https';
 import {
   DEFAULT_RETRY_DELAY_BASE,
   isThrottlingError,
@@ -17,6 +16,7 @@ import {
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
 import type { AwsCredentialIdentity } from './environment.js';
+import { errorTypeName, type PostAnswer, postOnce } from './post.js';
 
 /** Where a service's calls go and what signs them (shared/aws/environment.ts). */
 export interface JsonCallTarget {
@@ -90,7 +90,10 @@ export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promi
   for (let attempt = 1; ; attempt += 1) {
     try {
       const headers = signedJsonHeaders(target, await target.credentials(), call, payload);
-      const answer = await post(target.url, headers, payload, call.timeoutMs);
+      const answer = await postOnce(target.url, headers, payload, target.url.protocol === 'https:' ? agent : undefined, {
+        ms: call.timeoutMs,
+        error: () => new CallTimeout(`${target.url.host} did not answer within ${call.timeoutMs} ms`),
+      });
       if (answer.status === 200) return JSON.parse(answer.text || '{}');
       throw errorOf(answer);
     } catch (error) {
@@ -109,67 +112,16 @@ export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promi
   }
 };
 
-interface Answer {
-  status: number;
-  text: string;
-  requestId: string | undefined;
-  errorType: string | undefined;
-}
-
-/** The error of an answer: `__type` (or `x-amzn-errortype`) read as the SDK reads it, `prefix#Name:suffix` is `Name`. */
-const errorOf = (answer: Answer): AwsServiceError => {
+/** The error of an answer, named by its `__type` (or `x-amzn-errortype`) as the SDK names it. */
+const errorOf = (answer: PostAnswer): AwsServiceError => {
   let body: { __type?: unknown; message?: unknown; Message?: unknown } = {};
   try {
     body = JSON.parse(answer.text) ?? {};
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
-  const raw = answer.errorType ?? (typeof body.__type === 'string' ? body.__type : '');
-  const beforeColon = raw.split(':')[0] ?? '';
   const name =
-    (beforeColon.includes('#') ? beforeColon.split('#')[1] : beforeColon) ||
+    errorTypeName(answer.errorType ?? (typeof body.__type === 'string' ? body.__type : '')) ||
     (answer.status >= 500 ? 'InternalServiceError' : 'UnknownError');
   return new AwsServiceError(name, String(body.message ?? body.Message ?? name), answer.status, answer.requestId);
 };
-
-const post = (url: URL, headers: Record<string, string>, payload: string, timeoutMs: number): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const request = (secure ? httpsRequest : httpRequest)(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port || undefined,
-        path: url.pathname,
-        method: 'POST',
-        headers,
-        ...(secure ? { agent } : {}),
-      },
-      (response: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', fail);
-        response.on('end', () => {
-          clearTimeout(timer);
-          const header = (name: string) => [response.headers[name]].flat()[0];
-          resolve({
-            status: response.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-            requestId: header('x-amzn-requestid'),
-            errorType: response.statusCode === 200 ? undefined : header('x-amzn-errortype'),
-          });
-        });
-      },
-    );
-    function fail(error: Error) {
-      clearTimeout(timer);
-      reject(error);
-    }
-    const timer = setTimeout(() => {
-      const error = new CallTimeout(`${url.host} did not answer within ${timeoutMs} ms`);
-      fail(error);
-      request.destroy(error);
-    }, timeoutMs);
-    request.on('error', fail);
-    request.end(payload);
-  });

@@ -106,3 +106,13 @@ export interface SdkHooks {
   /** Records a client's calls in X-Ray (sampled-tracing.ts's, or the caller's own). */
   capture: <T>(client: T) => T;
 }
+
+/** This module's hooks, with `capture` for X-Ray. */
+export const sdkHooks = (capture: SdkHooks['capture']): SdkHooks => ({
+  scopeIn,
+  rememberScope,
+  withinDeadline,
+  beforeAttempt,
+  countedAttempt,
+  capture,
+});

@@ -7,16 +7,7 @@ import { environmentCredentials, regionalEndpoint } from '../aws/environment.js'
 import type { RequestScope } from '../domain/request-scope.js';
 import { traceWhenSampled, tracingThisInvocation, wantTracer } from '../lambda/sampled-tracing.js';
 import { MARSHALL_OPTIONS, type StoreCommand } from './commands.js';
-import {
-  beforeAttempt,
-  countedAttempt,
-  DeadlineExceededError,
-  MAX_ATTEMPTS,
-  rememberScope,
-  type SdkHooks,
-  scopeIn,
-  withinDeadline,
-} from './dynamo-calls.js';
+import { countedAttempt, DeadlineExceededError, MAX_ATTEMPTS, rememberScope, sdkHooks } from './dynamo-calls.js';
 import type { SdkDocuments } from './dynamo-sdk.js';
 import { asOwnException, DynamoWire, translationOf, wireCallOf } from './dynamo-wire.js';
 
@@ -121,7 +112,7 @@ export const createDocumentClient = (settings: DynamoSettings): StoreDocumentCli
   // Sampled invocations load the tracer, and their calls go to the SDK's client, captured by it.
   if (!settings.capture) wantTracer();
   const translation = translationOf({ marshallOptions: MARSHALL_OPTIONS });
-  const hooks: SdkHooks = { scopeIn, rememberScope, withinDeadline, beforeAttempt, countedAttempt, capture: traceWhenSampled };
+  const hooks = sdkHooks(traceWhenSampled);
   let sdk: Promise<SdkDocuments> | undefined;
   const viaSdk = async (command: unknown, scope: RequestScope | undefined, rest: unknown[]): Promise<unknown> => {
     sdk ??= loadSdk().then(

@@ -24,19 +24,11 @@ import {
 import type { RequestScope } from '../domain/request-scope.js';
 import { traceWhenSampled } from '../lambda/sampled-tracing.js';
 import { MARSHALL_OPTIONS, specOf } from './commands.js';
-import {
-  beforeAttempt,
-  countedAttempt,
-  MAX_ATTEMPTS,
-  rememberScope,
-  type SdkHooks,
-  scopeIn,
-  withinDeadline,
-} from './dynamo-calls.js';
+import { MAX_ATTEMPTS, type SdkHooks, sdkHooks } from './dynamo-calls.js';
 import type { DocumentSender, DynamoSettings } from './dynamo-client.js';
 
 /** The hooks of the process's own module (tests, `npm start`, scripts): a bundle passes its own. */
-const OWN_HOOKS: SdkHooks = { scopeIn, rememberScope, withinDeadline, beforeAttempt, countedAttempt, capture: traceWhenSampled };
+const OWN_HOOKS = sdkHooks(traceWhenSampled);
 
 /** The SDK's client, with the request's deadline and round-trip counting as middlewares. */
 export const createDynamoClient = (settings: DynamoSettings, hooks: SdkHooks = OWN_HOOKS): DynamoDBClient => {

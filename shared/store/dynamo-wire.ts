@@ -17,8 +17,8 @@
  * unchanged). What this does not speak (another operation, a call with options, the calls of an
  * X-Ray-sampled invocation) goes to the SDK (dynamo-client.ts).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import {
   ConditionalCheckFailedException,
   DynamoDBServiceException,
@@ -49,6 +49,7 @@ import {
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
 import type { AwsCredentialIdentity } from '../aws/environment.js';
+import { errorTypeName, type PostAnswer, postOnce } from '../aws/post.js';
 import { specOf } from './commands.js';
 
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
@@ -243,7 +244,8 @@ const exceptionOf = (
   }
   const { __type: type, ...fields } = body;
   const name =
-    errorName(headerType ?? (typeof type === 'string' ? type : '')) || (status >= 500 ? 'InternalServerError' : 'UnknownError');
+    errorTypeName(headerType ?? (typeof type === 'string' ? type : '')) ||
+    (status >= 500 ? 'InternalServerError' : 'UnknownError');
   const text_ = String(fields.message ?? fields.Message ?? name);
   const Known = EXCEPTIONS.get(name);
   // Built from the message and metadata only: the class sets its own name and fault.
@@ -277,12 +279,6 @@ export const asOwnException = (error: unknown): unknown => {
   }
   own.stack = error.stack;
   return own;
-};
-
-/** The SDK's reading of an error type: `prefix#Name:suffix` is `Name`. */
-const errorName = (raw: string): string => {
-  const beforeColon = raw.split(':')[0] ?? '';
-  return beforeColon.includes('#') ? (beforeColon.split('#')[1] ?? '') : beforeColon;
 };
 
 class WireTimeout extends Error {
@@ -379,13 +375,7 @@ export const signedHeaders = (settled: Settled, operation: string, payload: stri
 };
 
 /** What one attempt got back. */
-interface WireAnswer {
-  status: number;
-  text: string;
-  requestId?: string;
-  /** `x-amzn-errortype`, which some answers carry instead of a `__type`. */
-  errorType?: string;
-}
+type WireAnswer = PostAnswer;
 
 export class DynamoWire {
   private settled: Settled | undefined;
@@ -444,66 +434,22 @@ export class DynamoWire {
   }
 
   /**
-   * One attempt: signed (aws4, synchronous), posted, read, within the nearer of the request's
-   * deadline and the per-attempt timeout: one timer over the whole exchange (connecting, a
-   * free socket, the answer's last byte), not a socket's idle timeout, which starts only once
-   * connected and restarts with every byte.
+   * One attempt: signed (aws4, synchronous), posted and read within the nearer of the request's
+   * deadline and the per-attempt timeout (one timer over the whole exchange: postOnce).
    */
   private post(settled: Settled, operation: string, payload: string, deadline: number | undefined): Promise<WireAnswer> {
     const { url } = settled;
-    const secure = url.protocol === 'https:';
     const headers = signedHeaders(settled, operation, payload);
     const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
     const timeoutMs = Math.min(this.settings.requestTimeoutMs ?? Number.POSITIVE_INFINITY, untilDeadline);
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const finish =
-        <T>(done: (value: T) => void) =>
-        (value: T) => {
-          clearTimeout(timer);
-          done(value);
-        };
-      const fail = finish(reject);
-      const request = (secure ? httpsRequest : httpRequest)(
-        {
-          protocol: url.protocol,
-          // An IPv6 literal's brackets belong to the URL and the Host header, not to the lookup.
-          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-          port: url.port || undefined,
-          path: url.pathname,
-          method: 'POST',
-          headers,
-          agent: secure ? this.httpsAgent : this.httpAgent,
-        },
-        (response: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', fail);
-          response.on(
-            'end',
-            finish(() =>
-              resolve({
-                status: response.statusCode ?? 0,
-                text: chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-                requestId: header(response, 'x-amzn-requestid'),
-                errorType: response.statusCode === 200 ? undefined : header(response, 'x-amzn-errortype'),
-              }),
-            ),
-          );
-        },
-      );
-      request.on('error', fail);
-      if (timeoutMs !== Number.POSITIVE_INFINITY) {
-        timer = setTimeout(() => {
-          const error =
-            timeoutMs === untilDeadline
-              ? this.settings.hooks.deadlineExceeded(`${operation}Command`)
-              : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`);
-          reject(error);
-          request.destroy(error);
-        }, timerWait(timeoutMs));
-      }
-      request.end(payload);
+    const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
+    if (timeoutMs === Number.POSITIVE_INFINITY) return postOnce(url, headers, payload, agent);
+    return postOnce(url, headers, payload, agent, {
+      ms: timerWait(timeoutMs),
+      error: () =>
+        timeoutMs === untilDeadline
+          ? this.settings.hooks.deadlineExceeded(`${operation}Command`)
+          : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`),
     });
   }
 
@@ -521,8 +467,3 @@ export class DynamoWire {
  * apiHandler keeps back for the answer; shorter waits (a per-attempt timeout) stay exact.
  */
 const timerWait = (ms: number): number => (ms < 1_000 ? ms : Math.ceil(ms / 100) * 100);
-
-const header = (response: IncomingMessage, name: string): string | undefined => {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};

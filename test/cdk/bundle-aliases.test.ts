@@ -70,7 +70,7 @@ test('node:http: the webhook sender, the tracer, the DynamoDB wire, signed JSON 
     'node_modules/@smithy/core/dist-es/submodules/config/config-resolver/regionConfig/getInstanceMetadataRegion.js (dynamic-import)',
     'node_modules/@smithy/credential-provider-imds/dist-es/remoteProvider/node-http.js (import-statement)',
     'node_modules/@smithy/node-http-handler/dist-es/node-http-handler.js (dynamic-import)',
-    'shared/aws/json-call.ts (import-statement)',
+    'shared/aws/post.ts (import-statement)',
     'shared/store/dynamo-wire.ts (import-statement)',
     'shared/webhooks/send.ts (import-statement)',
   ]);
