@@ -15,8 +15,8 @@ export interface AwsCredentialIdentity {
 }
 
 /**
- * The partitions whose DNS suffix is not `amazonaws.com` (aws, aws-us-gov), by the region
- * names the SDK's partition table matches them with (`regionRegex` of @aws-sdk/core's
+ * The partitions other than aws and aws-us-gov (whose DNS suffix is `amazonaws.com`), by the
+ * region names the SDK's partition table matches them with (`regionRegex` of @aws-sdk/core's
  * partitions.json).
  */
 const OTHER_PARTITIONS: readonly { regions: RegExp; dnsSuffix: string }[] = [
@@ -28,8 +28,11 @@ const OTHER_PARTITIONS: readonly { regions: RegExp; dnsSuffix: string }[] = [
   { regions: /^us-isof-\w+-\d+$/, dnsSuffix: 'csp.hci.ic.gov' },
 ];
 
-/** A region as Lambda names one (`eu-central-1`, `us-gov-west-1`): not `local`, not `aws-global`. */
-const REGION = /^[a-z]{2,}(-[a-z]+)+-\d+$/;
+/**
+ * A region as Lambda names one (`eu-central-1`, `us-gov-west-1`): not `local`, not
+ * `aws-global`, not the SDK's FIPS pseudo-regions (`fips-us-east-1`, `us-east-1-fips`).
+ */
+const REGION = /^(?!fips-)[a-z]{2,}(-[a-z]+)+-\d+$/;
 
 /**
  * A service's endpoint in `region` (`dynamodb`, `secretsmanager`) by the SDK's rules, or

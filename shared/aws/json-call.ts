@@ -1,8 +1,10 @@
 /**
  * One call of an AWS service's JSON protocol (Secrets Manager's, SQS's), without the SDK's
- * client: the body posted over HTTPS, SigV4-signed by `aws4` (as DynamoWire signs), retried as
- * the SDK's standard mode retries (throttling, 5xx, dropped connections and timeouts, three
- * attempts, jittered backoff), each attempt within a timeout. The SDK's clients bring
+ * client: the body posted over HTTPS, SigV4-signed by `aws4` (as DynamoWire signs), retried
+ * where the SDK's classification says an error is worth another attempt (throttling, 5xx,
+ * dropped connections and timeouts; three attempts, full-jitter backoff over the SDK's exported
+ * delay constants), each attempt within a timeout. The request's deadline does not reach these
+ * calls: middy's `timeoutEarly` answers a request that outlasts it. The SDK's clients bring
  * `@smithy/core` and `@aws-sdk/core`, about half of a function's cold start
  * (docs/performance.md, "Cold start"); a call or two per container does not need them.
  */
@@ -97,7 +99,9 @@ export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promi
       if (answer.status === 200) return JSON.parse(answer.text || '{}');
       throw errorOf(answer);
     } catch (error) {
-      if (typeof error === 'object' && error !== null && !('$metadata' in error)) {
+      // How far the call got, as the SDK's errors say it.
+      if (error instanceof AwsServiceError) error.$metadata.attempts = attempt;
+      else if (typeof error === 'object' && error !== null && !('$metadata' in error)) {
         Object.assign(error, { $metadata: { attempts: attempt } });
       }
       const classified = error as Parameters<typeof isTransientError>[0];

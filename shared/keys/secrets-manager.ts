@@ -10,12 +10,17 @@ import { callAwsJson, type JsonCallTarget } from '../aws/json-call.js';
 /** Each attempt's bound: Secrets Manager answers in milliseconds; three attempts stay well inside a request. */
 export const SECRET_READ_TIMEOUT_MS = 2_000;
 
-/** Where the read goes, as the SDK would send it: a region's endpoint and the environment's credentials, or undefined (the SDK's to decide). */
+/**
+ * Where a Lambda function's read goes, as the SDK would send it: its region's endpoint and its
+ * environment's credentials; undefined elsewhere (a laptop's profile) or when the SDK must
+ * decide (shared/aws/environment.ts).
+ */
 export const secretsTarget = (env: NodeJS.ProcessEnv = process.env): JsonCallTarget | undefined => {
-  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
-  const url = region ? regionalEndpoint('secretsmanager', region, env) : undefined;
+  const region = env.AWS_REGION;
+  if (!env.AWS_LAMBDA_FUNCTION_NAME || !region) return undefined;
+  const url = regionalEndpoint('secretsmanager', region, env);
   const credentials = environmentCredentials(env);
-  return region && url && credentials ? { url, region, credentials } : undefined;
+  return url && credentials ? { url, region, credentials } : undefined;
 };
 
 /** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK clients' file, beside the bundle. */
@@ -41,7 +46,9 @@ export const readSecretAt = async (target: JsonCallTarget, secretId: string): Pr
 
 export const readSecret = async (secretId: string, env: NodeJS.ProcessEnv = process.env): Promise<string> => {
   const target = secretsTarget(env);
-  const value = target ? await readSecretAt(target, secretId) : await (await loadSdkReader()).readSecretViaSdk(secretId);
+  const value = target
+    ? await readSecretAt(target, secretId)
+    : await (await loadSdkReader()).readSecretViaSdk(secretId, env.AWS_REGION);
   if (!value) throw new Error('The token key secret has no string value');
   return value;
 };

@@ -35,9 +35,10 @@ export const SEND_TIMEOUT_MS = 3_000;
  * (its `useQueueUrlAsEndpoint`), the function's region and the credentials of its environment.
  */
 export const queueTarget = (url: string, env: NodeJS.ProcessEnv = process.env): JsonCallTarget => {
+  const region = env.AWS_REGION;
+  if (!region) throw new Error('No AWS_REGION in the environment to send to the delivery queue in');
   const credentials = environmentCredentials(env);
-  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
-  if (!credentials || !region) throw new Error('No AWS region or credentials in the environment to send to the delivery queue');
+  if (!credentials) throw new Error('No AWS credentials in the environment to send to the delivery queue with');
   return { url: new URL('/', url), region, credentials };
 };
 

@@ -96,6 +96,9 @@ export const rememberScope = (command: unknown, scope: RequestScope | undefined)
   else commandScopes.delete(instance);
 };
 
+/** The request a command was last sent for (rememberScope), if any. */
+export const scopeOf = (command: object): RequestScope | undefined => commandScopes.get(command);
+
 /** What the SDK's client needs of the bundle's own state: its middlewares' counting, deadline and scopes. */
 export interface SdkHooks {
   scopeIn: typeof scopeIn;

@@ -114,7 +114,7 @@ export const createDocumentClient = (settings: DynamoSettings): StoreDocumentCli
   const translation = translationOf({ marshallOptions: MARSHALL_OPTIONS });
   const hooks = sdkHooks(traceWhenSampled);
   let sdk: Promise<SdkDocuments> | undefined;
-  const viaSdk = async (command: unknown, scope: RequestScope | undefined, rest: unknown[]): Promise<unknown> => {
+  const loaded = (): Promise<SdkDocuments> => {
     sdk ??= loadSdk().then(
       (module) => module.createSdkDocuments(settings, hooks),
       (error: unknown) => {
@@ -122,8 +122,21 @@ export const createDocumentClient = (settings: DynamoSettings): StoreDocumentCli
         throw error;
       },
     );
+    return sdk;
+  };
+  /** Through the SDK; a call it takes only to be traced goes over the wire when the SDK cannot load (tracing never fails a request). */
+  const viaSdk = async (command: unknown, scope: RequestScope | undefined, rest: unknown[]): Promise<unknown> => {
+    let documents: SdkDocuments;
     try {
-      return await (await sdk).send(command, scope, ...rest);
+      documents = await loaded();
+    } catch (error) {
+      const call = wire && rest.length === 0 ? wireCallOf(command, translation) : null;
+      if (!call) throw error;
+      console.warn('Could not load the SDK client for a traced call; it goes over the wire, untraced', error);
+      return (wire as DynamoWire).send(call, scope);
+    }
+    try {
+      return await documents.send(command, scope, ...rest);
     } catch (error) {
       throw asOwnException(error);
     }

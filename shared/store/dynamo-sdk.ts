@@ -24,7 +24,7 @@ import {
 import type { RequestScope } from '../domain/request-scope.js';
 import { traceWhenSampled } from '../lambda/sampled-tracing.js';
 import { MARSHALL_OPTIONS, specOf } from './commands.js';
-import { MAX_ATTEMPTS, type SdkHooks, sdkHooks } from './dynamo-calls.js';
+import { MAX_ATTEMPTS, rememberScope, type SdkHooks, scopeOf, sdkHooks } from './dynamo-calls.js';
 import type { DocumentSender, DynamoSettings } from './dynamo-client.js';
 
 /** The hooks of the process's own module (tests, `npm start`, scripts): a bundle passes its own. */
@@ -117,5 +117,10 @@ export const createSdkDocuments = (settings: DynamoSettings, hooks: SdkHooks): S
  * its own): every call through that client's SDK.
  */
 export const sdkDocuments = (documents: DynamoDBDocumentClient): DocumentSender => ({
-  send: (command) => documents.send(sdkCommandOf(command) as never) as never,
+  send: (command) => {
+    const sdkCommand = sdkCommandOf(command);
+    // The request scopedDocuments tied the store's command to, for this client's middlewares too.
+    if (sdkCommand !== command) rememberScope(sdkCommand, scopeOf(command));
+    return documents.send(sdkCommand as never) as never;
+  },
 });

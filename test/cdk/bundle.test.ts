@@ -1,6 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import { jobs } from '../../functions/jobs.js';
 import { routes } from '../../functions/routes.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
@@ -217,6 +221,119 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       expect(outcome.tracer).toBe(sampled === 1);
     }
   });
+});
+
+describe('token bundle, deployed, with X-Ray', () => {
+  let table: TestTable;
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table.close());
+
+  test("a sampled invocation's DynamoDB calls are subsegments, made through the SDK beside the bundle; an unsampled one's none", async () => {
+    // A stand-in for the X-Ray daemon: each UDP message is a header line and a (sub)segment.
+    const daemon = createSocket('udp4');
+    const received: { name?: string; trace_id?: string; aws?: { operation?: string } }[] = [];
+    daemon.on('message', (message) => received.push(JSON.parse(message.toString('utf8').split('\n')[1] ?? '{}')));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+    try {
+      const client = await createApiClient(table.deps(), { orgName: 'traced', name: 'x-ray' });
+      const event = formEvent('POST /api/oauth/token', {
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      });
+      const assetPath = bundles.get(functionLogicalId('token'))!.assetPath;
+      // An unsampled grant, a sampled one, an unsampled one again: each Root names its sampling.
+      const script = `
+        const m = await import(process.argv[1]);
+        const context = { awsRequestId: 'a', functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 };
+        for (const sampled of [0, 1, 0]) {
+          process.env._X_AMZN_TRACE_ID = 'Root=1-67891233-abcdef01234567891234567' + sampled + ';Parent=53995c3f42cd8ad8;Sampled=' + sampled;
+          const { statusCode } = await m.handler(${JSON.stringify(event)}, context);
+          process.stdout.write('\\nSTATUS ' + statusCode + '\\n');
+        }
+        // A turn of the event loop for the daemon's last datagram before the process ends.
+        await new Promise((resolve) => setTimeout(resolve, 200));`;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--input-type=module', '-e', script, join(assetPath, 'index.mjs')],
+        {
+          env: {
+            ...BUNDLE_ENV,
+            TABLE_NAME: table.tableName,
+            DYNAMODB_ENDPOINT: table.endpoint,
+            TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
+            AWS_LAMBDA_FUNCTION_NAME: 'f',
+            LAMBDA_TASK_ROOT: assetPath,
+            AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+            AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
+          },
+          encoding: 'utf8',
+        },
+      );
+      // (The metrics' EMF lines come between.)
+      expect([...stdout.matchAll(/^STATUS (\d+)$/gm)].map((match) => match[1])).toEqual(['200', '200', '200']);
+      // The grant's two calls (the client's counter, the grant), recorded when they end.
+      for (let waited = 0; received.length < 2 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(received.map((segment) => [segment.name, segment.trace_id, segment.aws?.operation]).sort()).toEqual([
+        ['DynamoDB', '1-67891233-abcdef012345678912345671', 'PutItem'],
+        ['DynamoDB', '1-67891233-abcdef012345678912345671', 'UpdateItem'],
+      ]);
+    } finally {
+      daemon.close();
+    }
+  }, 60_000);
+});
+
+describe('token bundle, deployed, without the SDK file', () => {
+  let table: TestTable;
+  let copy: string;
+  beforeAll(async () => {
+    table = await startTestTable();
+    // The asset as deployed, but for sdk-clients.mjs: as if it could not be loaded.
+    copy = mkdtempSync(join(tmpdir(), 'knap-no-sdk-'));
+    cpSync(bundles.get(functionLogicalId('token'))!.assetPath, copy, { recursive: true });
+    rmSync(join(copy, 'sdk-clients.mjs'));
+  });
+  afterAll(async () => {
+    rmSync(copy, { recursive: true, force: true });
+    await table.close();
+  });
+
+  test('a sampled invocation still answers: its calls go over the wire, untraced, with a warning', async () => {
+    const client = await createApiClient(table.deps(), { orgName: 'traced', name: 'no sdk' });
+    const event = formEvent('POST /api/oauth/token', {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    const script = `
+      const m = await import(process.argv[1]);
+      const context = { awsRequestId: 'a', functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 };
+      const { statusCode } = await m.handler(${JSON.stringify(event)}, context);
+      process.stdout.write('\\nSTATUS ' + statusCode + '\\n');`;
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script, join(copy, 'index.mjs')],
+      {
+        env: {
+          ...BUNDLE_ENV,
+          TABLE_NAME: table.tableName,
+          DYNAMODB_ENDPOINT: table.endpoint,
+          TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
+          AWS_LAMBDA_FUNCTION_NAME: 'f',
+          LAMBDA_TASK_ROOT: copy,
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+          AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
+          _X_AMZN_TRACE_ID: 'Root=1-67891233-abcdef012345678912345671;Parent=53995c3f42cd8ad8;Sampled=1',
+        },
+        encoding: 'utf8',
+      },
+    );
+    expect([...stdout.matchAll(/^STATUS (\d+)$/gm)].map((match) => match[1])).toEqual(['200']);
+    expect(stderr).toContain('Could not load the SDK client for a traced call');
+  }, 60_000);
 });
 
 describe('create-knap bundle, deployed', () => {

@@ -92,8 +92,8 @@ describe('SqsDeliveryQueue', () => {
     expect(target.url.href).toBe('https://sqs.eu-central-1.amazonaws.com/');
     expect(target.region).toBe('eu-central-1');
     expect(await target.credentials()).toEqual({ accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't' });
-    expect(() => queueTarget(queueUrl, { ...lambda, AWS_ACCESS_KEY_ID: '' })).toThrow(/credentials/);
-    expect(() => queueTarget(queueUrl, { ...lambda, AWS_REGION: '' })).toThrow(/region/);
+    expect(() => queueTarget(queueUrl, { ...lambda, AWS_ACCESS_KEY_ID: '' })).toThrow(/No AWS credentials/);
+    expect(() => queueTarget(queueUrl, { ...lambda, AWS_REGION: '' })).toThrow(/No AWS_REGION/);
   });
 
   test('forUrl gives one queue per URL', () => {

@@ -70,6 +70,9 @@ describe.each(['dynamodb', 'secretsmanager'] as const)('%s', (service) => {
       `${service}.eu-central-1.amazonaws.com`,
     );
     expect(regionalEndpoint(service, 'local', {})).toBeUndefined();
+    // The SDK's FIPS pseudo-regions are FIPS endpoints: its to work out.
+    expect(regionalEndpoint(service, 'fips-us-east-1', {})).toBeUndefined();
+    expect(regionalEndpoint(service, 'us-east-1-fips', {})).toBeUndefined();
   });
 });
 

@@ -172,7 +172,11 @@ test('five hundreds three times: three attempts, then the service error', async 
     status: 500,
     body: JSON.stringify({ __type: 'InternalServiceError', message: 'oops' }),
   });
-  await expect(readSecretAt(target, 'knap/token-keys')).rejects.toMatchObject({ name: 'InternalServiceError', $fault: 'server' });
+  await expect(readSecretAt(target, 'knap/token-keys')).rejects.toMatchObject({
+    name: 'InternalServiceError',
+    $fault: 'server',
+    $metadata: { httpStatusCode: 500, attempts: 3 },
+  });
   expect(received).toHaveLength(3);
 });
 
@@ -199,7 +203,13 @@ test('a dropped connection is retried', async () => {
 });
 
 test('where the read goes: a region and the environment credentials, else the SDK decides', async () => {
-  const lambda = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 't' };
+  const lambda = {
+    AWS_LAMBDA_FUNCTION_NAME: 'knap-token',
+    AWS_REGION: 'eu-central-1',
+    AWS_ACCESS_KEY_ID: 'ASIA1',
+    AWS_SECRET_ACCESS_KEY: 's',
+    AWS_SESSION_TOKEN: 't',
+  };
   const target = secretsTarget(lambda);
   expect(target?.url.href).toBe('https://secretsmanager.eu-central-1.amazonaws.com/');
   expect(await target?.credentials()).toEqual({ accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't' });
@@ -208,6 +218,8 @@ test('where the read goes: a region and the environment credentials, else the SD
   expect(secretsTarget({ ...lambda, AWS_ACCESS_KEY_ID: '' })).toBeUndefined();
   expect(secretsTarget({ ...lambda, AWS_USE_FIPS_ENDPOINT: 'true' })).toBeUndefined();
   expect(secretsTarget({ ...lambda, AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://127.0.0.1:1' })).toBeUndefined();
+  // Not a Lambda: a laptop's profile may hold other credentials, so the SDK reads it.
+  expect(secretsTarget({ ...lambda, AWS_LAMBDA_FUNCTION_NAME: '' })).toBeUndefined();
 });
 
 test('left to the SDK: its client reads the secret, from the endpoint the environment names', async () => {
