@@ -96,7 +96,7 @@ export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promi
         ms: call.timeoutMs,
         error: () => new CallTimeout(`${target.url.host} did not answer within ${call.timeoutMs} ms`),
       });
-      if (answer.status === 200) return JSON.parse(answer.text || '{}');
+      if (answer.status === 200) return parseAnswer(target, answer.text);
       throw errorOf(answer);
     } catch (error) {
       // How far the call got, as the SDK's errors say it.
@@ -107,12 +107,24 @@ export const callAwsJson = async (target: JsonCallTarget, call: JsonCall): Promi
       const classified = error as Parameters<typeof isTransientError>[0];
       const throttled = isThrottlingError(classified);
       if (attempt >= maxAttempts || !(throttled || isTransientError(classified))) throw error;
-      // The SDK's standard backoff: full jitter over an exponential base (longer when throttled).
+      // Full jitter over an exponential base (longer when throttled), the SDK's delay constants.
       const base = throttled ? THROTTLING_RETRY_DELAY_BASE : DEFAULT_RETRY_DELAY_BASE;
       await new Promise((resolve) =>
         setTimeout(resolve, Math.random() * Math.min(MAXIMUM_RETRY_DELAY, base * 2 ** (attempt - 1))),
       );
     }
+  }
+};
+
+/**
+ * An answer's JSON. Not JSON is an error that quotes none of it: the answer may hold a secret,
+ * and V8's parse errors quote their input.
+ */
+const parseAnswer = (target: JsonCallTarget, text: string): unknown => {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    throw new Error(`${target.url.host} answered 200 with a body that is not JSON`);
   }
 };
 

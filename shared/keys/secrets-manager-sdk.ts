@@ -6,17 +6,18 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
-/** Each attempt's bound (the same as secrets-manager.ts's, which imports this file only when it needs it). */
-const SECRET_READ_TIMEOUT_MS = 2_000;
-
 let client: SecretsManagerClient | undefined;
 
-export const readSecretViaSdk = async (secretId: string, region: string | undefined): Promise<string | undefined> => {
-  // Each attempt bounded as the signed call's are (secrets-manager.ts).
+/** GetSecretValue through the SDK, in `region`, each attempt within `timeoutMs` as the signed call's are. */
+export const readSecretViaSdk = async (
+  secretId: string,
+  region: string | undefined,
+  timeoutMs: number,
+): Promise<string | undefined> => {
   client ??= new SecretsManagerClient({
     region,
     maxAttempts: 3,
-    requestHandler: { requestTimeout: SECRET_READ_TIMEOUT_MS, connectionTimeout: SECRET_READ_TIMEOUT_MS },
+    requestHandler: { requestTimeout: timeoutMs, connectionTimeout: timeoutMs },
   });
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   return SecretString;

@@ -48,7 +48,7 @@ export const readSecret = async (secretId: string, env: NodeJS.ProcessEnv = proc
   const target = secretsTarget(env);
   const value = target
     ? await readSecretAt(target, secretId)
-    : await (await loadSdkReader()).readSecretViaSdk(secretId, env.AWS_REGION);
+    : await (await loadSdkReader()).readSecretViaSdk(secretId, env.AWS_REGION, SECRET_READ_TIMEOUT_MS);
   if (!value) throw new Error('The token key secret has no string value');
   return value;
 };

@@ -133,6 +133,13 @@ test('GetSecretValue: the call Secrets Manager expects, and the secret string of
   expect(headers['x-amz-security-token']).toBe(CREDENTIALS.sessionToken);
 });
 
+test('an answer that is not JSON fails without quoting it (it may hold a secret)', async () => {
+  const { target } = await standIn({ status: 200, body: '{"SecretString":"k-secret-material' });
+  const error = (await readSecretAt(target, 'knap/token-keys').catch((caught: unknown) => caught)) as Error;
+  expect(error.message).toMatch(/answered 200 with a body that is not JSON/);
+  expect(error.message).not.toContain('secret-material');
+});
+
 test('a secret with no string value is no secret', async () => {
   const { target } = await standIn({ status: 200, body: JSON.stringify({ ARN: 'arn', SecretBinary: 'AAEC' }) });
   expect(await readSecretAt(target, 'knap/token-keys')).toBeUndefined();
