@@ -223,6 +223,17 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   });
 });
 
+/** A deployed function's environment, over a local table, for the asset at `assetPath`. */
+const deployedEnv = (table: TestTable, assetPath: string) => ({
+  ...BUNDLE_ENV,
+  TABLE_NAME: table.tableName,
+  DYNAMODB_ENDPOINT: table.endpoint,
+  TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
+  AWS_LAMBDA_FUNCTION_NAME: 'f',
+  LAMBDA_TASK_ROOT: assetPath,
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+});
+
 describe('token bundle, deployed, with X-Ray', () => {
   let table: TestTable;
   beforeAll(async () => {
@@ -260,13 +271,7 @@ describe('token bundle, deployed, with X-Ray', () => {
         ['--input-type=module', '-e', script, join(assetPath, 'index.mjs')],
         {
           env: {
-            ...BUNDLE_ENV,
-            TABLE_NAME: table.tableName,
-            DYNAMODB_ENDPOINT: table.endpoint,
-            TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
-            AWS_LAMBDA_FUNCTION_NAME: 'f',
-            LAMBDA_TASK_ROOT: assetPath,
-            AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+            ...deployedEnv(table, assetPath),
             AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
           },
           encoding: 'utf8',
@@ -318,13 +323,7 @@ describe('token bundle, deployed, without the SDK file', () => {
       ['--input-type=module', '-e', script, join(copy, 'index.mjs')],
       {
         env: {
-          ...BUNDLE_ENV,
-          TABLE_NAME: table.tableName,
-          DYNAMODB_ENDPOINT: table.endpoint,
-          TOKEN_SIGNING_KEYS: TEST_TOKEN_KEY.toString('utf8'),
-          AWS_LAMBDA_FUNCTION_NAME: 'f',
-          LAMBDA_TASK_ROOT: copy,
-          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+          ...deployedEnv(table, copy),
           AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
           _X_AMZN_TRACE_ID: 'Root=1-67891233-abcdef012345678912345671;Parent=53995c3f42cd8ad8;Sampled=1',
         },
