@@ -77,3 +77,26 @@ export const environmentCredentials = (
     };
   };
 };
+
+/** Where a service's calls go and what signs them. */
+export interface ServiceTarget {
+  url: URL;
+  region: string;
+  credentials: () => Promise<AwsCredentialIdentity>;
+}
+
+/**
+ * A Lambda function's calls to `service` in `region`, as the SDK would send them: the region's
+ * endpoint and the environment's credentials; undefined outside Lambda (a laptop's profile may
+ * name other credentials or an endpoint) or where regionalEndpoint leaves the call to the SDK.
+ */
+export const lambdaTarget = (
+  service: 'dynamodb' | 'secretsmanager',
+  region: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceTarget | undefined => {
+  if (!env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
+  const url = regionalEndpoint(service, region, env);
+  const credentials = environmentCredentials(env);
+  return url && credentials ? { url, region, credentials } : undefined;
+};

@@ -17,15 +17,11 @@ import {
   THROTTLING_RETRY_DELAY_BASE,
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
-import type { AwsCredentialIdentity } from './environment.js';
+import type { AwsCredentialIdentity, ServiceTarget } from './environment.js';
 import { errorTypeName, type PostAnswer, postOnce } from './post.js';
 
 /** Where a service's calls go and what signs them (shared/aws/environment.ts). */
-export interface JsonCallTarget {
-  url: URL;
-  region: string;
-  credentials: () => Promise<AwsCredentialIdentity>;
-}
+export type JsonCallTarget = ServiceTarget;
 
 export interface JsonCall {
   /** The signing name: `secretsmanager`. */

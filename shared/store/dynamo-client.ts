@@ -3,8 +3,9 @@
  * (dynamo-sdk.ts) loaded by the first call the wire does not make.
  */
 
-import { environmentCredentials, regionalEndpoint } from '../aws/environment.js';
+import { environmentCredentials, lambdaTarget } from '../aws/environment.js';
 import type { RequestScope } from '../domain/request-scope.js';
+import { loadSdkClients } from '../lambda/load-sdk-clients.js';
 import { traceWhenSampled, tracingThisInvocation, wantTracer } from '../lambda/sampled-tracing.js';
 import { MARSHALL_OPTIONS, type StoreCommand } from './commands.js';
 import { countedAttempt, DeadlineExceededError, MAX_ATTEMPTS, rememberScope, sdkHooks } from './dynamo-calls.js';
@@ -52,20 +53,8 @@ export const wireTarget = (settings: DynamoSettings, env: NodeJS.ProcessEnv = pr
       : async () => ({ accessKeyId: 'local', secretAccessKey: 'local' });
     return credentials ? { url: new URL(settings.endpoint), region, credentials } : undefined;
   }
-  if (!env.AWS_LAMBDA_FUNCTION_NAME) return undefined;
-  const url = regionalEndpoint('dynamodb', region, env);
-  const credentials = environmentCredentials(env);
-  return url && credentials ? { url, region, credentials } : undefined;
+  return lambdaTarget('dynamodb', region, env);
 };
-
-/** Set by esbuild in deployed bundles (lib/knap-function.ts): the SDK clients' file, beside the bundle. */
-declare const KNAP_SDK_CLIENTS_CHUNK: string | undefined;
-
-const loadSdk = async (): Promise<typeof import('../lambda/sdk-clients.js')> =>
-  // The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
-  typeof KNAP_SDK_CLIENTS_CHUNK === 'string'
-    ? await import(new URL(KNAP_SDK_CLIENTS_CHUNK, import.meta.url).href)
-    : await import('../lambda/sdk-clients.js');
 
 /** What the store sends its commands (commands.ts) through: the document client, or one request's view of it. */
 export interface DocumentSender {
@@ -115,7 +104,7 @@ export const createDocumentClient = (settings: DynamoSettings): StoreDocumentCli
   const hooks = sdkHooks(traceWhenSampled);
   let sdk: Promise<SdkDocuments> | undefined;
   const loaded = (): Promise<SdkDocuments> => {
-    sdk ??= loadSdk().then(
+    sdk ??= loadSdkClients().then(
       (module) => module.createSdkDocuments(settings, hooks),
       (error: unknown) => {
         sdk = undefined;
