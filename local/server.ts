@@ -185,51 +185,50 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   /** Woken, and forgotten, the next time nothing is under way. */
   const onIdle: (() => void)[] = [];
   const idle = (): Promise<void> => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => onIdle.push(resolve)));
+  const exchangeDone = (): void => {
+    inFlight -= 1;
+    if (inFlight === 0) for (const wake of onIdle.splice(0)) wake();
+  };
   /**
    * Per connection, the exchanges whose answer is not written yet. An answer queued behind
    * another on a connection that closes gets neither 'finish' nor 'close' (Node drops it): the
    * connection's own close ends it then. One listener per connection, not one per request.
    */
-  const unwritten = new WeakMap<Socket, Set<() => void>>();
+  const unwritten = new WeakMap<Socket, Set<Exchange>>();
+
+  /** The handler's part of an exchange, its failures answered here (none reach Node). */
+  const serve = async (request: IncomingMessage, response: ServerResponse, exchange: Exchange): Promise<void> => {
+    try {
+      await dispatch(request, response);
+    } catch (error) {
+      // The connection went away while the body was coming (a client gone, or a stop that
+      // waited long enough): nobody to answer, and no handler failed.
+      if (request.socket.destroyed && request.errored) return;
+      // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
+      console.error('Handler failed outside its error handling:', error);
+      if (!response.headersSent) answer(request, response, problem(502, 'Bad gateway'));
+      else response.destroy();
+    } finally {
+      exchange.partDone();
+    }
+  };
+
   const server = createServer((request, response) => {
     const { socket } = request;
     latest.set(socket, request);
     inFlight += 1;
-    let parts = 2;
-    const partDone = () => {
-      parts -= 1;
-      if (parts > 0) return;
-      inFlight -= 1;
-      if (inFlight === 0) for (const wake of onIdle.splice(0)) wake();
-    };
     const waiting = unwritten.get(socket);
-    let isWritten = false;
-    // Once only; the listener stays on the response, which is done with then (removing it costs more).
-    const written = () => {
-      if (isWritten) return;
-      isWritten = true;
-      waiting?.delete(written);
-      partDone();
-    };
-    response.on('close', written);
-    waiting?.add(written);
-    dispatch(request, response)
-      .catch((error: unknown) => {
-        // The connection went away while the body was coming (a client gone, or a stop that
-        // waited long enough): nobody to answer, and no handler failed.
-        if (socket.destroyed && request.errored) return;
-        // A handler that throws past middy would be a 502 from API Gateway; say so the same way.
-        console.error('Handler failed outside its error handling:', error);
-        if (!response.headersSent) answer(request, response, problem(502, 'Bad gateway'));
-        else response.destroy();
-      })
-      .finally(partDone);
+    const exchange = new Exchange(exchangeDone, waiting);
+    // The listener stays on the response, which is done with then (removing it costs more).
+    response.on('close', () => exchange.written());
+    waiting?.add(exchange);
+    void serve(request, response, exchange);
   });
   server.on('connection', (socket: Socket) => {
-    const waiting = new Set<() => void>();
+    const waiting = new Set<Exchange>();
     unwritten.set(socket, waiting);
     socket.once('close', () => {
-      for (const written of [...waiting]) written();
+      for (const exchange of [...waiting]) exchange.written();
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -270,3 +269,31 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
     },
   };
 };
+
+/**
+ * One request and its answer, in two parts: its handler has returned, and its answer is written
+ * (or its connection gone). A class rather than closures per request: under `npm start`, tsx
+ * names every named function expression as it is made, a defineProperty each.
+ */
+class Exchange {
+  private parts = 2;
+  private isWritten = false;
+
+  constructor(
+    private readonly done: () => void,
+    private readonly waiting: Set<Exchange> | undefined,
+  ) {}
+
+  /** The answer is written, or its connection gone: once only ('close' and the connection's own close may both come). */
+  written(): void {
+    if (this.isWritten) return;
+    this.isWritten = true;
+    this.waiting?.delete(this);
+    this.partDone();
+  }
+
+  partDone(): void {
+    this.parts -= 1;
+    if (this.parts === 0) this.done();
+  }
+}

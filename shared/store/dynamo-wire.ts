@@ -49,7 +49,7 @@ import {
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
 import type { AwsCredentialIdentity } from '../aws/environment.js';
-import { errorTypeName, type PostAnswer, postOnce } from '../aws/post.js';
+import { errorTypeName, type PostAnswer, postOnce, SharedDeadline } from '../aws/post.js';
 import { specOf } from './commands.js';
 
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
@@ -382,6 +382,8 @@ export class DynamoWire {
   private readonly quota = new RetryQuota();
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 50 });
+  /** Each request's deadline over its calls (SharedDeadline), for as long as the request (its scope) lives. */
+  private readonly deadlines = new WeakMap<WireScope, SharedDeadline>();
 
   constructor(private readonly settings: WireSettings) {}
 
@@ -410,7 +412,7 @@ export class DynamoWire {
       // After settling, which may have waited for credentials: no attempt starts past the deadline.
       if (deadline !== undefined && Date.now() >= deadline) throw hooks.deadlineExceeded(commandName);
       try {
-        const answer = await hooks.attempt(commandName, () => this.post(settled, call.operation, payload, deadline), scope);
+        const answer = await hooks.attempt(commandName, () => this.post(settled, call.operation, payload, scope), scope);
         const metadata = { httpStatusCode: answer.status, requestId: answer.requestId, attempts: attempt, totalRetryDelay };
         if (answer.status !== 200) throw exceptionOf(answer.status, answer.text, answer.errorType, metadata);
         this.quota.earn();
@@ -435,22 +437,37 @@ export class DynamoWire {
 
   /**
    * One attempt: signed (aws4, synchronous), posted and read within the nearer of the request's
-   * deadline and the per-attempt timeout (one timer over the whole exchange: postOnce).
+   * deadline and the per-attempt timeout. The deadline is one timer for all of the request's
+   * calls under way (SharedDeadline), a per-attempt timeout one of the attempt's own.
    */
-  private post(settled: Settled, operation: string, payload: string, deadline: number | undefined): Promise<WireAnswer> {
+  private post(settled: Settled, operation: string, payload: string, scope: WireScope | undefined): Promise<WireAnswer> {
     const { url } = settled;
     const headers = signedHeaders(settled, operation, payload);
-    const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
-    const timeoutMs = Math.min(this.settings.requestTimeoutMs ?? Number.POSITIVE_INFINITY, untilDeadline);
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
-    if (timeoutMs === Number.POSITIVE_INFINITY) return postOnce(url, headers, payload, agent);
+    const deadline = scope?.deadline;
+    const { requestTimeoutMs } = this.settings;
+    if (deadline === undefined && requestTimeoutMs === undefined) return postOnce(url, headers, payload, agent);
+    const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
+    if (requestTimeoutMs !== undefined && requestTimeoutMs < untilDeadline) {
+      return postOnce(url, headers, payload, agent, {
+        ms: requestTimeoutMs,
+        error: () => new WireTimeout(`DynamoDB did not answer ${operation} within ${requestTimeoutMs} ms`),
+      });
+    }
     return postOnce(url, headers, payload, agent, {
-      ms: timerWait(timeoutMs),
-      error: () =>
-        timeoutMs === untilDeadline
-          ? this.settings.hooks.deadlineExceeded(`${operation}Command`)
-          : new WireTimeout(`DynamoDB did not answer ${operation} within ${timeoutMs} ms`),
+      deadline: this.deadlineOf(scope as WireScope, deadline as number),
+      name: `${operation}Command`,
     });
+  }
+
+  /** The request's deadline over its calls, one per request (scope). */
+  private deadlineOf(scope: WireScope, at: number): SharedDeadline {
+    let shared = this.deadlines.get(scope);
+    if (shared?.at !== at) {
+      shared = new SharedDeadline(at, this.settings.hooks.deadlineExceeded);
+      this.deadlines.set(scope, shared);
+    }
+    return shared;
   }
 
   destroy(): void {
@@ -458,12 +475,3 @@ export class DynamoWire {
     this.httpsAgent.destroy();
   }
 }
-
-/**
- * How long the timer of an attempt waits: a wait of a second or more (a request's deadline,
- * seconds away) rounded up to a whole 100 ms. Node keeps one list of timers per duration, in a
- * heap: deadlines a millisecond apart each made a list and a heap entry per call, and calls of
- * requests that arrive together now share a few. Late by less than 100 ms, inside the second
- * apiHandler keeps back for the answer; shorter waits (a per-attempt timeout) stay exact.
- */
-const timerWait = (ms: number): number => (ms < 1_000 ? ms : Math.ceil(ms / 100) * 100);

@@ -64,21 +64,23 @@ export class TableOps {
   /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
   async batchGet(keys: Item[]): Promise<Item[]> {
     const items: Item[] = [];
-    const getChunk = async (pending: Item[]): Promise<Item[]> => {
-      const result = await this.db.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      for (const item of result.Responses?.[this.tableName] ?? []) items.push(item);
-      return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-    };
     for (let start = 0; start < keys.length; start += 100) {
       const chunk = keys.length <= 100 ? keys : keys.slice(start, start + 100);
       // Every bearer request reads its token's standing so (two keys): the first try directly,
       // and the retries only for what it left.
-      const left = await getChunk(chunk);
-      if (left.length > 0) await untilProcessed(left, 'BatchGetItem', getChunk, 1);
+      const left = await this.getChunk(chunk, items);
+      if (left.length > 0) await untilProcessed(left, 'BatchGetItem', (pending) => this.getChunk(pending, items), 1);
     }
     return items;
+  }
+
+  /** One BatchGetItem: its items added to `items`, the keys it left unprocessed returned. */
+  private async getChunk(pending: Item[], items: Item[]): Promise<Item[]> {
+    const result = await this.db.send(
+      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    for (const item of result.Responses?.[this.tableName] ?? []) items.push(item);
+    return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
   }
 
   /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */

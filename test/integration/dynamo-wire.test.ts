@@ -349,6 +349,39 @@ describe('failures, as the SDK would meet them', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
     client.destroy();
   });
+
+  test("a request's calls under way share one deadline timer; another request's deadline is its own", async () => {
+    const client = createDocumentClient({ endpoint: proxy.endpoint });
+    const get = (sk: string) => new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk } });
+    await client.send(get('warm')); // credentials settled: the calls below start at once
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const before = timers();
+    proxy.mode = 'hang';
+    const started = Date.now();
+    const failedAt = (call: Promise<unknown>) =>
+      call.then(
+        () => 'answered',
+        (error: unknown) => (error instanceof DeadlineExceededError ? Date.now() - started : error),
+      );
+    const first = scopedDocuments(client, { deadline: started + 300 });
+    const second = scopedDocuments(client, { deadline: started + 600 });
+    const firstCalls = [first.send(get('1')), first.send(get('2')), first.send(get('3'))].map(failedAt);
+    const secondCall = failedAt(second.send(get('4')));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers() - before).toBe(2);
+    const firstEnded = await Promise.all(firstCalls);
+    for (const at of firstEnded) {
+      expect(typeof at).toBe('number');
+      expect(at).toBeGreaterThanOrEqual(300);
+    }
+    // The second request's call is still under way, on its own timer.
+    expect(timers() - before).toBe(1);
+    const secondEnded = await secondCall;
+    expect(typeof secondEnded).toBe('number');
+    expect(secondEnded).toBeGreaterThanOrEqual(600);
+    expect(timers()).toBe(before);
+    client.destroy();
+  });
 });
 
 /** A DynamoDB stand-in that gives every call the same canned answer, counting them. */
