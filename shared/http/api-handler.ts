@@ -117,9 +117,7 @@ export const apiHandler = <Beside = never>(
       beside: context.besideAuth as Beside | undefined,
     }),
   );
-  return async (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    const starting = startInvocation(deps.log, context);
-    if (starting) await starting;
+  const invoke = (event: HttpEvent, context: Context): Promise<HttpResult> => {
     const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
     // Under `npm start` the local server's fields (function, invocation id, counter) come first.
     // Copied, then set: on Node.js 20 a literal that starts with a spread and adds keys costs
@@ -135,5 +133,11 @@ export const apiHandler = <Beside = never>(
       deps: scopedDeps(deps, scope),
     }) as ApiContext;
     return lambda(event, apiContext);
+  };
+  // Not an async function: one returning middy's promise would add a promise and three turns of
+  // the microtask queue to every request. Only a container's first invocation waits.
+  return (event: HttpEvent, context: Context): Promise<HttpResult> => {
+    const starting = startInvocation(deps.log, context);
+    return starting ? starting.then(() => invoke(event, context)) : invoke(event, context);
   };
 };
