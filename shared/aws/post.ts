@@ -52,11 +52,6 @@ export class SharedDeadline {
     }
   }
 
-  /** Calls under way now (tests). */
-  get size(): number {
-    return this.underWay.size;
-  }
-
   private fire(): void {
     this.timer = undefined;
     const calls = [...this.underWay];

@@ -137,7 +137,12 @@ export const apiHandler = <Beside = never>(
   // Not an async function: one returning middy's promise would add a promise and three turns of
   // the microtask queue to every request. Only a container's first invocation waits.
   return (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    const starting = startInvocation(deps.log, context);
-    return starting ? starting.then(() => invoke(event, context)) : invoke(event, context);
+    try {
+      const starting = startInvocation(deps.log, context);
+      return starting ? starting.then(() => invoke(event, context)) : invoke(event, context);
+    } catch (error) {
+      // A rejection, never a throw, as the async function it replaces gave.
+      return Promise.reject(error);
+    }
   };
 };

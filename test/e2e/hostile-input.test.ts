@@ -311,3 +311,13 @@ describe('hostile input never gets a 5xx', () => {
     expect(recorded).not.toMatch(/CLIENT#|TOKEN#|REVOKED#|ORG#/);
   }, 30_000);
 });
+
+test('a Lambda context the handler cannot read fails as a rejected promise, never a throw', async () => {
+  // A copy of the local server's context without its methods (no getRemainingTimeInMillis).
+  const unreadable = { ...context() } as unknown as ReturnType<typeof context>;
+  let answer: Promise<HttpResult> | undefined;
+  expect(() => {
+    answer = handlers.list(httpEvent('GET /api/studio/knap-tools', {}), unreadable);
+  }).not.toThrow();
+  await expect(answer).rejects.toBeInstanceOf(TypeError);
+});
