@@ -444,7 +444,8 @@ export class DynamoWire {
     const { url } = settled;
     const headers = signedHeaders(settled, operation, payload);
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
-    const deadline = scope?.deadline;
+    // A deadline that is not a finite time bounds nothing (apiHandler always sets one; an infinite one never bounded).
+    const deadline = Number.isFinite(scope?.deadline) ? scope?.deadline : undefined;
     const { requestTimeoutMs } = this.settings;
     if (deadline === undefined && requestTimeoutMs === undefined) return postOnce(url, headers, payload, agent);
     const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
@@ -464,7 +465,8 @@ export class DynamoWire {
   private deadlineOf(scope: WireScope, at: number): SharedDeadline {
     let shared = this.deadlines.get(scope);
     if (shared?.at !== at) {
-      shared = new SharedDeadline(at, this.settings.hooks.deadlineExceeded);
+      const { hooks } = this.settings;
+      shared = new SharedDeadline(at, (name) => hooks.deadlineExceeded(name));
       this.deadlines.set(scope, shared);
     }
     return shared;

@@ -14,6 +14,7 @@ import {
   TransactionCanceledException,
 } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { jest } from '@jest/globals';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -350,36 +351,47 @@ describe('failures, as the SDK would meet them', () => {
     client.destroy();
   });
 
-  test("a request's calls under way share one deadline timer; another request's deadline is its own", async () => {
+  test("a request's calls under way share one deadline timer, cleared once they are answered; another request's is its own", async () => {
     const client = createDocumentClient({ endpoint: proxy.endpoint });
     const get = (sk: string) => new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk } });
     await client.send(get('warm')); // credentials settled: the calls below start at once
-    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
-    const before = timers();
-    proxy.mode = 'hang';
-    const started = Date.now();
-    const failedAt = (call: Promise<unknown>) =>
-      call.then(
-        () => 'answered',
-        (error: unknown) => (error instanceof DeadlineExceededError ? Date.now() - started : error),
-      );
-    const first = scopedDocuments(client, { deadline: started + 300 });
-    const second = scopedDocuments(client, { deadline: started + 600 });
-    const firstCalls = [first.send(get('1')), first.send(get('2')), first.send(get('3'))].map(failedAt);
-    const secondCall = failedAt(second.send(get('4')));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(timers() - before).toBe(2);
-    const firstEnded = await Promise.all(firstCalls);
-    for (const at of firstEnded) {
-      expect(typeof at).toBe('number');
-      expect(at).toBeGreaterThanOrEqual(300);
+    // The timers the store's code sets (Node's own HTTP internals keep theirs elsewhere).
+    const armed = jest.spyOn(globalThis, 'setTimeout');
+    const cleared = jest.spyOn(globalThis, 'clearTimeout');
+    try {
+      proxy.mode = 'hang';
+      const started = Date.now();
+      const failedAt = (call: Promise<unknown>) =>
+        call.then(
+          () => 'answered',
+          (error: unknown) => (error instanceof DeadlineExceededError ? Date.now() - started : error),
+        );
+      const first = scopedDocuments(client, { deadline: started + 300 });
+      const second = scopedDocuments(client, { deadline: started + 600 });
+      const firstCalls = [first.send(get('1')), first.send(get('2')), first.send(get('3'))].map(failedAt);
+      const secondCall = failedAt(second.send(get('4')));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(armed).toHaveBeenCalledTimes(2);
+      for (const at of await Promise.all(firstCalls)) {
+        expect(typeof at).toBe('number');
+        expect(at).toBeGreaterThanOrEqual(300);
+      }
+      const secondEnded = await secondCall;
+      expect(typeof secondEnded).toBe('number');
+      expect(secondEnded).toBeGreaterThanOrEqual(600);
+
+      // Answered calls: their request's one timer is cleared, not left to fire seconds later.
+      proxy.mode = 'up';
+      armed.mockClear();
+      cleared.mockClear();
+      const third = scopedDocuments(client, { deadline: Date.now() + 5_000 });
+      await Promise.all([third.send(get('5')), third.send(get('6'))]);
+      expect(armed).toHaveBeenCalledTimes(1);
+      expect(cleared).toHaveBeenCalledWith(armed.mock.results[0]?.value);
+    } finally {
+      armed.mockRestore();
+      cleared.mockRestore();
     }
-    // The second request's call is still under way, on its own timer.
-    expect(timers() - before).toBe(1);
-    const secondEnded = await secondCall;
-    expect(typeof secondEnded).toBe('number');
-    expect(secondEnded).toBeGreaterThanOrEqual(600);
-    expect(timers()).toBe(before);
     client.destroy();
   });
 });
