@@ -71,7 +71,7 @@ export class SharedDeadline {
  * requests that arrive together now share a few. Late by less than 100 ms, inside the second
  * apiHandler keeps back for the answer; shorter waits (a per-attempt timeout) stay exact.
  */
-export const timerWait = (ms: number): number => (ms < 1_000 ? ms : Math.ceil(ms / 100) * 100);
+const timerWait = (ms: number): number => (ms < 1_000 ? ms : Math.ceil(ms / 100) * 100);
 
 /** What bounds one POST: a timer of its own, or its share of a request's deadline. */
 export type PostLimit = { ms: number; error: () => Error } | { deadline: SharedDeadline; name: string };

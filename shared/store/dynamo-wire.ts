@@ -374,9 +374,6 @@ export const signedHeaders = (settled: Settled, operation: string, payload: stri
   return signed.headers as Record<string, string>;
 };
 
-/** What one attempt got back. */
-type WireAnswer = PostAnswer;
-
 export class DynamoWire {
   private settled: Settled | undefined;
   private readonly quota = new RetryQuota();
@@ -440,25 +437,22 @@ export class DynamoWire {
    * deadline and the per-attempt timeout. The deadline is one timer for all of the request's
    * calls under way (SharedDeadline), a per-attempt timeout one of the attempt's own.
    */
-  private post(settled: Settled, operation: string, payload: string, scope: WireScope | undefined): Promise<WireAnswer> {
+  private post(settled: Settled, operation: string, payload: string, scope: WireScope | undefined): Promise<PostAnswer> {
     const { url } = settled;
     const headers = signedHeaders(settled, operation, payload);
     const agent = url.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
     // A deadline that is not a finite time bounds nothing (apiHandler always sets one; an infinite one never bounded).
-    const deadline = Number.isFinite(scope?.deadline) ? scope?.deadline : undefined;
-    const { requestTimeoutMs } = this.settings;
-    if (deadline === undefined && requestTimeoutMs === undefined) return postOnce(url, headers, payload, agent);
+    const deadline = scope !== undefined && Number.isFinite(scope.deadline) ? scope.deadline : undefined;
     const untilDeadline = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(1, deadline - Date.now());
+    const { requestTimeoutMs } = this.settings;
     if (requestTimeoutMs !== undefined && requestTimeoutMs < untilDeadline) {
       return postOnce(url, headers, payload, agent, {
         ms: requestTimeoutMs,
         error: () => new WireTimeout(`DynamoDB did not answer ${operation} within ${requestTimeoutMs} ms`),
       });
     }
-    return postOnce(url, headers, payload, agent, {
-      deadline: this.deadlineOf(scope as WireScope, deadline as number),
-      name: `${operation}Command`,
-    });
+    if (scope === undefined || deadline === undefined) return postOnce(url, headers, payload, agent);
+    return postOnce(url, headers, payload, agent, { deadline: this.deadlineOf(scope, deadline), name: `${operation}Command` });
   }
 
   /** The request's deadline over its calls, one per request (scope). */
