@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --routes [--rounds 5 --duration 4 --warmup 2 --connections 10 --skip-bundles]`
+ * `npm run bench -- --routes [--rounds 20 --duration 1.5 --warmup 2 --connections 10 --skip-bundles]`
  *
  * Each Knap route against its floor: a bare `node:http` server making exactly the same
  * DynamoDB calls with the same SDK client and configuration (bench/floor/server.ts), on the
@@ -60,11 +60,15 @@ export interface Calls {
   depth: number;
 }
 
-const median = (numbers: number[]): number => {
+/** The value below which a fraction `at` of the numbers lie, interpolated between neighbours (0.5: the median). */
+const quantile = (numbers: number[], at: number): number => {
   const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  const position = (sorted.length - 1) * at;
+  const below = Math.floor(position);
+  const lower = sorted[below] as number;
+  return lower + ((sorted[Math.min(below + 1, sorted.length - 1)] as number) - lower) * (position - below);
 };
+const median = (numbers: number[]): number => quantile(numbers, 0.5);
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -260,8 +264,9 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       const ratio = (pick: (run: RouteRound) => number) =>
         round2(median(runs.project.map((run, index) => pick(run) / Math.max(pick(runs.floor[index] as RouteRound), 1e-9))));
       const per = (side: RouteRound[], pick: (run: RouteRound) => number) => round2(median(side.map(pick)));
-      const cpuRatios = runs.project.map((run, index) =>
-        round2(run.server_cpu_ms_per_request / Math.max((runs.floor[index] as RouteRound).server_cpu_ms_per_request, 1e-9)),
+      const cpuRatios = runs.project.map(
+        (run, index) =>
+          run.server_cpu_ms_per_request / Math.max((runs.floor[index] as RouteRound).server_cpu_ms_per_request, 1e-9),
       );
       results.push({
         route,
@@ -281,7 +286,9 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
         },
         ratios: {
           server_cpu: ratio((run) => run.server_cpu_ms_per_request),
-          server_cpu_range: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
+          server_cpu_range: [round2(Math.min(...cpuRatios)), round2(Math.max(...cpuRatios))],
+          // The middle half of the rounds: a round's ratio moves by ±20 % on a shared machine, its median far less.
+          server_cpu_middle_half: [round2(quantile(cpuRatios, 0.25)), round2(quantile(cpuRatios, 0.75))],
           throughput: ratio((run) => run.requests_per_second),
           dynalite_cpu: ratio((run) => run.dynalite_cpu_ms_per_request),
         },
@@ -297,7 +304,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       `idle CPU subtracted (ms/s): project ${Math.round(idleRates.get(stack.pid) ?? 0)}, floor ${Math.round(idleRates.get(floor.pid) ?? 0)}, dynalite ${Math.round(idleRates.get(dynalite.pid) ?? 0)}\n`,
     );
     console.log(
-      '| route | DynamoDB calls (both sides) | server CPU ms/req, project / floor | CPU per request, project/floor (range) | req/s, project / floor | throughput, project/floor |',
+      '| route | DynamoDB calls (both sides) | server CPU ms/req, project / floor | CPU per request, project/floor (middle half of the rounds) | req/s, project / floor | throughput, project/floor |',
     );
     console.log('|---|---|---|---|---|---|');
     for (const row of results as {
@@ -305,14 +312,16 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
       calls: string;
       project: { server_cpu_ms_per_request: number; requests_per_second: number; errors: number };
       floor: { server_cpu_ms_per_request: number; requests_per_second: number; errors: number };
-      ratios: { server_cpu: number; server_cpu_range: number[]; throughput: number };
+      ratios: { server_cpu: number; server_cpu_middle_half: number[]; throughput: number };
     }[]) {
       const errors = row.project.errors + row.floor.errors;
       console.log(
-        `| ${row.name} | ${row.calls} | ${row.project.server_cpu_ms_per_request} / ${row.floor.server_cpu_ms_per_request} | **${row.ratios.server_cpu}x** (${row.ratios.server_cpu_range.join('-')}) | ${row.project.requests_per_second} / ${row.floor.requests_per_second} | ${row.ratios.throughput}x |${errors ? ` ${errors} errors` : ''}`,
+        `| ${row.name} | ${row.calls} | ${row.project.server_cpu_ms_per_request} / ${row.floor.server_cpu_ms_per_request} | **${row.ratios.server_cpu}x** (${row.ratios.server_cpu_middle_half.join('-')}) | ${row.project.requests_per_second} / ${row.floor.requests_per_second} | ${row.ratios.throughput}x |${errors ? ` ${errors} errors` : ''}`,
       );
     }
-    console.log('\nMedians over the rounds; ratios are the median of the per-round ratios (range: lowest and highest round).');
+    console.log(
+      '\nMedians over the rounds; ratios are the median of the per-round ratios (a quarter of the rounds lie below the middle half, a quarter above).',
+    );
     return { command, settings: { ...options, pinned }, calls, routes: results };
   } finally {
     for (const stop of stops.reverse()) await stop();

@@ -18,8 +18,8 @@
  * Prints the tables and writes everything to bench/results.json (--out).
  *
  * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
- * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/),
- * written to bench/routes.json; the servers get a core of their own (`--no-pin`: not);
+ * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/), in
+ * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a core of their own (`--no-pin`: not);
  * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
@@ -45,8 +45,10 @@ import { runWireBench } from './wire.js';
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '4' },
+    /** Default 3 (--routes: 20). */
+    rounds: { type: 'string' },
+    /** Seconds per round; default 4 (--routes: 1.5). */
+    duration: { type: 'string' },
     warmup: { type: 'string', default: '2' },
     idle: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
@@ -70,8 +72,10 @@ const { values } = parseArgs({
     'peer-table': { type: 'string' },
   },
 });
-const rounds = Number(values.rounds);
-const duration = Number(values.duration);
+// The route bench takes many short rounds: its ratios are within a few percent of 1.2, and a
+// round's ratio moves by ±20 % on a shared machine (docs/performance.md, "How precise").
+const rounds = Number(values.rounds ?? (values.routes ? 20 : 3));
+const duration = Number(values.duration ?? (values.routes ? 1.5 : 4));
 const warmup = Number(values.warmup);
 const idleSeconds = Number(values.idle);
 const connections = Number(values.connections);
@@ -87,7 +91,7 @@ if (values.wire) {
 
 if (values.handlers) {
   const only = values.route?.split(',');
-  await runHandlerBench({ rounds: Number(values.rounds), requests: Number(values.requests), only }, command);
+  await runHandlerBench({ rounds, requests: Number(values.requests), only }, command);
   process.exit(0);
 }
 
