@@ -287,7 +287,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
         ratios: {
           server_cpu: ratio((run) => run.server_cpu_ms_per_request),
           server_cpu_range: [round2(Math.min(...cpuRatios)), round2(Math.max(...cpuRatios))],
-          // The middle half of the rounds: a round's ratio moves by ±20 % on a shared machine, its median far less.
+          // The middle half of the rounds: a round's ratio moves by ±20% on a shared machine, its median far less.
           server_cpu_middle_half: [round2(quantile(cpuRatios, 0.25)), round2(quantile(cpuRatios, 0.75))],
           throughput: ratio((run) => run.requests_per_second),
           dynalite_cpu: ratio((run) => run.dynalite_cpu_ms_per_request),

@@ -19,7 +19,8 @@
  *
  * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
  * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/), in
- * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a core of their own (`--no-pin`: not);
+ * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a
+ * core of their own (`--no-pin`: not);
  * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
@@ -73,7 +74,7 @@ const { values } = parseArgs({
   },
 });
 // The route bench takes many short rounds: its ratios are within a few percent of 1.2, and a
-// round's ratio moves by ±20 % on a shared machine (docs/performance.md, "How precise").
+// round's ratio moves by ±20% on a shared machine (docs/performance.md, "Twenty short rounds").
 const rounds = Number(values.rounds ?? (values.routes ? 20 : 3));
 const duration = Number(values.duration ?? (values.routes ? 1.5 : 4));
 const warmup = Number(values.warmup);
