@@ -4,6 +4,7 @@
  */
 import { type Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { unwatch, Watched, watch } from '../deadlines.js';
 
 /** What one attempt got back. */
 export interface PostAnswer {
@@ -14,73 +15,36 @@ export interface PostAnswer {
   errorType?: string;
 }
 
-/** A call under way, as a shared deadline knows it: what to destroy, what to fail, and its name for the error. */
-interface CallUnderWay {
-  request: ClientRequest;
-  reject: (error: Error) => void;
-  name: string;
-  deadline: SharedDeadline;
-}
-
 /**
- * One timer over many calls: a request's deadline over every DynamoDB call made on its behalf.
- * Armed by the first call under way and cleared once none is, rather than a timer per call (a
- * create makes three calls, a PATCH four, and each timer is an insertion in Node's timer lists
- * and a clear). When it fires, every call still under way fails with `expired(name)` and its
- * request is destroyed, as a timer of its own would have done.
+ * A call under way with a time it must be answered by (a request's deadline), on the process's
+ * one watch list (shared/deadlines.ts) rather than a timer of its own: once that time has
+ * passed, it fails with its error and its request is destroyed.
  */
-export class SharedDeadline {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly underWay = new Set<CallUnderWay>();
-
+class CallUnderWay extends Watched {
   constructor(
-    /** Epoch ms. */
-    readonly at: number,
-    private readonly expired: (name: string) => Error,
-  ) {}
-
-  enter(call: CallUnderWay): void {
-    this.underWay.add(call);
-    this.timer ??= setTimeout(() => this.fire(), timerWait(Math.max(1, this.at - Date.now())));
+    at: number,
+    private readonly request: ClientRequest,
+    private readonly reject: (error: Error) => void,
+    private readonly error: () => Error,
+  ) {
+    super(at);
   }
 
-  leave(call: CallUnderWay): void {
-    this.underWay.delete(call);
-    if (this.underWay.size === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    const calls = [...this.underWay];
-    this.underWay.clear();
-    for (const call of calls) {
-      const error = this.expired(call.name);
-      call.reject(error);
-      call.request.destroy(error);
-    }
+  expire(): void {
+    const error = this.error();
+    this.reject(error);
+    this.request.destroy(error);
   }
 }
 
-/**
- * How long a timer waits for a deadline: a wait of a second or more (a request's deadline,
- * seconds away) rounded up to a whole 100 ms. Node keeps one list of timers per duration, in a
- * heap: deadlines a millisecond apart each made a list and a heap entry, and the deadlines of
- * requests that arrive together now share a few. Late by less than 100 ms, inside the second
- * apiHandler keeps back for the answer; shorter waits (a per-attempt timeout) stay exact.
- */
-const timerWait = (ms: number): number => (ms < 1_000 ? ms : Math.ceil(ms / 100) * 100);
-
-/** What bounds one POST: a timer of its own, or its share of a request's deadline. */
-export type PostLimit = { ms: number; error: () => Error } | { deadline: SharedDeadline; name: string };
+/** What bounds one POST: a timer of its own (`ms` from now), or a time on the watch list (`at`, epoch ms). */
+export type PostLimit = { ms: number; error: () => Error } | { at: number; error: () => Error };
 
 /**
- * Posts `payload` over `agent`, within `limit` when one is given: a timer over the whole
+ * Posts `payload` over `agent`, within `limit` when one is given: a bound over the whole
  * exchange (connecting, a free socket, the answer's last byte), not a socket's idle timeout,
- * which starts only once connected and restarts with every byte. When it fires, the request
- * is destroyed and the call fails with the limit's own error.
+ * which starts only once connected and restarts with every byte. When it is reached, the
+ * request is destroyed and the call fails with the limit's own error.
  *
  * The listeners are arrow functions passed as arguments, none bound to a name: under `npm
  * start`, tsx names every named function expression as it is made (a defineProperty per call).
@@ -128,9 +92,9 @@ export const postOnce = (
       settle(timer, underWay);
       reject(error);
     });
-    if (limit && 'deadline' in limit) {
-      underWay = { request, reject, name: limit.name, deadline: limit.deadline };
-      limit.deadline.enter(underWay);
+    if (limit && 'at' in limit) {
+      underWay = new CallUnderWay(limit.at, request, reject, limit.error);
+      watch(underWay);
     } else if (limit) {
       const { ms, error: expired } = limit;
       timer = setTimeout(() => {
@@ -142,10 +106,10 @@ export const postOnce = (
     request.end(payload);
   });
 
-/** A call is done (answered or failed): its timer, or its share of a deadline, with it. */
+/** A call is done (answered or failed): its timer cleared, or its place on the watch list given up. */
 const settle = (timer: NodeJS.Timeout | undefined, underWay: CallUnderWay | undefined): void => {
   if (timer !== undefined) clearTimeout(timer);
-  underWay?.deadline.leave(underWay);
+  if (underWay !== undefined) unwatch(underWay);
 };
 
 const header = (response: IncomingMessage, name: string): string | undefined => {

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { settleBy } from '../deadlines.js';
 import { startInvocation } from '../lambda/invocation.js';
 import { outerScopeOf, type RequestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
@@ -13,7 +14,7 @@ import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
 import { responseHeaders } from './response-headers.js';
 import { correlationId } from './telemetry.js';
-import type { ApiContext, ApiMiddleware, HttpEvent, HttpResult, RequestStep } from './types.js';
+import type { ApiContext, HttpEvent, HttpResult, RequestStep } from './types.js';
 
 export interface ApiHandlerOptions<Beside = never> {
   /** How to parse the body; `none` leaves it as sent. */
@@ -49,6 +50,12 @@ export interface ApiRequest<Beside = never> {
 /** Time kept back from the Lambda timeout to turn a DynamoDB stall into a 503 and send it. */
 const RESPONSE_MARGIN_MS = 1_000;
 
+/**
+ * Time kept back to answer a request still running for any other reason: after the DynamoDB
+ * calls' deadline (whose errors say more), and early enough for the sweep's lateness (SWEEP_MS).
+ */
+const ANSWER_MARGIN_MS = 250;
+
 const bodyParsers: Record<ApiHandlerOptions['body'], RequestStep[]> = {
   json: [jsonBody],
   form: [formBody],
@@ -72,65 +79,74 @@ const lowerCaseHeaderNames: RequestStep = (request) => {
   }
 };
 
-/**
- * What runs before the handler, in order, as one middy step: each step of middy's is an await
- * and a turn of its loop, and these ran as four.
- */
-const requestChecks = (steps: RequestStep[]): ApiMiddleware => ({
-  before: async (request) => {
-    for (const step of steps) {
-      const done = step(request);
-      if (done) await done;
-    }
-  },
-});
+/** A request that was still running when its answer was due (whatever it waited for). */
+class AnswerOverdue extends Error {
+  // A TimeoutError, as the error handler maps it: a 503 with Retry-After.
+  override readonly name = 'TimeoutError';
+  constructor() {
+    super('The request did not finish before its answer was due');
+  }
+}
+
+const overdue = (): Error => new AnswerOverdue();
 
 /**
  * The one middy chain every function uses: the response's common headers and the metrics
- * flush outermost (they see the final response, errors included), then error mapping; then
- * the request's checks: header names in lower case, authentication, so that a caller without
- * a valid token gets a 401 whatever its body; only then body size and parsing.
+ * flush outermost (they see the final response, errors included), then error mapping; then,
+ * as middy's handler, the request's checks in order: header names in lower case,
+ * authentication, so that a caller without a valid token gets a 401 whatever its body; only
+ * then body size and parsing; then the route's own handler.
+ *
+ * The checks run inside the handler rather than as middy `before` steps, each of which is an
+ * await and a turn of its loop; and the whole of it is bounded by the request's `answerBy`,
+ * on the process's watch list (shared/deadlines.ts), in place of middy's `timeoutEarly`, which
+ * made a timer per request and left the checks (an admin token's key fetch) unbounded.
  */
 export const apiHandler = <Beside = never>(
   deps: Deps,
   options: ApiHandlerOptions<Beside>,
   handle: (request: ApiRequest<Beside>) => Promise<HttpResult>,
 ) => {
-  const chain = middy<HttpEvent, HttpResult, Error, ApiContext>()
-    .use(responseHeaders(deps, { noStore: options.noStore, basicChallenge: options.auth === 'client' }))
-    .use(errorHandler())
-    .use(
-      requestChecks([
-        lowerCaseHeaderNames,
-        ...(options.auth === 'bearer' ? [bearerAuth(options.beside)] : []),
-        ...(options.auth === 'admin' ? [adminAuth] : []),
-        bodyLimit(options.maxBodyBytes),
-        ...bodyParsers[options.body],
-      ]),
-    );
-  const lambda = chain.handler((event, context) =>
-    handle({
+  const steps: RequestStep[] = [
+    lowerCaseHeaderNames,
+    ...(options.auth === 'bearer' ? [bearerAuth(options.beside)] : []),
+    ...(options.auth === 'admin' ? [adminAuth] : []),
+    bodyLimit(options.maxBodyBytes),
+    ...bodyParsers[options.body],
+  ];
+  const checkedThenHandled = async (event: HttpEvent, context: ApiContext): Promise<HttpResult> => {
+    const request = { event, context };
+    for (const step of steps) {
+      const done = step(request);
+      if (done) await done;
+    }
+    return await handle({
       deps: context.deps,
       event,
       body: event.body as unknown,
       state: context.requestState,
       beside: context.besideAuth as Beside | undefined,
-    }),
-  );
+    });
+  };
+  const lambda = middy<HttpEvent, HttpResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    .use(responseHeaders(deps, { noStore: options.noStore, basicChallenge: options.auth === 'client' }))
+    .use(errorHandler())
+    .handler((event, context) => settleBy(checkedThenHandled(event, context), context.answerBy, overdue));
   const invoke = (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    const deadline = Date.now() + context.getRemainingTimeInMillis() - RESPONSE_MARGIN_MS;
+    const end = Date.now() + context.getRemainingTimeInMillis();
     // Under `npm start` the local server's fields (function, invocation id, counter) come first.
     // Copied, then set: on Node.js 20 a literal that starts with a spread and adds keys costs
     // microseconds (docs/performance.md, "Spreads on Node.js 20").
     const scope: RequestScope = Object.assign({}, outerScopeOf(context));
     scope.correlationId = correlationId(event, context);
-    scope.deadline = deadline;
+    scope.deadline = end - RESPONSE_MARGIN_MS;
     // The request's own state, fresh per invocation (a warm Lambda reuses nothing of the last one's).
     const apiContext = Object.assign(context, {
       requestState: {},
       besideAuth: undefined,
       scope,
       deps: scopedDeps(deps, scope),
+      answerBy: end - ANSWER_MARGIN_MS,
     }) as ApiContext;
     return lambda(event, apiContext);
   };

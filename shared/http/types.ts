@@ -16,6 +16,8 @@ export interface ApiContext extends Context {
   scope: RequestScope & { correlationId: string };
   /** The function's deps bound to this request (shared/scoped-deps.ts): what middlewares and the handler use. */
   deps: Deps;
+  /** When the answer must be on its way (epoch ms): a request still running then is answered with a 503. */
+  answerBy: number;
 }
 
 export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext>;
@@ -23,5 +25,11 @@ export type ApiMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, ApiConte
 /** What middy hands each middleware: the event, the context, the response so far and any error. */
 export type ApiRequestOf = Request<HttpEvent, HttpResult, Error, ApiContext>;
 
-/** One of the checks apiHandler runs before the handler, in one middy step (see requestChecks). */
-export type RequestStep = (request: ApiRequestOf) => void | Promise<void>;
+/** What a check before the handler sees: the event (which parsing may replace parts of) and the context. */
+export interface StepRequest {
+  event: HttpEvent;
+  context: ApiContext;
+}
+
+/** One of the checks apiHandler runs before the handler (see apiHandler). */
+export type RequestStep = (request: StepRequest) => void | Promise<void>;

@@ -5,6 +5,7 @@
  * beside the bundle with copies of what it imports, so whatever holds state (the counter, the
  * scopes) reaches it as `SdkHooks`, from the bundle's one copy.
  */
+import { settleBy } from '../deadlines.js';
 import type { RequestScope } from '../domain/request-scope.js';
 
 /**
@@ -70,18 +71,9 @@ export const scopeIn = (context: object): RequestScope | undefined => {
   return instance ? commandScopes.get(instance) : undefined;
 };
 
-export const withinDeadline = async <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> => {
-  if (deadline === undefined) return call;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceededError(command)), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    return await Promise.race([call, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+/** A call bounded by the request's deadline, on the process's watch list as DynamoWire's calls are. */
+export const withinDeadline = <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> =>
+  deadline === undefined ? call : settleBy(call, deadline, () => new DeadlineExceededError(command));
 
 /**
  * Ties a command to the request it is sent for (undefined: to none), for the SDK's middlewares

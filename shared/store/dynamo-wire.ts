@@ -49,7 +49,7 @@ import {
 } from '@smithy/core/retry';
 import aws4 from 'aws4';
 import type { AwsCredentialIdentity } from '../aws/environment.js';
-import { errorTypeName, type PostAnswer, postOnce, SharedDeadline } from '../aws/post.js';
+import { errorTypeName, type PostAnswer, postOnce } from '../aws/post.js';
 import { specOf } from './commands.js';
 
 /** Names this client in DynamoDB's request logs (the SDK's own names the SDK and its version). */
@@ -379,8 +379,6 @@ export class DynamoWire {
   private readonly quota = new RetryQuota();
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 50 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 50 });
-  /** Each request's deadline over its calls (SharedDeadline), for as long as the request (its scope) lives. */
-  private readonly deadlines = new WeakMap<WireScope, SharedDeadline>();
 
   constructor(private readonly settings: WireSettings) {}
 
@@ -434,8 +432,8 @@ export class DynamoWire {
 
   /**
    * One attempt: signed (aws4, synchronous), posted and read within the nearer of the request's
-   * deadline and the per-attempt timeout. The deadline is one timer for all of the request's
-   * calls under way (SharedDeadline), a per-attempt timeout one of the attempt's own.
+   * deadline and the per-attempt timeout. The deadline is a place on the process's watch list
+   * (shared/deadlines.ts), a per-attempt timeout a timer of the attempt's own.
    */
   private post(settled: Settled, operation: string, payload: string, scope: WireScope | undefined): Promise<PostAnswer> {
     const { url } = settled;
@@ -451,19 +449,9 @@ export class DynamoWire {
         error: () => new WireTimeout(`DynamoDB did not answer ${operation} within ${requestTimeoutMs} ms`),
       });
     }
-    if (scope === undefined || deadline === undefined) return postOnce(url, headers, payload, agent);
-    return postOnce(url, headers, payload, agent, { deadline: this.deadlineOf(scope, deadline), name: `${operation}Command` });
-  }
-
-  /** The request's deadline over its calls, one per request (scope). */
-  private deadlineOf(scope: WireScope, at: number): SharedDeadline {
-    let shared = this.deadlines.get(scope);
-    if (shared?.at !== at) {
-      const { hooks } = this.settings;
-      shared = new SharedDeadline(at, (name) => hooks.deadlineExceeded(name));
-      this.deadlines.set(scope, shared);
-    }
-    return shared;
+    if (deadline === undefined) return postOnce(url, headers, payload, agent);
+    const { hooks } = this.settings;
+    return postOnce(url, headers, payload, agent, { at: deadline, error: () => hooks.deadlineExceeded(`${operation}Command`) });
   }
 
   destroy(): void {

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ConditionalCheckFailedException,
   DescribeTableCommand,
@@ -15,6 +16,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
+import { SWEEP_MS } from '../../shared/deadlines.js';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -336,7 +338,7 @@ describe('failures, as the SDK would meet them', () => {
     },
   );
 
-  test('a deadline a second or more away (its timer rounded up to 100 ms) ends the call, never early', async () => {
+  test('a deadline a second or more away ends the call, never early', async () => {
     const client = createDocumentClient({ endpoint: proxy.endpoint });
     proxy.mode = 'hang';
     const started = Date.now();
@@ -345,19 +347,23 @@ describe('failures, as the SDK would meet them', () => {
         new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk: 'b' } }),
       ),
     ).rejects.toBeInstanceOf(DeadlineExceededError);
-    // Never early; late by the rounding, and by whatever else a busy machine runs first.
+    // Never early; late by up to a sweep, and by whatever else a busy machine runs first.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_050);
     expect(Date.now() - started).toBeLessThan(2_500);
     client.destroy();
   });
 
-  test("a request's calls under way share one deadline timer, cleared once they are answered; another request's is its own", async () => {
+  test("calls under way arm no timer of their own: one sweep for every request's deadline, stopped once none is under way", async () => {
     const client = createDocumentClient({ endpoint: proxy.endpoint });
     const get = (sk: string) => new GetCommand({ TableName: table.tableName, Key: { pk: 'a', sk } });
     await client.send(get('warm')); // credentials settled: the calls below start at once
+    // An earlier test's sweep has stopped: nothing it watched is still under way. (A wait the
+    // spies below do not see: node:timers/promises does not call the global setTimeout.)
+    await sleep(2 * SWEEP_MS);
     // The timers the store's code sets (Node's own HTTP internals keep theirs elsewhere).
     const armed = jest.spyOn(globalThis, 'setTimeout');
-    const cleared = jest.spyOn(globalThis, 'clearTimeout');
+    const sweeps = jest.spyOn(globalThis, 'setInterval');
+    const stopped = jest.spyOn(globalThis, 'clearInterval');
     try {
       proxy.mode = 'hang';
       const started = Date.now();
@@ -371,7 +377,9 @@ describe('failures, as the SDK would meet them', () => {
       const firstCalls = [first.send(get('1')), first.send(get('2')), first.send(get('3'))].map(failedAt);
       const secondCall = failedAt(second.send(get('4')));
       await new Promise((resolve) => setImmediate(resolve));
-      expect(armed).toHaveBeenCalledTimes(2);
+      expect(armed).not.toHaveBeenCalled();
+      expect(sweeps).toHaveBeenCalledTimes(1);
+      // Each call ends at its own request's deadline, never before (how late: test/unit/deadlines.test.ts).
       for (const at of await Promise.all(firstCalls)) {
         expect(typeof at).toBe('number');
         expect(at).toBeGreaterThanOrEqual(300);
@@ -380,17 +388,17 @@ describe('failures, as the SDK would meet them', () => {
       expect(typeof secondEnded).toBe('number');
       expect(secondEnded).toBeGreaterThanOrEqual(600);
 
-      // Answered calls: their request's one timer is cleared, not left to fire seconds later.
+      // Answered calls leave nothing behind: the sweep stops at its next turn.
       proxy.mode = 'up';
-      armed.mockClear();
-      cleared.mockClear();
       const third = scopedDocuments(client, { deadline: Date.now() + 5_000 });
       await Promise.all([third.send(get('5')), third.send(get('6'))]);
-      expect(armed).toHaveBeenCalledTimes(1);
-      expect(cleared).toHaveBeenCalledWith(armed.mock.results[0]?.value);
+      await sleep(3 * SWEEP_MS);
+      expect(armed).not.toHaveBeenCalled();
+      expect(stopped).toHaveBeenCalledWith(sweeps.mock.results.at(-1)?.value);
     } finally {
       armed.mockRestore();
-      cleared.mockRestore();
+      sweeps.mockRestore();
+      stopped.mockRestore();
     }
     client.destroy();
   });

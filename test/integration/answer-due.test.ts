@@ -1,0 +1,67 @@
+/**
+ * A request still running when its answer is due (a quarter second before the Lambda timeout)
+ * is answered with the API's own 503, whatever it waits for: a call that is not DynamoDB's
+ * (those end at the earlier request deadline), in the handler or in a check before it.
+ */
+import { lambdaContext } from '../../local/http-adapter.js';
+import { MESSAGES } from '../../shared/errors.js';
+import { apiHandler } from '../../shared/http/api-handler.js';
+import type { HttpResult } from '../../shared/http/types.js';
+import { FakeClock } from '../support/clock.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { httpEvent } from '../support/events.js';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await startTestTable();
+});
+afterAll(() => table.close());
+
+const never = () => new Promise<never>(() => {});
+const TIMEOUT_MS = 700;
+
+/** Answered, and after how long. */
+const timed = async (answer: Promise<HttpResult>) => {
+  const started = Date.now();
+  const result = await answer;
+  return { result, ms: Date.now() - started };
+};
+
+const expectOverdue = ({ result, ms }: { result: HttpResult; ms: number }) => {
+  expect(result.statusCode).toBe(503);
+  expect(JSON.parse(result.body ?? '')).toEqual({ detail: MESSAGES.unavailable });
+  expect(result.headers).toMatchObject({ 'Retry-After': '1', 'X-Request-Id': 'request-id' });
+  // Not before its answer is due (a quarter second before the timeout), and before the timeout.
+  expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 250 - 5);
+  expect(ms).toBeLessThan(TIMEOUT_MS + 2_000);
+};
+
+test('a handler waiting on something that never answers gets a 503, before the Lambda timeout', async () => {
+  const deps = table.deps(new FakeClock());
+  const handler = apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: 1024 }, never);
+  expectOverdue(await timed(handler(httpEvent('GET /api/studio/knap-tools'), lambdaContext('stuck', TIMEOUT_MS))));
+  expect(deps.log.lines.at(-1)).toMatchObject({ level: 'error', correlation_id: 'request-id' });
+});
+
+test("a check before the handler (an admin token's key fetch) is bounded as well", async () => {
+  const deps = { ...table.deps(new FakeClock()), adminTokens: never };
+  let handled = false;
+  const handler = apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: 1024 }, async () => {
+    handled = true;
+    return { statusCode: 200, body: '' };
+  });
+  const event = httpEvent('GET /api/admin/clients', { headers: { authorization: 'Bearer some.admin.token' } });
+  expectOverdue(await timed(handler(event, lambdaContext('stuck', TIMEOUT_MS))));
+  expect(handled).toBe(false);
+});
+
+test('a handler that answers in time is answered as it said', async () => {
+  const deps = table.deps(new FakeClock());
+  const handler = apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: 1024 }, async () => ({
+    statusCode: 204,
+    body: '',
+  }));
+  const { result, ms } = await timed(handler(httpEvent('GET /api/studio/knap-tools'), lambdaContext('quick', TIMEOUT_MS)));
+  expect(result.statusCode).toBe(204);
+  expect(ms).toBeLessThan(TIMEOUT_MS - 250);
+});
