@@ -24,16 +24,20 @@ export abstract class Watched {
     readonly at: number,
   ) {}
 
-  /** Called once, when `at` has passed while it is still watched: fails it. */
+  /**
+   * Called once, when `at` has passed while it is still watched: fails it. It must not throw: it
+   * runs in the sweep's timer, where an exception would end the process.
+   */
   abstract expire(): void;
 
   static watch(item: Watched): void {
+    if (item.before !== undefined || first === item) return; // on the list already
     item.after = first;
     if (first !== undefined) first.before = item;
     first = item;
     if (sweeper === undefined) {
       sweeper = setInterval(sweep, SWEEP_MS);
-      // What is watched keeps the process alive (a socket, a request), not the sweep.
+      // Not what keeps a process alive: a call under way has its socket, a Lambda its runtime.
       sweeper.unref();
     }
   }
@@ -116,8 +120,11 @@ class Settling<T> extends Watched {
 
 /** What `work` settles to, or `expired()`'s error once `at` has passed (`work` is then left to itself). */
 export const settleBy = <T>(work: Promise<T>, at: number, expired: () => Error): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const settling = new Settling<T>(at, reject, expired);
-    watch(settling);
-    settling.follow(work, resolve);
-  });
+  // A time that is not finite bounds nothing.
+  !Number.isFinite(at)
+    ? work
+    : new Promise<T>((resolve, reject) => {
+        const settling = new Settling<T>(at, reject, expired);
+        watch(settling);
+        settling.follow(work, resolve);
+      });

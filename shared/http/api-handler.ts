@@ -9,7 +9,7 @@ import type { RequestState } from '../services/request-state.js';
 import { adminAuth } from './admin-auth.js';
 import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
-import { errorHandler } from './error-handler.js';
+import { AnswerOverdue, errorHandler } from './error-handler.js';
 import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
 import { responseHeaders } from './response-headers.js';
@@ -79,15 +79,6 @@ const lowerCaseHeaderNames: RequestStep = (request) => {
   }
 };
 
-/** A request that was still running when its answer was due (whatever it waited for). */
-class AnswerOverdue extends Error {
-  // A TimeoutError, as the error handler maps it: a 503 with Retry-After.
-  override readonly name = 'TimeoutError';
-  constructor() {
-    super('The request did not finish before its answer was due');
-  }
-}
-
 const overdue = (): Error => new AnswerOverdue();
 
 /**
@@ -120,6 +111,8 @@ export const apiHandler = <Beside = never>(
       const done = step(request);
       if (done) await done;
     }
+    // A check that answered after the request was (a late key fetch): the route's work does not start.
+    if (Date.now() >= context.answerBy) throw new AnswerOverdue();
     return await handle({
       deps: context.deps,
       event,

@@ -4,6 +4,17 @@ import type { Deps } from '../runtime.js';
 import { problem } from './responses.js';
 import type { ApiMiddleware } from './types.js';
 
+/**
+ * A request still running when its answer was due (apiHandler's answer-by time), whatever it
+ * waited on: a TimeoutError, so a 503 with Retry-After.
+ */
+export class AnswerOverdue extends Error {
+  override readonly name = 'TimeoutError';
+  constructor() {
+    super('The request did not finish before its answer was due');
+  }
+}
+
 const TRANSIENT_NAMES = new Set([
   'TimeoutError',
   'ProvisionedThroughputExceededException',
@@ -67,7 +78,7 @@ export const errorHandler = (): ApiMiddleware => ({
     }
     const transient = isTransient(error);
     // The request's deps log with its correlation id (see shared/logger.ts).
-    deps.log.error(transient ? 'DynamoDB unavailable' : 'Unhandled error', {
+    deps.log.error(error instanceof AnswerOverdue ? 'Answer overdue' : transient ? 'DynamoDB unavailable' : 'Unhandled error', {
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       route: request.event.routeKey,
     });

@@ -379,14 +379,16 @@ describe('failures, as the SDK would meet them', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(armed).not.toHaveBeenCalled();
       expect(sweeps).toHaveBeenCalledTimes(1);
-      // Each call ends at its own request's deadline, never before (how late: test/unit/deadlines.test.ts).
+      // Each call ends at its own request's deadline, never before (how late exactly: test/unit/deadlines.test.ts).
       for (const at of await Promise.all(firstCalls)) {
         expect(typeof at).toBe('number');
         expect(at).toBeGreaterThanOrEqual(300);
+        expect(at).toBeLessThan(2_000);
       }
       const secondEnded = await secondCall;
       expect(typeof secondEnded).toBe('number');
       expect(secondEnded).toBeGreaterThanOrEqual(600);
+      expect(secondEnded).toBeLessThan(2_300);
 
       // Answered calls leave nothing behind: the sweep stops at its next turn.
       proxy.mode = 'up';

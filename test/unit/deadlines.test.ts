@@ -23,10 +23,13 @@ beforeEach(() => {
   jest.useFakeTimers({ now: new Date('2026-11-27T12:00:00Z') });
 });
 afterEach(() => {
-  // Nothing is left watched, so the next sweep stops: no test leaves the next one a fake interval.
-  jest.advanceTimersByTime(SWEEP_MS);
-  expect(jest.getTimerCount()).toBe(0);
-  jest.useRealTimers();
+  try {
+    // Nothing is left watched, so the next sweep stops: no test leaves the next one a fake interval.
+    jest.advanceTimersByTime(SWEEP_MS);
+    expect(jest.getTimerCount()).toBe(0);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 const expired = () => new Error('too late');
@@ -103,4 +106,26 @@ test('what ends while the sweep runs is not failed', () => {
   watch(first);
   jest.advanceTimersByTime(SWEEP_MS);
   expect(ended).toEqual(['first expired']);
+});
+
+test('watched twice, it is on the list once: it expires once, and one unwatch takes it off', () => {
+  const start = Date.now();
+  let expiries = 0;
+  const twice = new Item(start + 10, () => {
+    expiries += 1;
+  });
+  const other = new Item(start + 10, () => {});
+  watch(twice);
+  watch(other);
+  watch(twice);
+  jest.advanceTimersByTime(SWEEP_MS);
+  expect(expiries).toBe(1);
+  const again = new Item(start + 1_000, () => {
+    expiries += 1;
+  });
+  watch(again);
+  watch(again);
+  unwatch(again);
+  jest.advanceTimersByTime(2_000);
+  expect(expiries).toBe(1);
 });
