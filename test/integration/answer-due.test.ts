@@ -47,38 +47,42 @@ test('a handler waiting on something that never answers gets a 503, before the L
   expect(deps.log.lines.at(-1)).toMatchObject({ level: 'error', message: 'Answer overdue', correlation_id: 'request-id' });
 });
 
-test("a check before the handler (an admin token's key fetch) is bounded as well", async () => {
-  const deps = { ...table.deps(new FakeClock()), adminTokens: never };
-  let handled = false;
-  const handler = apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: 1024 }, async () => {
-    handled = true;
-    return { statusCode: 200, body: '' };
-  });
+/** An admin route whose token check is `adminTokens`: its handler, and whether the route's work started. */
+const adminRoute = (adminTokens: () => Promise<AdminIdentity>) => {
+  const seen = { handled: false };
+  const handler = apiHandler(
+    { ...table.deps(new FakeClock()), adminTokens },
+    { body: 'none', auth: 'admin', maxBodyBytes: 1024 },
+    async () => {
+      seen.handled = true;
+      return { statusCode: 200, body: '' };
+    },
+  );
   const event = httpEvent('GET /api/admin/clients', { headers: { authorization: 'Bearer some.admin.token' } });
-  expectOverdue(await timed(handler, event));
-  expect(handled).toBe(false);
+  return { invoke: () => timed(handler, event), handled: () => seen.handled };
+};
+
+test("a check before the handler (an admin token's key fetch) is bounded as well", async () => {
+  const route = adminRoute(never);
+  expectOverdue(await route.invoke());
+  expect(route.handled()).toBe(false);
 });
 
 test("a check that answers after the request was answered does not start the route's work", async () => {
   let verified = 0;
-  const late = () =>
-    new Promise<AdminIdentity>((resolve) =>
-      setTimeout(() => {
-        verified += 1;
-        resolve({ orgName: 'late', actor: 'someone', subject: 'someone' });
-      }, TIMEOUT_MS),
-    );
-  const deps = { ...table.deps(new FakeClock()), adminTokens: late };
-  let handled = false;
-  const handler = apiHandler(deps, { body: 'none', auth: 'admin', maxBodyBytes: 1024 }, async () => {
-    handled = true;
-    return { statusCode: 200, body: '' };
-  });
-  const event = httpEvent('GET /api/admin/clients', { headers: { authorization: 'Bearer some.admin.token' } });
-  expectOverdue(await timed(handler, event));
+  const route = adminRoute(
+    () =>
+      new Promise<AdminIdentity>((resolve) =>
+        setTimeout(() => {
+          verified += 1;
+          resolve({ orgName: 'late', actor: 'someone', subject: 'someone' });
+        }, TIMEOUT_MS),
+      ),
+  );
+  expectOverdue(await route.invoke());
   await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS));
   expect(verified).toBe(1);
-  expect(handled).toBe(false);
+  expect(route.handled()).toBe(false);
 });
 
 test('a handler that answers in time is answered as it said', async () => {
