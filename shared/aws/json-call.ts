@@ -4,9 +4,9 @@
  * where the SDK's classification says an error is worth another attempt (throttling, 5xx,
  * dropped connections and timeouts; three attempts, full-jitter backoff over the SDK's exported
  * delay constants), each attempt within a timeout. The request's deadline does not reach these
- * calls: apiHandler answers a request that outlasts its answer-by time (shared/deadlines.ts). The SDK's clients bring
- * `@smithy/core` and `@aws-sdk/core`, about half of a function's cold start
- * (docs/performance.md, "Cold start"); a call or two per container does not need them.
+ * calls: apiHandler answers a request that outlasts its answer-by time (shared/deadlines.ts).
+ * The SDK's clients bring `@smithy/core` and `@aws-sdk/core`, about half of a function's cold
+ * start (docs/performance.md, "Cold start"); a call or two per container does not need them.
  */
 import { Agent as HttpsAgent } from 'node:https';
 import {
