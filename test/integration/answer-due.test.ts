@@ -4,15 +4,18 @@
  * (those end at the earlier request deadline), in the handler or in a check before it.
  */
 
+import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../../local/http-adapter.js';
 import type { AdminIdentity } from '../../shared/auth/admin-tokens.js';
+import { SWEEP_MS } from '../../shared/deadlines.js';
 import { MESSAGES } from '../../shared/errors.js';
 import { apiHandler } from '../../shared/http/api-handler.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { FakeClock } from '../support/clock.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { httpEvent } from '../support/events.js';
+import { sweepOnFakeClock } from '../support/sweep-clock.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -22,28 +25,44 @@ afterAll(() => table.close());
 
 const never = () => new Promise<never>(() => {});
 const TIMEOUT_MS = 700;
+/** When the answer is due: a quarter second before the timeout. */
+const DUE_MS = TIMEOUT_MS - 250;
 
-/** The handler invoked as Lambda would with TIMEOUT_MS left: its answer, and how long it took. */
-const timed = async (handler: (event: HttpEvent, context: Context) => Promise<HttpResult>, event: HttpEvent) => {
-  // Taken before the context is made, so the time measured is never shorter than the one it had.
-  const started = Date.now();
-  const result = await handler(event, lambdaContext('stuck', TIMEOUT_MS));
-  return { result, ms: Date.now() - started };
+// A fake clock drives the context's remaining time and the watch list's sweep: what is checked
+// is when the answer comes, not how busy the machine was.
+sweepOnFakeClock();
+
+type Handler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+/** The handler invoked as Lambda would, with TIMEOUT_MS left; what it answered by each time asked. */
+const invoked = (handler: Handler, event: HttpEvent) => {
+  let answer: HttpResult | undefined;
+  void handler(event, lambdaContext('stuck', TIMEOUT_MS)).then((result) => {
+    answer = result;
+  });
+  return {
+    /** Its answer once the fake clock has moved on `ms` more. */
+    after: async (ms: number) => {
+      await jest.advanceTimersByTimeAsync(ms);
+      return answer;
+    },
+  };
 };
 
-const expectOverdue = ({ result, ms }: { result: HttpResult; ms: number }) => {
-  expect(result.statusCode).toBe(503);
-  expect(JSON.parse(result.body ?? '')).toEqual({ detail: MESSAGES.unavailable });
-  expect(result.headers).toMatchObject({ 'Retry-After': '1', 'X-Request-Id': 'request-id' });
-  // Not before its answer is due (a quarter second before the timeout), and before the timeout.
-  expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 250);
-  expect(ms).toBeLessThan(TIMEOUT_MS);
+/** No answer until it is due, then the API's own 503 within one sweep: before the timeout. */
+const expectOverdue = async (request: ReturnType<typeof invoked>) => {
+  expect(await request.after(DUE_MS - 1)).toBeUndefined();
+  const answer = await request.after(1 + SWEEP_MS);
+  expect(answer?.statusCode).toBe(503);
+  expect(JSON.parse(answer?.body ?? '')).toEqual({ detail: MESSAGES.unavailable });
+  expect(answer?.headers).toMatchObject({ 'Retry-After': '1', 'X-Request-Id': 'request-id' });
+  expect(DUE_MS + SWEEP_MS).toBeLessThan(TIMEOUT_MS);
 };
 
 test('a handler waiting on something that never answers gets a 503, before the Lambda timeout', async () => {
   const deps = table.deps(new FakeClock());
   const handler = apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: 1024 }, never);
-  expectOverdue(await timed(handler, httpEvent('GET /api/studio/knap-tools')));
+  await expectOverdue(invoked(handler, httpEvent('GET /api/studio/knap-tools')));
   expect(deps.log.lines.at(-1)).toMatchObject({ level: 'error', message: 'Answer overdue', correlation_id: 'request-id' });
 });
 
@@ -59,12 +78,12 @@ const adminRoute = (adminTokens: () => Promise<AdminIdentity>) => {
     },
   );
   const event = httpEvent('GET /api/admin/clients', { headers: { authorization: 'Bearer some.admin.token' } });
-  return { invoke: () => timed(handler, event), handled: () => seen.handled };
+  return { invoke: () => invoked(handler, event), handled: () => seen.handled };
 };
 
 test("a check before the handler (an admin token's key fetch) is bounded as well", async () => {
   const route = adminRoute(never);
-  expectOverdue(await route.invoke());
+  await expectOverdue(route.invoke());
   expect(route.handled()).toBe(false);
 });
 
@@ -79,19 +98,18 @@ test("a check that answers after the request was answered does not start the rou
         }, TIMEOUT_MS),
       ),
   );
-  expectOverdue(await route.invoke());
-  await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS));
+  const request = route.invoke();
+  await expectOverdue(request);
+  await request.after(TIMEOUT_MS);
   expect(verified).toBe(1);
   expect(route.handled()).toBe(false);
 });
 
-test('a handler that answers in time is answered as it said', async () => {
+test('a handler that answers in time is answered as it said, at once', async () => {
   const deps = table.deps(new FakeClock());
   const handler = apiHandler(deps, { body: 'none', auth: 'none', maxBodyBytes: 1024 }, async () => ({
     statusCode: 204,
     body: '',
   }));
-  const { result, ms } = await timed(handler, httpEvent('GET /api/studio/knap-tools'));
-  expect(result.statusCode).toBe(204);
-  expect(ms).toBeLessThan(TIMEOUT_MS - 250);
+  expect((await invoked(handler, httpEvent('GET /api/studio/knap-tools')).after(0))?.statusCode).toBe(204);
 });

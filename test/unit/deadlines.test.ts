@@ -5,6 +5,7 @@
  */
 import { jest } from '@jest/globals';
 import { SWEEP_MS, settleBy, unwatch, Watched, watch } from '../../shared/deadlines.js';
+import { sweepOnFakeClock } from '../support/sweep-clock.js';
 
 /** Something watched that does what it is told when it expires. */
 class Item extends Watched {
@@ -19,18 +20,7 @@ class Item extends Watched {
   }
 }
 
-beforeEach(() => {
-  jest.useFakeTimers({ now: new Date('2026-11-27T12:00:00Z') });
-});
-afterEach(() => {
-  try {
-    // Nothing is left watched, so the next sweep stops: no test leaves the next one a fake interval.
-    jest.advanceTimersByTime(SWEEP_MS);
-    expect(jest.getTimerCount()).toBe(0);
-  } finally {
-    jest.useRealTimers();
-  }
-});
+sweepOnFakeClock();
 
 const expired = () => new Error('too late');
 
