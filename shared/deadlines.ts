@@ -118,10 +118,12 @@ class Settling<T> extends Watched {
   }
 }
 
-/** What `work` settles to, or `expired()`'s error once `at` has passed (`work` is then left to itself). */
-export const settleBy = <T>(work: Promise<T>, at: number, expired: () => Error): Promise<T> =>
-  // A time that is not finite bounds nothing.
-  !Number.isFinite(at)
+/**
+ * What `work` settles to, or `expired()`'s error once `at` has passed (`work` is then left to
+ * itself). No time (undefined), or one that is not finite, bounds nothing.
+ */
+export const settleBy = <T>(work: Promise<T>, at: number | undefined, expired: () => Error): Promise<T> =>
+  at === undefined || !Number.isFinite(at)
     ? work
     : new Promise<T>((resolve, reject) => {
         const settling = new Settling<T>(at, reject, expired);

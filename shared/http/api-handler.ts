@@ -112,7 +112,7 @@ export const apiHandler = <Beside = never>(
       if (done) await done;
     }
     // A check that answered after the request was (a late key fetch): the route's work does not start.
-    if (Date.now() >= context.answerBy) throw new AnswerOverdue();
+    if (Date.now() >= context.answerBy) throw overdue();
     return await handle({
       deps: context.deps,
       event,

@@ -73,7 +73,7 @@ export const scopeIn = (context: object): RequestScope | undefined => {
 
 /** A call bounded by the request's deadline, on the process's watch list as DynamoWire's calls are. */
 export const withinDeadline = <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> =>
-  deadline === undefined ? call : settleBy(call, deadline, () => new DeadlineExceededError(command));
+  settleBy(call, deadline, () => new DeadlineExceededError(command));
 
 /**
  * Ties a command to the request it is sent for (undefined: to none), for the SDK's middlewares
