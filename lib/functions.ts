@@ -53,7 +53,7 @@ const {
  * - list-runs: the Knap (GetItem), its runs (Query on gsi1).
  * - report-meeting: the after-meeting Knaps (Query on gsi1 and gsi2), one conditional PutItem
  *   per run, GetItem for a run that exists; then the delivery queue.
- * - every /api/admin route (shared/services/org-admin.ts): the admin's JWT is verified in the
+ * - every /api/admin route (shared/services/org-*.ts): the admin's JWT is verified in the
  *   function (JWKS over HTTPS), no table read; the admin is not metered (the stage throttles
  *   admin routes) and reads no token keys. Every change is then audited: one PutItem in the
  *   organization's audit partition (ADMIN_AUDIT: `ORG#*#AUDIT` only, never a Knap's `ORG#`).

@@ -24,13 +24,8 @@ import type { Knap } from '../shared/domain/knaps.js';
 import { type DeliveryAttemptEntry, newRun, type RunTrigger, runId } from '../shared/domain/runs.js';
 import { createAdmin } from '../shared/services/admin-accounts.js';
 import { recordAudit } from '../shared/services/audit-log.js';
-import {
-  createOrgClient,
-  redeliverOrgRun,
-  regenerateOrgClientSecret,
-  revokeOrgClient,
-  updateOrgClient,
-} from '../shared/services/org-admin.js';
+import { createOrgClient, regenerateOrgClientSecret, revokeOrgClient, updateOrgClient } from '../shared/services/org-clients.js';
+import { redeliverOrgRun } from '../shared/services/org-runs.js';
 import type { OrgAdmin } from '../shared/services/request-state.js';
 import { addWebhook } from '../shared/services/webhook-admin.js';
 import { nominalDelaySeconds, RETRY_POLICY } from '../shared/webhooks/retry.js';

@@ -4,7 +4,7 @@ import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseAddWebhook } from '../../shared/schemas/admin.js';
-import { addOrgWebhook } from '../../shared/services/org-admin.js';
+import { addOrgWebhook } from '../../shared/services/org-webhook-add.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/webhooks */

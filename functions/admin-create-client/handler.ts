@@ -4,7 +4,7 @@ import { MAX_JSON_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseCreateClient } from '../../shared/schemas/admin.js';
-import { createOrgClient } from '../../shared/services/org-admin.js';
+import { createOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/clients */

@@ -3,7 +3,7 @@ import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { listOrgClients } from '../../shared/services/org-admin.js';
+import { listOrgClients } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/clients */

@@ -4,7 +4,7 @@ import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
-import { listOrgRuns } from '../../shared/services/org-admin.js';
+import { listOrgRuns } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/runs */

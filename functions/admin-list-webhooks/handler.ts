@@ -3,7 +3,7 @@ import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { listOrgWebhooks } from '../../shared/services/org-admin.js';
+import { listOrgWebhooks } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** GET /api/admin/webhooks */

@@ -4,7 +4,7 @@ import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { redeliverOrgRun } from '../../shared/services/org-admin.js';
+import { redeliverOrgRun } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** POST /api/admin/runs/{run_id}/redeliver */

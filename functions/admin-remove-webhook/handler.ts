@@ -3,7 +3,7 @@ import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { noContent } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { removeOrgWebhook } from '../../shared/services/org-admin.js';
+import { removeOrgWebhook } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
 
 /** DELETE /api/admin/webhooks/{endpoint_id} */

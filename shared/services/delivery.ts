@@ -26,6 +26,7 @@ import type { Deps } from '../runtime.js';
 import { messageBody, runMessage, signedHeaders } from '../webhooks/message.js';
 import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
 import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
+import { urlPolicyFromEnv } from '../webhooks/urls.js';
 
 export interface DeliverySettings {
   /** http(s)://127.0.0.1 and localhost allowed: only against a local DynamoDB (npm start, tests). */
@@ -41,12 +42,9 @@ export interface DeliverySettings {
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
-/**
- * From the environment: WEBHOOKS_ALLOW_LOCALHOST=true is set by the local stack (npm start),
- * never in a deployment, whose Lambda has no such variable.
- */
+/** From the environment: the URL policy's (urlPolicyFromEnv), and the contract's timeout and retries. */
 export const deliverySettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliverySettings => ({
-  allowLocalhost: env.WEBHOOKS_ALLOW_LOCALHOST === 'true',
+  allowLocalhost: urlPolicyFromEnv(env).allowLocalhost,
   timeoutMs: DELIVERY_TIMEOUT_MS,
   retry: RETRY_POLICY,
   random: Math.random,

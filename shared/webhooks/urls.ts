@@ -14,6 +14,14 @@ export interface UrlPolicy {
   allowLocalhost: boolean;
 }
 
+/**
+ * From the environment: WEBHOOKS_ALLOW_LOCALHOST=true is set by the local stack (npm start),
+ * never in a deployment, whose Lambda has no such variable.
+ */
+export const urlPolicyFromEnv = (env: NodeJS.ProcessEnv = process.env): UrlPolicy => ({
+  allowLocalhost: env.WEBHOOKS_ALLOW_LOCALHOST === 'true',
+});
+
 export type UrlCheck = { ok: true; url: URL; local: boolean } | { ok: false; reason: string };
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

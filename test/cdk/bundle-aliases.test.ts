@@ -1,9 +1,5 @@
-import { resolve } from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
-import { PROJECT_ROOT } from '../../lib/knap-function.js';
 import { BUNDLE_ALIASES } from '../../scripts/lambda-bundle.mjs';
+import { functionGraph } from './function-graph.js';
 
 /**
  * The Lambda bundles replace some modules with stand-ins (BUNDLE_ALIASES in
@@ -15,20 +11,7 @@ import { BUNDLE_ALIASES } from '../../scripts/lambda-bundle.mjs';
 let imports: { importer: string; specifier: string; kind: string }[];
 
 beforeAll(async () => {
-  const result = await build({
-    entryPoints: [...routes, ...jobs].map((fn) => resolve(PROJECT_ROOT, fn.entry)),
-    absWorkingDir: PROJECT_ROOT,
-    outdir: 'out',
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    metafile: true,
-    logLevel: 'silent',
-  });
-  imports = Object.entries((result.metafile as Metafile).inputs).flatMap(([importer, input]) =>
+  imports = Object.entries((await functionGraph(false)).inputs).flatMap(([importer, input]) =>
     input.imports.map((entry) => ({ importer, specifier: entry.original ?? entry.path, kind: entry.kind })),
   );
 }, 60_000);
