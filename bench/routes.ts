@@ -36,6 +36,8 @@ export interface RouteBenchOptions {
   warmup: number;
   idle: number;
   connections: number;
+  /** Only these routes (all when absent). */
+  only?: readonly FloorRoute[];
 }
 
 interface Target {
@@ -135,7 +137,7 @@ export const runRouteBench = async (options: RouteBenchOptions, command: string)
         body: ROUTE_BODIES.preview,
       },
     };
-    const routeNames = Object.keys(targets) as FloorRoute[];
+    const routeNames = (Object.keys(targets) as FloorRoute[]).filter((route) => !options.only || options.only.includes(route));
     // Each round's server has a core to itself (see pinBench).
     const pinned = options.pin && pinBench([stack.pid, floor.pid], dynalite.pid);
     const sides = {

@@ -37,6 +37,7 @@ import { ScanCommand } from '../shared/store/commands.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
+import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
 import { runHandlerBench } from './handlers.js';
 import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
@@ -67,7 +68,7 @@ const { values } = parseArgs({
     /** The project's own CPU per request of each Knap route, in process, the table's answers from memory (bench/handlers.ts). */
     handlers: { type: 'boolean', default: false },
     requests: { type: 'string', default: '20000' },
-    /** --handlers: only these routes, comma-separated. */
+    /** --handlers, --routes: only these routes, comma-separated (create, list, get, patch, preview). */
     route: { type: 'string' },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
@@ -90,15 +91,19 @@ if (values.wire) {
   process.exit(0);
 }
 
+/** --route's names, each one of the Knap routes. */
+const only = values.route?.split(',') as FloorRoute[] | undefined;
+const unknownRoute = only?.find((name) => !(name in FLOOR_ROUTES));
+if (unknownRoute !== undefined) throw new Error(`--route: ${Object.keys(FLOOR_ROUTES).join(', ')}, not "${unknownRoute}"`);
+
 if (values.handlers) {
-  const only = values.route?.split(',');
   await runHandlerBench({ rounds, requests: Number(values.requests), only }, command);
   process.exit(0);
 }
 
 if (values.routes) {
   const report = await runRouteBench(
-    { rounds, duration, warmup, idle: idleSeconds, connections, pin: !values['no-pin'], projectDir: values['project-dir'] },
+    { rounds, duration, warmup, idle: idleSeconds, connections, pin: !values['no-pin'], projectDir: values['project-dir'], only },
     command,
   );
   const bundles = values['skip-bundles'] ? [] : await measureBundles();
