@@ -56,8 +56,10 @@ const dynalite = await startDynaliteProcess();
 const profiled = ['--cpu-prof', '--cpu-prof-dir', profileDir];
 if (values.floor && (route === 'token' || route === 'peer')) throw new Error('--floor: one of the Knap routes');
 const peer = route === 'peer' ? await startPeerProcess({ dynamodbEndpoint: dynalite.endpoint, nodeArgs: profiled }) : undefined;
+// As the route bench starts it, so that a profile explains that bench: no dispatcher ticking
+// beside the load, and the round-trip count on every answer.
 const stack = await startStackProcess(
-  {},
+  { COUNT_ROUND_TRIPS: 'true', DISPATCH_INTERVAL_MS: '0' },
   { dynamodbEndpoint: dynalite.endpoint, ...(peer || values.floor ? {} : { nodeArgs: profiled }) },
 );
 let floor: RunningFloor | undefined;
