@@ -363,7 +363,7 @@ const consolePictures = async (browser: Browser, api: TestApi) => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'API clients' }).waitFor();
+    await page.getByRole('heading', { name: 'API clients', exact: true }).waitFor();
     for (const [link, name, heading] of [
       ['Clients', 'clients', 'API clients'],
       ['Webhooks', 'webhooks', 'Webhook endpoints'],

@@ -67,7 +67,7 @@ const signIn = async (email: string) => {
   await page().getByLabel('Email').fill(email);
   await page().getByLabel('Password').fill(PASSWORD);
   await page().getByRole('button', { name: 'Sign in' }).click();
-  await page().getByRole('heading', { name: 'API clients' }).waitFor();
+  await page().getByRole('heading', { name: 'API clients', exact: true }).waitFor();
 };
 
 const row = (text: string) => page().locator('tr', { hasText: text });
