@@ -1,24 +1,86 @@
 /**
- * The one route table: the CDK stack makes an HTTP API route and a Lambda per entry,
- * and the local server dispatches to the same handler modules.
+ * The one route table: the CDK stack makes an HTTP API route per entry, to the Lambda of the
+ * route's function (FUNCTIONS), and the local server dispatches to the same function modules.
+ * The token endpoint and Knap creation have functions of their own; the other routes are
+ * grouped by area, each area's function routing inside with @middy/http-router
+ * (functions/area.ts).
  */
+
+/** The Lambdas that serve HTTP routes. */
+export type FunctionId = 'token' | 'create-knap' | 'oauth' | 'knaps' | 'admin' | 'pages';
+
 export interface RouteDefinition {
-  /** Stable id: CDK construct id, `npm run invoke -- <id>`, events/<id>/ folder. */
+  /** Stable id: `npm run invoke -- <id>`, events/<id>/ folder, the route's own handler module. */
   readonly id: string;
+  /** The function that serves the route. */
+  readonly fn: FunctionId;
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** API Gateway's path template: `{name}` matches one segment, given as pathParameters.name. */
   readonly path: string;
-  /** Handler source, relative to the repository root; it exports `handler`. */
+  /** The route's handler module, relative to the repository root; it exports `handler` and `createHandler`. */
   readonly entry: string;
-  /** What the function does, for the Lambda description. */
+  /** What the route does. */
   readonly description: string;
   /** Files (relative to the repository root) copied beside the deployed bundle, which reads them at run time. */
   readonly assets?: readonly string[];
 }
 
+export interface FunctionDefinition {
+  /** Stable id: CDK construct id (`KnapsFunction`), the local access log's `fn=`. */
+  readonly id: FunctionId;
+  /** Handler source, relative to the repository root; it exports `handler` and `createHandler`. */
+  readonly entry: string;
+  /** What the function does, for the Lambda description. */
+  readonly description: string;
+  /**
+   * Path prefixes this function owns beyond its routes: API Gateway sends any other request
+   * under them (`ANY <prefix>/{proxy+}`) to this function, which answers 404 or 405 with a
+   * `{"detail"}` body. A route added under a prefix costs one API Gateway route, nothing more.
+   */
+  readonly greedy?: readonly string[];
+}
+
+export const FUNCTIONS: readonly FunctionDefinition[] = [
+  {
+    id: 'token',
+    entry: 'functions/token/handler.ts',
+    description: 'OAuth 2.0 token endpoint (client_credentials and refresh_token grants)',
+  },
+  {
+    id: 'create-knap',
+    entry: 'functions/create-knap/handler.ts',
+    description: 'Create a Knap for the authenticated API client',
+  },
+  {
+    id: 'oauth',
+    entry: 'functions/oauth/handler.ts',
+    description: 'OAuth 2.0 revocation, introspection and authorization server metadata',
+    greedy: ['/api/oauth'],
+  },
+  {
+    id: 'knaps',
+    entry: 'functions/knaps/handler.ts',
+    description: 'Knaps: list, read, change, delete, run, their runs, meeting reports, schedule preview',
+    greedy: ['/api/studio'],
+  },
+  {
+    id: 'admin',
+    entry: 'functions/admin/handler.ts',
+    description: "Organization admins' API: clients, webhook endpoints, runs, the audit log",
+    greedy: ['/api/admin'],
+  },
+  {
+    id: 'pages',
+    entry: 'functions/pages/handler.ts',
+    description: 'Public pages: the admin console, the OpenAPI document and the API reference',
+    greedy: ['/api/docs'],
+  },
+];
+
 export const routes: readonly RouteDefinition[] = [
   {
     id: 'token',
+    fn: 'token',
     method: 'POST',
     path: '/api/oauth/token',
     entry: 'functions/token/handler.ts',
@@ -26,6 +88,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'revoke-token',
+    fn: 'oauth',
     method: 'POST',
     path: '/api/oauth/revoke',
     entry: 'functions/revoke-token/handler.ts',
@@ -33,6 +96,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'introspect-token',
+    fn: 'oauth',
     method: 'POST',
     path: '/api/oauth/introspect',
     entry: 'functions/introspect-token/handler.ts',
@@ -40,6 +104,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'oauth-metadata',
+    fn: 'oauth',
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     entry: 'functions/oauth-metadata/handler.ts',
@@ -47,6 +112,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'create-knap',
+    fn: 'create-knap',
     method: 'POST',
     path: '/api/studio/knap-tools',
     entry: 'functions/create-knap/handler.ts',
@@ -54,6 +120,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'list-knaps',
+    fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools',
     entry: 'functions/list-knaps/handler.ts',
@@ -61,6 +128,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'get-knap',
+    fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools/{uuid}',
     entry: 'functions/get-knap/handler.ts',
@@ -68,6 +136,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'update-knap',
+    fn: 'knaps',
     method: 'PATCH',
     path: '/api/studio/knap-tools/{uuid}',
     entry: 'functions/update-knap/handler.ts',
@@ -75,6 +144,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'delete-knap',
+    fn: 'knaps',
     method: 'DELETE',
     path: '/api/studio/knap-tools/{uuid}',
     entry: 'functions/delete-knap/handler.ts',
@@ -82,6 +152,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'start-run',
+    fn: 'knaps',
     method: 'POST',
     path: '/api/studio/knap-tools/{uuid}/runs',
     entry: 'functions/start-run/handler.ts',
@@ -89,6 +160,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'list-runs',
+    fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools/{uuid}/runs',
     entry: 'functions/list-runs/handler.ts',
@@ -96,6 +168,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'report-meeting',
+    fn: 'knaps',
     method: 'POST',
     path: '/api/studio/meeting-transcriptions',
     entry: 'functions/report-meeting/handler.ts',
@@ -103,6 +176,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'preview-schedule',
+    fn: 'knaps',
     method: 'POST',
     path: '/api/studio/schedules/preview',
     entry: 'functions/preview-schedule/handler.ts',
@@ -110,6 +184,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-list-clients',
+    fn: 'admin',
     method: 'GET',
     path: '/api/admin/clients',
     entry: 'functions/admin-list-clients/handler.ts',
@@ -117,6 +192,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-create-client',
+    fn: 'admin',
     method: 'POST',
     path: '/api/admin/clients',
     entry: 'functions/admin-create-client/handler.ts',
@@ -124,6 +200,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-regenerate-secret',
+    fn: 'admin',
     method: 'POST',
     path: '/api/admin/clients/{client_id}/secret',
     entry: 'functions/admin-regenerate-secret/handler.ts',
@@ -131,6 +208,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-update-client',
+    fn: 'admin',
     method: 'PATCH',
     path: '/api/admin/clients/{client_id}',
     entry: 'functions/admin-update-client/handler.ts',
@@ -138,6 +216,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-revoke-client',
+    fn: 'admin',
     method: 'DELETE',
     path: '/api/admin/clients/{client_id}',
     entry: 'functions/admin-revoke-client/handler.ts',
@@ -145,6 +224,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-list-webhooks',
+    fn: 'admin',
     method: 'GET',
     path: '/api/admin/webhooks',
     entry: 'functions/admin-list-webhooks/handler.ts',
@@ -152,6 +232,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-add-webhook',
+    fn: 'admin',
     method: 'POST',
     path: '/api/admin/webhooks',
     entry: 'functions/admin-add-webhook/handler.ts',
@@ -159,6 +240,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-remove-webhook',
+    fn: 'admin',
     method: 'DELETE',
     path: '/api/admin/webhooks/{endpoint_id}',
     entry: 'functions/admin-remove-webhook/handler.ts',
@@ -166,6 +248,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-list-runs',
+    fn: 'admin',
     method: 'GET',
     path: '/api/admin/runs',
     entry: 'functions/admin-list-runs/handler.ts',
@@ -173,6 +256,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-redeliver-run',
+    fn: 'admin',
     method: 'POST',
     path: '/api/admin/runs/{run_id}/redeliver',
     entry: 'functions/admin-redeliver-run/handler.ts',
@@ -180,6 +264,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'admin-audit-events',
+    fn: 'admin',
     method: 'GET',
     path: '/api/admin/audit-events',
     entry: 'functions/admin-audit-events/handler.ts',
@@ -187,6 +272,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'console',
+    fn: 'pages',
     method: 'GET',
     path: '/console',
     entry: 'functions/console/handler.ts',
@@ -195,6 +281,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'openapi',
+    fn: 'pages',
     method: 'GET',
     path: '/api/openapi.json',
     entry: 'functions/openapi/handler.ts',
@@ -202,6 +289,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'docs',
+    fn: 'pages',
     method: 'GET',
     path: '/api/docs',
     entry: 'functions/docs/handler.ts',
@@ -209,6 +297,7 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'docs-asset',
+    fn: 'pages',
     method: 'GET',
     path: '/api/docs/assets/{file}',
     entry: 'functions/docs-asset/handler.ts',
@@ -287,3 +376,36 @@ export const routesOn = (path: string): { route: RouteDefinition; parameters: Re
 /** Fills a route template with path parameters (events, docs). */
 export const fillPath = (route: RouteDefinition, parameters: Record<string, string>): string =>
   route.path.replace(/\{([A-Za-z_]+)\}/g, (_all, name: string) => encodeURIComponent(parameters[name] ?? ''));
+
+const functionsById = new Map<FunctionId, FunctionDefinition>(FUNCTIONS.map((fn) => [fn.id, fn]));
+
+/** The function definition of an id of FUNCTIONS. */
+export const functionById = (id: FunctionId): FunctionDefinition => {
+  const fn = functionsById.get(id);
+  if (!fn) throw new Error(`No function "${id}" in functions/routes.ts FUNCTIONS`);
+  return fn;
+};
+
+/** The routes a function serves, in the table's order. */
+export const routesOf = (id: FunctionId, table: readonly RouteDefinition[] = routes): RouteDefinition[] =>
+  table.filter((route) => route.fn === id);
+
+/** API Gateway's route key of a greedy prefix: `ANY /api/admin/{proxy+}`. */
+export const greedyRouteKey = (prefix: string): string => `ANY ${prefix}/{proxy+}`;
+
+/**
+ * The function whose greedy prefix holds `path` (`{proxy+}` takes one character or more), with
+ * the route key and the `proxy` parameter API Gateway gives it; undefined when none does.
+ */
+export const greedyFor = (
+  path: string,
+): { fn: FunctionDefinition; routeKey: string; parameters: Record<string, string> } | undefined => {
+  for (const fn of FUNCTIONS) {
+    for (const prefix of fn.greedy ?? []) {
+      if (path.length > prefix.length + 1 && path.startsWith(`${prefix}/`)) {
+        return { fn, routeKey: greedyRouteKey(prefix), parameters: { proxy: path.slice(prefix.length + 1) } };
+      }
+    }
+  }
+  return undefined;
+};

@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
-import { type RouteDefinition, routeFor, routesOn } from '../functions/routes.js';
+import {
+  type FunctionDefinition,
+  functionById,
+  greedyFor,
+  type RouteDefinition,
+  routeFor,
+  routesOn,
+} from '../functions/routes.js';
 import { LAMBDA_SETTINGS } from '../lib/lambda-settings.js';
 import { problem } from '../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
@@ -56,23 +63,40 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** The route's handler module, as the route table names it. */
-export const importRouteModule = (route: RouteDefinition): Promise<HandlerModule> =>
-  import(`../${route.entry.replace(/\.ts$/, '.js')}`) as Promise<HandlerModule>;
+/** A function's handler module, as the function table names it. */
+export const importFunctionModule = (fn: FunctionDefinition): Promise<HandlerModule> =>
+  import(`../${fn.entry.replace(/\.ts$/, '.js')}`) as Promise<HandlerModule>;
+
+/** The module of the function that serves a route (deployed, the Lambda its API Gateway route calls). */
+export const importRouteModule = (route: RouteDefinition): Promise<HandlerModule> => importFunctionModule(functionById(route.fn));
+
+/**
+ * The function a request goes to, as API Gateway picks it: the route of its method and path,
+ * else the greedy route (`ANY <prefix>/{proxy+}`) of the function that owns the path's prefix.
+ */
+const targetOf = (method: string | undefined, path: string) => {
+  const matched = routeFor(method, path);
+  if (matched) {
+    const { route, parameters } = matched;
+    return { fn: functionById(route.fn), route, routeKey: `${route.method} ${route.path}`, parameters };
+  }
+  const greedy = greedyFor(path);
+  return greedy && { ...greedy, route: undefined };
+};
 
 /** Like Lambda, a function's module loads on its first request (a cold start), and stays loaded. */
 const handlerLoader = (deps: Deps | undefined) => {
   /** The handler once loaded (a warm request takes it with no await), its loading until then. */
-  const loaded = new Map<RouteDefinition, LambdaHandler | Promise<LambdaHandler>>();
-  return (route: RouteDefinition): LambdaHandler | Promise<LambdaHandler> => {
-    let handler = loaded.get(route);
+  const loaded = new Map<FunctionDefinition, LambdaHandler | Promise<LambdaHandler>>();
+  return (fn: FunctionDefinition): LambdaHandler | Promise<LambdaHandler> => {
+    let handler = loaded.get(fn);
     if (!handler) {
-      handler = importRouteModule(route).then((module) => {
+      handler = importFunctionModule(fn).then((module) => {
         const made = deps ? module.createHandler(deps) : module.handler;
-        loaded.set(route, made);
+        loaded.set(fn, made);
         return made;
       });
-      loaded.set(route, handler);
+      loaded.set(fn, handler);
     }
     return handler;
   };
@@ -104,19 +128,21 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
   /**
    * One line per exchange, on stdout: when, the method and the path only (a client may put
    * credentials in the query string), the status, how long, the function that served it (named
-   * as the deployed function's log group is) and the request id the caller got (X-Request-Id).
+   * as the deployed function's log group is), its route and the request id the caller got
+   * (X-Request-Id).
    */
   const logAccess = (
     request: IncomingMessage,
     response: ServerResponse,
     path: string,
     started: number,
-    fn?: string,
+    served?: { fn: FunctionDefinition; route?: RouteDefinition },
     requestId?: unknown,
   ) => {
     if (!options.accessLog) return;
+    const by = served ? ` fn=${served.fn.id}${served.route ? ` route=${served.route.id}` : ''}` : '';
     console.log(
-      `${new Date(started).toISOString()} ${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${fn ? ` fn=${fn}` : ''}${typeof requestId === 'string' ? ` request_id=${requestId}` : ''}`,
+      `${new Date(started).toISOString()} ${request.method} ${path} ${response.statusCode} ${Date.now() - started}ms${by}${typeof requestId === 'string' ? ` request_id=${requestId}` : ''}`,
     );
   };
 
@@ -141,7 +167,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       logAccess(request, response, path, started);
       return;
     }
-    const matched = routeFor(request.method, path);
+    const matched = targetOf(request.method, path);
     let requestId: unknown;
     const body = await requestBody(request);
     if (body === null) {
@@ -158,15 +184,15 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
           : problem(404, `No route for ${request.method} ${path}`),
       );
     } else {
-      const { route, parameters } = matched;
-      const found = handlerFor(route);
+      const { fn, routeKey, parameters } = matched;
+      const found = handlerFor(fn);
       const handler = typeof found === 'function' ? found : await found;
-      const event = toHttpApiEvent(request, body, `${route.method} ${route.path}`, parameters, new Date(started), target);
+      const event = toHttpApiEvent(request, body, routeKey, parameters, new Date(started), target);
       const calls = { count: 0 };
-      const context = lambdaContext(route.id, lambdaTimeoutMs);
+      const context = lambdaContext(fn.id, lambdaTimeoutMs);
       // One process runs every function: each line says which one, whatever ran before it
       // (apiHandler adds these to the request's scope).
-      context[OUTER_SCOPE] = { roundTrips: calls, functionName: route.id, requestId: context.awsRequestId };
+      context[OUTER_SCOPE] = { roundTrips: calls, functionName: fn.id, requestId: context.awsRequestId };
       const result = await handler(event, context);
       if (options.countRoundTrips) {
         // Copied, then set (a spread then a new key is slow on Node.js 20).
@@ -177,7 +203,7 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       answer(request, response, result);
       requestId = result.headers?.[REQUEST_ID_HEADER];
     }
-    logAccess(request, response, path, started, matched?.route.id, requestId);
+    logAccess(request, response, path, started, matched, requestId);
   };
 
   /** Exchanges under way: each is done once its handler has returned and its answer is written (or its connection gone). */

@@ -30,12 +30,12 @@ describe('local access log', () => {
     [
       'GET',
       '/api/studio/knap-tools?access_token=knap_at_SECRET1&limit=5',
-      /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/studio\/knap-tools 401 \d+ms fn=list-knaps request_id=\S+$/,
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/studio\/knap-tools 401 \d+ms fn=knaps route=list-knaps request_id=\S+$/,
     ],
     [
       'POST',
       '/api/oauth/token?client_id=knap_ci_x&client_secret=knap_cs_SECRET2',
-      /^\d{4}-\d\d-\d\dT[\d:.]+Z POST \/api\/oauth\/token 4\d\d \d+ms fn=token request_id=\S+$/,
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z POST \/api\/oauth\/token 4\d\d \d+ms fn=token route=token request_id=\S+$/,
     ],
     ['GET', '/nowhere?refresh_token=knap_rt_SECRET3', /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/nowhere 404 \d+ms$/],
   ])('%s %s: when, the path, status, function and request id, never the query string', async (method, target, line) => {

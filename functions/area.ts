@@ -1,0 +1,92 @@
+import httpRouterHandler, { type Route, type RouteNotFoundResponseFn } from '@middy/http-router';
+import type { Context } from 'aws-lambda';
+import { problem } from '../shared/http/responses.js';
+import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import type { Deps } from '../shared/runtime.js';
+import { type FunctionId, matchPath, type RouteDefinition, routesOf, routesOn } from './routes.js';
+
+export type RouteHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+/** What each route's module (functions/<route>/handler.ts) exports. */
+export interface RouteModule {
+  handler: RouteHandler;
+  createHandler: (deps: Deps) => RouteHandler;
+}
+
+/** What an area's module exports: as a route module, for the whole area. */
+export interface AreaModule {
+  handler: RouteHandler;
+  createHandler: (deps: Deps) => RouteHandler;
+}
+
+/**
+ * The request's path as the route table writes it: API Gateway puts a named stage in front
+ * (`/prod/api/...`); the `$default` stage adds nothing.
+ */
+const routedPath = (event: HttpEvent): string => {
+  const { path } = event.requestContext.http;
+  const { stage } = event.requestContext;
+  return stage && stage !== '$default' && path.startsWith(`/${stage}/`) ? path.slice(stage.length + 1) : path;
+};
+
+/** 405 with Allow when another method serves the path (the whole table's routes), else 404: both `{"detail"}`. */
+const noRoute = (method: string, path: string): HttpResult => {
+  const allow = [...new Set(routesOn(path).map(({ route }) => route.method))].join(', ');
+  return allow
+    ? problem(405, `Method ${method} is not allowed on ${path}`, { Allow: allow })
+    : problem(404, `No route for ${method} ${path}`);
+};
+
+/**
+ * One route behind the router: its path parameters as API Gateway gives them to a route of
+ * its own (decoded, by the route's template), also when the request came by a greedy route
+ * (`{proxy+}`), so that the route's handler reads the same event either way.
+ */
+const routed =
+  (route: RouteDefinition, handler: RouteHandler): RouteHandler =>
+  (event, context) => {
+    const parameters = matchPath(route, routedPath(event));
+    // The router matched this route's template, so the path fits it; a segment that does not
+    // decode (`%E0`) fits no template here, as API Gateway's own matching would say.
+    if (!parameters) return Promise.resolve(noRoute(event.requestContext.http.method, routedPath(event)));
+    event.pathParameters = Object.keys(parameters).length > 0 ? parameters : undefined;
+    return handler(event, context);
+  };
+
+/**
+ * An area's function: its routes of the route table (functions/routes.ts), each to its own
+ * route module, dispatched by @middy/http-router on method and path. The modules given must be
+ * exactly the area's routes, so the table and the bundle never disagree (checked at load).
+ */
+export const areaFunction = (id: FunctionId, modules: Readonly<Record<string, RouteModule>>): AreaModule => {
+  const table = routesOf(id);
+  const given = Object.keys(modules).sort();
+  const expected = table.map((route) => route.id).sort();
+  if (given.join() !== expected.join()) {
+    throw new Error(`Function "${id}" is given routes [${given.join(', ')}], the route table says [${expected.join(', ')}]`);
+  }
+  const build = (handlerOf: (module: RouteModule) => RouteHandler): RouteHandler => {
+    const routes: Route<HttpEvent, HttpResult>[] = table.map((route) => ({
+      method: route.method,
+      path: route.path,
+      handler: routed(route, handlerOf(modules[route.id] as RouteModule)),
+    }));
+    const router = httpRouterHandler({
+      routes,
+      // Typed as throwing (middy's default throws a 404 error); an answer returned is passed on as it is.
+      notFoundResponse: (({ method, path }) => noRoute(method, path)) as RouteNotFoundResponseFn,
+    }) as unknown as RouteHandler;
+    return (event, context) => {
+      const path = routedPath(event);
+      // The router reads requestContext.http.path: without a named stage's prefix.
+      if (path !== event.requestContext.http.path) {
+        event = { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, path } } };
+      }
+      return router(event, context);
+    };
+  };
+  return {
+    handler: build((module) => module.handler),
+    createHandler: (deps) => build((module) => module.createHandler(deps)),
+  };
+};

@@ -1,0 +1,21 @@
+import { areaFunction } from '../area.js';
+import * as deleteKnap from '../delete-knap/handler.js';
+import * as getKnap from '../get-knap/handler.js';
+import * as listKnaps from '../list-knaps/handler.js';
+import * as listRuns from '../list-runs/handler.js';
+import * as previewSchedule from '../preview-schedule/handler.js';
+import * as reportMeeting from '../report-meeting/handler.js';
+import * as startRun from '../start-run/handler.js';
+import * as updateKnap from '../update-knap/handler.js';
+
+/** The Knap routes but creation (which has its own function): list, read, change, delete, run, runs, meeting reports, schedule preview: one function, routed inside (functions/area.ts). */
+export const { handler, createHandler } = areaFunction('knaps', {
+  'list-knaps': listKnaps,
+  'get-knap': getKnap,
+  'update-knap': updateKnap,
+  'delete-knap': deleteKnap,
+  'start-run': startRun,
+  'list-runs': listRuns,
+  'report-meeting': reportMeeting,
+  'preview-schedule': previewSchedule,
+});
