@@ -4,7 +4,7 @@ import {
   Mfa,
   OAuthScope,
   UserPool,
-  type UserPoolClient,
+  UserPoolClient,
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
@@ -26,19 +26,79 @@ export interface KnapAdminIdentityProps {
   readonly settings: KnapSettings;
   /** The console's address (`<api url>/console`): where sign-in and sign-out return. */
   readonly consoleUrl: string;
+  /** The admins' user pool and its domain (the data stack's); undefined with an outside issuer. */
+  readonly pool?: AdminUserPool;
+}
+
+/** The stateful part of the admins' identity: the user pool and its sign-in domain (KnapData). */
+export interface AdminUserPool {
+  readonly userPool: UserPool;
+  readonly domain: UserPoolDomain;
 }
 
 /**
- * Who organization admins are, deployed: a Cognito user pool made here (e-mail sign-in, MFA as
- * the `adminMfa` setting says, one group per organization, so the organization is a claim the
- * admin cannot change: `cognito:groups` in the access token), with a public app client for the
- * console (authorization code + PKCE, no secret). Or, with `adminIssuer`, a team's own OpenID
- * Connect issuer (Okta, Entra ID, Google...), and no user pool at all.
+ * The admins' Cognito user pool (e-mail sign-in, MFA as the `adminMfa` setting says, one group
+ * per organization, so the organization is a claim the admin cannot change: `cognito:groups` in
+ * the access token) and its sign-in domain. Made in the stateful stack: a replacement would
+ * lose every admin, and fail on its own domain prefix.
+ */
+export const adminUserPool = (scope: Construct, settings: KnapSettings): AdminUserPool => {
+  const stack = Stack.of(scope);
+  const userPool = new UserPool(scope, 'AdminUserPool', {
+    userPoolName: `${stack.stackName}-admins`,
+    // Operators make admins (create-admin, or AdminCreateUser); nobody signs themselves up.
+    selfSignUpEnabled: false,
+    signInAliases: { email: true },
+    signInCaseSensitive: false,
+    autoVerify: { email: true },
+    mfa: { off: Mfa.OFF, optional: Mfa.OPTIONAL, required: Mfa.REQUIRED }[settings.adminMfa],
+    mfaSecondFactor: { otp: true, sms: false },
+    passwordPolicy: {
+      minLength: 12,
+      requireLowercase: true,
+      requireUppercase: true,
+      requireDigits: true,
+      requireSymbols: true,
+      tempPasswordValidity: Duration.days(3),
+    },
+    accountRecovery: AccountRecovery.EMAIL_ONLY,
+    deletionProtection: !settings.dev,
+    // Admins' accounts outlive a stack replacement, like the table.
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  const domain = userPool.addDomain('SignIn', {
+    cognitoDomain: { domainPrefix: `${stack.stackName.toLowerCase()}-admins-${stack.account}` },
+  });
+  new CfnOutput(scope, 'AdminUserPoolId', {
+    value: userPool.userPoolId,
+    description: 'Cognito user pool of organization admins',
+  });
+  new CfnOutput(scope, 'AdminSignInDomain', { value: domain.baseUrl(), description: "Cognito's sign-in pages for admins" });
+  if (settings.adminMfa !== 'required') {
+    Validations.of(userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is the adminMfa setting: "optional" by default (each admin may turn on an authenticator app), "required" ' +
+        'for teams that want it for everyone. Making it required by default would lock out the first admin of a stack ' +
+        'until they enrol, with no console yet to explain how.',
+    });
+  }
+  const threatProtection =
+    "Cognito's threat protection (advanced security) needs the paid Plus feature plan; admins are few, made by " +
+    'operators, with no self sign-up, strong passwords and MFA available. Move the pool to Plus when the organization needs it.';
+  Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG3', reason: threatProtection });
+  Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG8', reason: threatProtection });
+  return { userPool, domain };
+};
+
+/**
+ * Who organization admins are, deployed: the data stack's Cognito user pool (adminUserPool),
+ * with a public app client for the console made here (authorization code + PKCE, no secret;
+ * its callback is the API's URL, so it lives in the stateless stack). Or, with `adminIssuer`,
+ * a team's own OpenID Connect issuer (Okta, Entra ID, Google...), and no user pool at all.
  */
 export class KnapAdminIdentity extends Construct {
-  readonly userPool?: UserPool;
   readonly consoleClient?: UserPoolClient;
-  readonly domain?: UserPoolDomain;
   /** What every admin function is given. */
   readonly environment: AdminIssuerEnvironment;
   /** What the console page is given to sign in (shared/console-files.ts reads it). */
@@ -46,7 +106,7 @@ export class KnapAdminIdentity extends Construct {
 
   constructor(scope: Construct, id: string, props: KnapAdminIdentityProps) {
     super(scope, id);
-    const { settings } = props;
+    const { settings, pool } = props;
     if (settings.adminIssuer && settings.adminAudience) {
       this.environment = {
         ADMIN_ISSUER: settings.adminIssuer,
@@ -65,34 +125,11 @@ export class KnapAdminIdentity extends Construct {
       });
       return;
     }
+    if (!pool) throw new Error("Without adminIssuer, the admins need the data stack's user pool");
 
     const stack = Stack.of(this);
-    const userPool = new UserPool(this, 'AdminUserPool', {
-      userPoolName: `${stack.stackName}-admins`,
-      // Operators make admins (create-admin, or AdminCreateUser); nobody signs themselves up.
-      selfSignUpEnabled: false,
-      signInAliases: { email: true },
-      signInCaseSensitive: false,
-      autoVerify: { email: true },
-      mfa: { off: Mfa.OFF, optional: Mfa.OPTIONAL, required: Mfa.REQUIRED }[settings.adminMfa],
-      mfaSecondFactor: { otp: true, sms: false },
-      passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
-      accountRecovery: AccountRecovery.EMAIL_ONLY,
-      deletionProtection: !settings.dev,
-      // Admins' accounts outlive a stack replacement, like the table.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    const domain = userPool.addDomain('SignIn', {
-      cognitoDomain: { domainPrefix: `${stack.stackName.toLowerCase()}-admins-${stack.account}` },
-    });
-    const consoleClient = userPool.addClient('Console', {
+    const consoleClient = new UserPoolClient(this, 'ConsoleClient', {
+      userPool: pool.userPool,
       userPoolClientName: 'knap-console',
       generateSecret: false,
       authFlows: {},
@@ -109,13 +146,11 @@ export class KnapAdminIdentity extends Construct {
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
     });
-    this.userPool = userPool;
     this.consoleClient = consoleClient;
-    this.domain = domain;
     // Cognito's access tokens carry the groups and the username, and name the app client in
     // `client_id` (they have no `aud`); the verifier checks that.
     this.environment = {
-      ADMIN_ISSUER: `https://cognito-idp.${stack.region}.amazonaws.com/${userPool.userPoolId}`,
+      ADMIN_ISSUER: `https://cognito-idp.${stack.region}.amazonaws.com/${pool.userPool.userPoolId}`,
       ADMIN_AUDIENCE: consoleClient.userPoolClientId,
       ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'cognito:groups',
     };
@@ -125,36 +160,16 @@ export class KnapAdminIdentity extends Construct {
       ADMIN_CONSOLE_CLIENT_ID: consoleClient.userPoolClientId,
       ADMIN_CONSOLE_SCOPE: 'openid email',
       ADMIN_ORG_CLAIM: this.environment.ADMIN_ORG_CLAIM,
-      ADMIN_SIGN_OUT_URL: `${domain.baseUrl()}/logout?client_id=${consoleClient.userPoolClientId}&logout_uri=${props.consoleUrl}`,
+      ADMIN_SIGN_OUT_URL: `${pool.domain.baseUrl()}/logout?client_id=${consoleClient.userPoolClientId}&logout_uri=${props.consoleUrl}`,
     };
 
-    new CfnOutput(this, 'AdminUserPoolId', {
-      value: userPool.userPoolId,
-      description: 'Cognito user pool of organization admins',
-    });
     new CfnOutput(this, 'AdminConsoleClientId', {
       value: consoleClient.userPoolClientId,
       description: "The console's app client (public, PKCE)",
     });
-    new CfnOutput(this, 'AdminSignInDomain', { value: domain.baseUrl(), description: "Cognito's sign-in pages for admins" });
     new CfnOutput(this, 'AdminIssuer', {
       value: this.environment.ADMIN_ISSUER,
       description: 'OpenID Connect issuer of organization admins',
     });
-
-    if (settings.adminMfa !== 'required') {
-      Validations.of(userPool).acknowledge({
-        id: 'AwsSolutions-COG2',
-        reason:
-          'MFA is the adminMfa setting: "optional" by default (each admin may turn on an authenticator app), "required" ' +
-          'for teams that want it for everyone. Making it required by default would lock out the first admin of a stack ' +
-          'until they enrol, with no console yet to explain how.',
-      });
-    }
-    const threatProtection =
-      "Cognito's threat protection (advanced security) needs the paid Plus feature plan; admins are few, made by " +
-      'operators, with no self sign-up, strong passwords and MFA available. Move the pool to Plus when the organization needs it.';
-    Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG3', reason: threatProtection });
-    Validations.of(userPool).acknowledge({ id: 'AwsSolutions-COG8', reason: threatProtection });
   }
 }

@@ -19,7 +19,13 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../functions/routes.js';
+import {
+  FUNCTIONS,
+  type FunctionDefinition,
+  type FunctionId,
+  greedyRouteKey,
+  type RouteDefinition,
+} from '../functions/routes.js';
 import { DEFAULT_ADMIN_THROTTLE, DEFAULT_ROUTE_THROTTLES, type KnapSettings, type Throttle } from './config.js';
 import { isAdminRoute } from './functions.js';
 import type { KnapFunction } from './knap-function.js';
@@ -58,6 +64,10 @@ export interface KnapApiProps {
   readonly settings: KnapSettings;
   /** The function of each route, in route-table order. */
   readonly functions: ReadonlyMap<RouteDefinition, KnapFunction>;
+  /** The HTTP functions, by id: their greedy prefixes (functions/routes.ts FUNCTIONS) route to them too. */
+  readonly byFunction: ReadonlyMap<FunctionId, KnapFunction>;
+  /** Defaults to the function table in functions/routes.ts. */
+  readonly functionTable?: readonly FunctionDefinition[];
 }
 
 /**
@@ -73,11 +83,18 @@ export const routeThrottleOf = (settings: KnapSettings, route: Pick<RouteDefinit
   return { rateLimit: Math.min(own.rateLimit, stage.rateLimit), burstLimit: Math.min(own.burstLimit, stage.burstLimit) };
 };
 
+/** The throttle of a greedy route (`ANY /api/admin/{proxy+}`): the admin throttle under /api/admin, else the stage's. */
+export const greedyThrottleOf = (settings: KnapSettings, prefix: string): Throttle =>
+  routeThrottleOf(settings, { id: greedyRouteKey(prefix), path: `${prefix}/` });
+
 /**
  * The HTTP API, named after the stack: one route per route-table entry, each to the `live`
- * alias of its own Lambda (payload 2.0); a throttle on every route, JSON access logs, CORS
- * only when origins are given; a custom domain when one is set, and then no execute-api
- * endpoint at all.
+ * alias of its function (payload 2.0), and each function's greedy prefixes (`ANY
+ * <prefix>/{proxy+}`) to it too, so that a path of its area that no route serves is answered
+ * by the function (404 or 405 with a `{"detail"}`). One integration and one invoke permission
+ * per function, not per route: a route costs one API Gateway route and nothing else. A
+ * throttle on every route, JSON access logs, CORS only when origins are given; a custom domain
+ * when one is set, and then no execute-api endpoint at all.
  */
 export class KnapApi extends Construct {
   readonly httpApi: HttpApi;
@@ -118,27 +135,44 @@ export class KnapApi extends Construct {
       },
     });
 
-    this.routes = [...props.functions].flatMap(([route, fn]) =>
-      this.httpApi.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        // The alias, not the function: API Gateway calls whatever version CodeDeploy has made live.
-        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.live),
-      }),
-    );
+    const integrations = new Map<KnapFunction, HttpLambdaIntegration>();
+    // The alias, not the function: API Gateway calls whatever version CodeDeploy has made live.
+    // One invoke permission for the whole API, not one per route (scopePermissionToRoute).
+    const integrationOf = (fn: KnapFunction): HttpLambdaIntegration => {
+      let integration = integrations.get(fn);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${fn.node.id}Integration`, fn.live, { scopePermissionToRoute: false });
+        integrations.set(fn, integration);
+      }
+      return integration;
+    };
+    const greedy = (props.functionTable ?? FUNCTIONS).flatMap((definition) => {
+      const fn = props.byFunction.get(definition.id);
+      return fn ? (definition.greedy ?? []).map((prefix) => ({ prefix, fn })) : [];
+    });
+    this.routes = [
+      ...[...props.functions].flatMap(([route, fn]) =>
+        this.httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationOf(fn) }),
+      ),
+      ...greedy.flatMap(({ prefix, fn }) =>
+        this.httpApi.addRoutes({ path: `${prefix}/{proxy+}`, methods: [HttpMethod.ANY], integration: integrationOf(fn) }),
+      ),
+    ];
 
     // A throttle on every route, by route key; the stage's DefaultRouteSettings cover any other.
+    // A free-form JSON property: CloudFormation's own (Pascal case) names, as written.
+    const routeSetting = (throttle: Throttle) => ({
+      ThrottlingRateLimit: throttle.rateLimit,
+      ThrottlingBurstLimit: throttle.burstLimit,
+    });
     const cfnStage = this.stage.node.defaultChild as CfnStage;
-    cfnStage.routeSettings = Object.fromEntries(
-      [...props.functions.keys()].map((route) => {
-        const throttle = routeThrottleOf(settings, route);
-        return [
-          `${route.method} ${route.path}`,
-          // A free-form JSON property: CloudFormation's own (Pascal case) names, as written.
-          { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit },
-        ];
-      }),
-    );
+    cfnStage.routeSettings = Object.fromEntries([
+      ...[...props.functions.keys()].map((route) => [
+        `${route.method} ${route.path}`,
+        routeSetting(routeThrottleOf(settings, route)),
+      ]),
+      ...greedy.map(({ prefix }) => [greedyRouteKey(prefix), routeSetting(greedyThrottleOf(settings, prefix))]),
+    ]);
     // Route settings name route keys, which must exist before the stage is updated.
     for (const route of this.routes) this.stage.node.addDependency(route);
 

@@ -1,6 +1,6 @@
 import type { Node } from 'constructs';
 import { jobs } from '../functions/jobs.js';
-import { routes } from '../functions/routes.js';
+import { FUNCTIONS, routes } from '../functions/routes.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
@@ -50,8 +50,15 @@ export interface KnapSettings {
   readonly adminThrottle: Throttle;
   /** Reserved concurrency by function id (`*`: every function); empty: none reserved (the default). */
   readonly reservedConcurrency: Readonly<Record<string, number>>;
-  /** Adopt an existing table by name (a restore from point-in-time recovery) instead of the stack's own. */
+  /** Adopt an existing table by name (a restore from point-in-time recovery, or a move from one stack to two) instead of making one. */
   readonly tableName: string | null;
+  /**
+   * A new deployment: KnapData may make its table. Without this or `tableName`, synth refuses to
+   * make a table, so that upgrading a single-stack deployment never swaps in an empty one.
+   */
+  readonly freshDeployment: boolean;
+  /** Adopt an existing token-keys secret by its full ARN (a move from one stack to two) instead of making one. */
+  readonly tokenKeysSecretArn: string | null;
   /** Declare empty DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS for `sam local ... --env-vars`; dev stages only, never deployed. */
   readonly samLocal: boolean;
   /**
@@ -73,11 +80,6 @@ export interface KnapSettings {
   readonly adminMfa: 'off' | 'optional' | 'required';
   /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
   readonly adminConsoleClientId: string | null;
-  /**
-   * How the functions call DynamoDB (DYNAMODB_TRANSPORT): `wire`, its JSON protocol SigV4-signed by
-   * aws4 (shared/store/dynamo-wire.ts), or `sdk`, every call through the SDK's client.
-   */
-  readonly dynamodbTransport: 'wire' | 'sdk';
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -148,6 +150,8 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminThrottle: DEFAULT_ADMIN_THROTTLE,
   reservedConcurrency: {},
   tableName: null,
+  freshDeployment: false,
+  tokenKeysSecretArn: null,
   samLocal: false,
   storedTokensUntil: null,
   adminIssuer: null,
@@ -155,7 +159,6 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminOrgClaim: null,
   adminMfa: 'optional',
   adminConsoleClientId: null,
-  dynamodbTransport: 'wire',
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -180,6 +183,8 @@ export const CONTEXT_KEYS = {
   adminThrottle: 'adminThrottle',
   reservedConcurrency: 'reservedConcurrency',
   tableName: 'tableName',
+  freshDeployment: 'freshDeployment',
+  tokenKeysSecretArn: 'tokenKeysSecretArn',
   samLocal: 'samLocal',
   storedTokensUntil: 'storedTokensUntil',
   adminIssuer: 'adminIssuer',
@@ -187,12 +192,17 @@ export const CONTEXT_KEYS = {
   adminOrgClaim: 'adminOrgClaim',
   adminMfa: 'adminMfa',
   adminConsoleClientId: 'adminConsoleClientId',
-  dynamodbTransport: 'dynamodbTransport',
+  /** The stateful stack's name; by default the stack name with `Api` turned into `Data` (`KnapData`). */
+  dataStackName: 'dataStackName',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
 
 export const DEFAULT_STACK_NAME = 'KnapApi';
+
+/** The stateful stack's name beside a stateless one: `KnapApi` -> `KnapData`, `Staging` -> `StagingData`. */
+export const dataStackNameFor = (stackName: string): string =>
+  stackName.endsWith('Api') ? `${stackName.slice(0, -3)}Data` : `${stackName}Data`;
 
 const problem = (key: string, value: unknown, expected: string): Error =>
   new Error(`Context "${key}" is ${JSON.stringify(value)}; expected ${expected}`);
@@ -269,6 +279,11 @@ const zoneId = matching(
   'a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ',
 );
 const dynamoTableName = matching(CONTEXT_KEYS.tableName, /^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name');
+const secretArn = matching(
+  CONTEXT_KEYS.tokenKeysSecretArn,
+  /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$/,
+  'the full ARN of a Secrets Manager secret (with its 6-character suffix)',
+);
 
 const isoTime = (value: unknown): string => {
   const text = typeof value === 'string' ? value.trim() : '';
@@ -292,11 +307,6 @@ const claimValue = (key: string) => matching(key, /^[\x21-\x7e]{1,255}$/, 'a cla
 const mfaSetting = (value: unknown): KnapSettings['adminMfa'] => {
   if (value === 'off' || value === 'optional' || value === 'required') return value;
   throw problem(CONTEXT_KEYS.adminMfa, value, 'off, optional or required');
-};
-
-const transportSetting = (value: unknown): KnapSettings['dynamodbTransport'] => {
-  if (value === 'wire' || value === 'sdk') return value;
-  throw problem(CONTEXT_KEYS.dynamodbTransport, value, 'wire or sdk');
 };
 
 const deploymentPreference = (value: unknown): DeploymentPreference => {
@@ -331,7 +341,7 @@ const entries = (key: string, value: unknown): [string, unknown][] => {
 };
 
 const ROUTE_IDS = routes.map((route) => route.id);
-const FUNCTION_IDS = [...ROUTE_IDS, ...jobs.map((job) => job.id)];
+const FUNCTION_IDS = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 
 const knownId = (key: string, id: string, known: readonly string[]): string => {
   if (!known.includes(id)) throw problem(key, id, `one of ${known.join(', ')}`);
@@ -439,13 +449,18 @@ export const settingsFromContext = (node: Node): KnapSettings => {
     ),
     reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
+    freshDeployment: pick(
+      CONTEXT_KEYS.freshDeployment,
+      (value) => boolean(CONTEXT_KEYS.freshDeployment, value),
+      DEFAULT_SETTINGS.freshDeployment,
+    ),
+    tokenKeysSecretArn: pick(CONTEXT_KEYS.tokenKeysSecretArn, secretArn, DEFAULT_SETTINGS.tokenKeysSecretArn),
     samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),
     storedTokensUntil: pick(CONTEXT_KEYS.storedTokensUntil, isoTime, DEFAULT_SETTINGS.storedTokensUntil),
     adminIssuer: pick(CONTEXT_KEYS.adminIssuer, httpsUrl(CONTEXT_KEYS.adminIssuer), DEFAULT_SETTINGS.adminIssuer),
     adminAudience: pick(CONTEXT_KEYS.adminAudience, claimValue(CONTEXT_KEYS.adminAudience), DEFAULT_SETTINGS.adminAudience),
     adminOrgClaim: pick(CONTEXT_KEYS.adminOrgClaim, claimValue(CONTEXT_KEYS.adminOrgClaim), DEFAULT_SETTINGS.adminOrgClaim),
     adminMfa: pick(CONTEXT_KEYS.adminMfa, mfaSetting, DEFAULT_SETTINGS.adminMfa),
-    dynamodbTransport: pick(CONTEXT_KEYS.dynamodbTransport, transportSetting, DEFAULT_SETTINGS.dynamodbTransport),
     adminConsoleClientId: pick(
       CONTEXT_KEYS.adminConsoleClientId,
       claimValue(CONTEXT_KEYS.adminConsoleClientId),
@@ -468,6 +483,9 @@ export const checkConsistent = (settings: KnapSettings): void => {
   }
   if ((settings.adminIssuer === null) !== (settings.adminAudience === null)) {
     throw new Error('adminIssuer and adminAudience go together: the issuer of admin tokens and the audience they name');
+  }
+  if (settings.freshDeployment && settings.tableName) {
+    throw new Error('freshDeployment makes a new table and tableName adopts an existing one: give one of them');
   }
   const zone = [settings.hostedZoneId, settings.hostedZoneName].filter((part) => part !== null).length;
   if (zone === 1) throw new Error('hostedZoneId and hostedZoneName go together (no lookups: both are needed)');

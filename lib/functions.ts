@@ -1,9 +1,15 @@
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { routes as allRoutes, type RouteDefinition } from '../functions/routes.js';
+import {
+  routes as allRoutes,
+  FUNCTIONS,
+  type FunctionDefinition,
+  type FunctionId,
+  type RouteDefinition,
+} from '../functions/routes.js';
 import type { KnapSettings } from './config.js';
-import type { KnapData } from './data.js';
 import { KnapFunction } from './knap-function.js';
 import {
   ADMIN_AUDIT,
@@ -137,6 +143,16 @@ export const routesReadingTokenKeys = (routes: readonly RouteDefinition[] = allR
 /** The routes whose answers name the API's own URL (baseUrlOf): they get PUBLIC_BASE_URL with a custom domain. */
 export const ROUTES_NAMING_THEIR_URL: readonly string[] = ['oauth-metadata', 'openapi'];
 
+/** What a function may do with the table: the union of what its routes do. */
+export const functionTableAccess = (routes: readonly RouteDefinition[]): TableAccess =>
+  combine(
+    ...routes.map((route) => {
+      const access = ROUTE_TABLE_ACCESS[route.id];
+      if (!access) throw new Error(`Route "${route.id}" has no entry in lib/functions.ts ROUTE_TABLE_ACCESS; add what it uses`);
+      return access;
+    }),
+  );
+
 /** `list-knaps` -> `ListKnaps`: construct ids and readable CloudFormation logical ids. */
 export const pascalCase = (id: string): string =>
   id
@@ -145,8 +161,8 @@ export const pascalCase = (id: string): string =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
 
-/** `TokenFunction`, `CreateKnapFunction`...: the logical id `sam local invoke` takes. */
-export const functionLogicalId = (routeId: string): string => `${pascalCase(routeId)}Function`;
+/** `TokenFunction`, `KnapsFunction`...: the logical id `sam local invoke` takes. */
+export const functionLogicalId = (functionId: string): string => `${pascalCase(functionId)}Function`;
 
 /** `TokenFunction` and its alias `TokenFunctionLive`: stable, readable logical ids. */
 export const nameLogicalIds = (fn: KnapFunction, functionId: string): void => {
@@ -155,10 +171,12 @@ export const nameLogicalIds = (fn: KnapFunction, functionId: string): void => {
 };
 
 export interface KnapFunctionsProps {
-  readonly data: KnapData;
+  readonly table: ITable;
   readonly settings: KnapSettings;
   /** Defaults to the route table in functions/routes.ts. */
   readonly routes?: readonly RouteDefinition[];
+  /** Defaults to the function table in functions/routes.ts. */
+  readonly functions?: readonly FunctionDefinition[];
   /** The API's public base URL (`https://api.example.com`) when it has a custom domain. */
   readonly publicBaseUrl?: string;
   /** The Secrets Manager secret holding the token signing keys (`{"current": ..., "previous": ...}`). */
@@ -169,45 +187,62 @@ export interface KnapFunctionsProps {
 export const reservedConcurrencyOf = (settings: KnapSettings, functionId: string): number | undefined =>
   settings.reservedConcurrency[functionId] ?? settings.reservedConcurrency['*'];
 
-/** One Lambda per route of the route table, each bound to the table with its own access. */
+/**
+ * One Lambda per function of the function table (functions/routes.ts FUNCTIONS), serving its
+ * routes, each bound to the table with the union of its routes' access.
+ */
 export class KnapFunctions extends Construct {
+  /** Each function, by its id. */
+  readonly byFunction: ReadonlyMap<FunctionId, KnapFunction>;
+  /** Each route's function, in route-table order. */
   readonly byRoute: ReadonlyMap<RouteDefinition, KnapFunction>;
 
   constructor(scope: Construct, id: string, props: KnapFunctionsProps) {
     super(scope, id);
     const routes = props.routes ?? allRoutes;
+    const functions = props.functions ?? FUNCTIONS;
     const unknown = Object.keys(ROUTE_TABLE_ACCESS).filter((routeId) => !routes.some((route) => route.id === routeId));
     if (unknown.length > 0) throw new Error(`ROUTE_TABLE_ACCESS names routes that do not exist: ${unknown.join(', ')}`);
-
-    const byRoute = new Map<RouteDefinition, KnapFunction>();
     const readsTokenKeys = routesReadingTokenKeys(routes);
-    for (const route of routes) {
-      const access = ROUTE_TABLE_ACCESS[route.id];
-      if (!access) {
-        throw new Error(`Route "${route.id}" has no entry in lib/functions.ts ROUTE_TABLE_ACCESS; add what it uses`);
-      }
-      const fn = new KnapFunction(this, pascalCase(route.id), {
-        entry: route.entry,
-        description: `${route.method} ${route.path}: ${route.description}`,
+
+    const byFunction = new Map<FunctionId, KnapFunction>();
+    for (const definition of functions) {
+      const served = routes.filter((route) => route.fn === definition.id);
+      if (served.length === 0) throw new Error(`Function "${definition.id}" serves no route`);
+      const access = functionTableAccess(served);
+      const fn = new KnapFunction(this, pascalCase(definition.id), {
+        entry: definition.entry,
+        description: `${definition.description} (${served.map((route) => `${route.method} ${route.path}`).join(', ')})`.slice(
+          0,
+          256,
+        ),
         logLevel: props.settings.logLevel,
-        dynamodbTransport: props.settings.dynamodbTransport,
         defaultRateLimit: props.settings.defaultRateLimit,
-        assets: route.assets ?? [],
-        reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, route.id),
+        assets: [...new Set(served.flatMap((route) => route.assets ?? []))],
+        reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, definition.id),
         declareLocalEndpoint: props.settings.samLocal,
         environment:
-          props.publicBaseUrl && ROUTES_NAMING_THEIR_URL.includes(route.id) ? { PUBLIC_BASE_URL: props.publicBaseUrl } : {},
+          props.publicBaseUrl && served.some((route) => ROUTES_NAMING_THEIR_URL.includes(route.id))
+            ? { PUBLIC_BASE_URL: props.publicBaseUrl }
+            : {},
       });
-      if (actionsOf(access).length > 0) fn.bindTable(props.data.table, access);
-      if (readsTokenKeys.includes(route.id)) {
+      if (actionsOf(access).length > 0) fn.bindTable(props.table, access);
+      if (served.some((route) => readsTokenKeys.includes(route.id))) {
         props.tokenKeys.grantRead(fn);
         fn.addEnvironment('TOKEN_KEYS_SECRET_ARN', props.tokenKeys.secretArn);
         // Unset, tokens shaped like those issued before sealing cost no read (shared/domain/tokens.ts).
         if (props.settings.storedTokensUntil) fn.addEnvironment('STORED_TOKENS_UNTIL', props.settings.storedTokensUntil);
       }
-      nameLogicalIds(fn, route.id);
+      nameLogicalIds(fn, definition.id);
+      byFunction.set(definition.id, fn);
+    }
+    const byRoute = new Map<RouteDefinition, KnapFunction>();
+    for (const route of routes) {
+      const fn = byFunction.get(route.fn);
+      if (!fn) throw new Error(`Route "${route.id}" names function "${route.fn}", which is not in the function table`);
       byRoute.set(route, fn);
     }
+    this.byFunction = byFunction;
     this.byRoute = byRoute;
   }
 }

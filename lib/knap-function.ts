@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import {
   LogLevel as BundlingLogLevel,
@@ -18,6 +18,7 @@ import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import {
   actionsOf,
   type ItemAction,
+  KEY_PARTITION,
   type KeyScope,
   leadingKeysPattern,
   queryTargetsOf,
@@ -49,8 +50,6 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
   /** Handler file, absolute or relative to the project root. */
   readonly entry: string;
   readonly logLevel: LogLevel;
-  /** DYNAMODB_TRANSPORT (lib/config.ts `dynamodbTransport`); `wire` when not given. */
-  readonly dynamodbTransport?: 'wire' | 'sdk';
   /** The function's DEFAULT_RATE_LIMIT (requests per minute). */
   readonly defaultRateLimit: number;
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
@@ -76,16 +75,7 @@ export class KnapFunction extends NodejsFunction {
   readonly live: Alias;
 
   constructor(scope: Construct, id: string, props: KnapFunctionProps) {
-    const {
-      logLevel,
-      dynamodbTransport = 'wire',
-      defaultRateLimit,
-      environment,
-      bundling,
-      assets = [],
-      declareLocalEndpoint = false,
-      ...rest
-    } = props;
+    const { logLevel, defaultRateLimit, environment, bundling, assets = [], declareLocalEndpoint = false, ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: LAMBDA_DEFAULTS.logRetention,
       // Logs are operational data with a one-month life; they go with the stack.
@@ -117,7 +107,6 @@ export class KnapFunction extends NodejsFunction {
         POWERTOOLS_SERVICE_NAME: LAMBDA_DEFAULTS.serviceName,
         POWERTOOLS_LOG_LEVEL: logLevel,
         DYNAMODB_TIMEOUT_MS: String(LAMBDA_DEFAULTS.dynamodbTimeoutMs),
-        DYNAMODB_TRANSPORT: dynamodbTransport,
         DEFAULT_RATE_LIMIT: String(defaultRateLimit),
         // Under SAM: a local DynamoDB, and a local key instead of the Secrets Manager secret.
         ...(declareLocalEndpoint ? { DYNAMODB_ENDPOINT: '', TOKEN_SIGNING_KEYS: '', STORED_TOKENS_UNTIL: '' } : {}),
@@ -179,7 +168,9 @@ export class KnapFunction extends NodejsFunction {
    * Grants exactly the access given: each item action on the table ARN, only for items whose
    * partition key is in one of its scopes (`dynamodb:LeadingKeys`: a prefix, or a pattern such
    * as the audit partitions'); Query on the indexes named, and on the table itself only in
-   * the partitions of a pattern (a Query on any `pk` would read any item kind).
+   * the partitions of a pattern (a Query on any `pk` would read any item kind). An item action
+   * granted without the audit partitions is denied on them outright: a Knap's `ORG#<org>` prefix
+   * would otherwise match `ORG#<org>#AUDIT` too.
    */
   bindTable(table: ITable, access: TableAccess): void {
     // Every key of the request (a batch has several) must be in an allowed scope.
@@ -199,6 +190,19 @@ export class KnapFunction extends NodejsFunction {
           actions,
           resources: [table.tableArn],
           conditions: onKeys(scopes.split(' ') as KeyScope[]),
+        }),
+      );
+    }
+    const notOnAudit = actionsOf(access).filter(
+      (action): action is ItemAction => action !== 'dynamodb:Query' && !(access[action] ?? []).includes(KEY_PARTITION.audit),
+    );
+    if (notOnAudit.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.DENY,
+          actions: notOnAudit,
+          resources: [table.tableArn],
+          conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [KEY_PARTITION.audit] } },
         }),
       );
     }

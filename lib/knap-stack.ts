@@ -1,11 +1,10 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { KnapAdminIdentity } from './admin-identity.js';
 import { KnapApi } from './api.js';
-import { checkConsistent, DEFAULT_SETTINGS, deploymentPreferenceOf, type KnapSettings } from './config.js';
-import { KnapData } from './data.js';
+import { checkConsistent, DEFAULT_SETTINGS, dataStackNameFor, deploymentPreferenceOf, type KnapSettings } from './config.js';
+import { KnapDataStack } from './data.js';
 import { KnapDeployments } from './deployments.js';
 import { functionLogicalId, isAdminRoute, KnapFunctions } from './functions.js';
 import type { KnapFunction } from './knap-function.js';
@@ -32,15 +31,20 @@ export const OPERATOR_INDEX = 'gsi3';
 export interface KnapStackProps extends StackProps {
   /** Deployment settings; each one missing takes its default (lib/config.ts). */
   readonly settings?: Partial<KnapSettings>;
+  /** The stateful stack: table, token keys, user pool, queues. */
+  readonly data: KnapDataStack;
 }
 
 /**
- * The Knap API: one table, one Lambda per route of functions/routes.ts, one HTTP API.
+ * The Knap API's stateless stack: a Lambda per function of functions/routes.ts (the token
+ * endpoint, Knap creation, and one per area), the HTTP API, the dispatcher and deliverer,
+ * alarms, canaries. Nothing here holds data: the table, the keys, the admins and the queues
+ * are the data stack's (lib/data.ts), so no change here can replace them.
  * Environment-agnostic (no account, no region, no lookups), so it synthesizes offline.
  */
 export class KnapStack extends Stack {
   readonly settings: KnapSettings;
-  readonly data: KnapData;
+  readonly data: KnapDataStack;
   readonly functions: KnapFunctions;
   readonly api: KnapApi;
   readonly runs: KnapRuns;
@@ -48,47 +52,40 @@ export class KnapStack extends Stack {
   readonly deployments: KnapDeployments;
   /** Organization admins' identity: the stack's Cognito user pool, or the adminIssuer setting. */
   readonly adminIdentity: KnapAdminIdentity;
-  readonly tokenKeys: Secret;
   /** Admin CLI rights on the table, for the operators' users or roles to attach. */
   readonly operatorPolicy: ManagedPolicy;
 
-  constructor(scope: Construct, id: string, props: KnapStackProps = {}) {
-    const settings: KnapSettings = { ...DEFAULT_SETTINGS, ...props.settings };
+  constructor(scope: Construct, id: string, props: KnapStackProps) {
+    const { settings: given, data, ...stackProps } = props;
+    const settings: KnapSettings = { ...DEFAULT_SETTINGS, ...given };
     checkConsistent(settings);
     super(scope, id, {
-      description: 'Knap API: HTTP API, one Lambda per route, one DynamoDB table, a run dispatcher and a delivery queue',
+      description: 'Knap API: HTTP API, a Lambda per area of routes, the run dispatcher and deliverer, alarms (data: KnapData)',
       // Pinned: `cdk deploy` refuses any other account or region (checkConsistent requires both unless dev).
       env: settings.account && settings.region ? { account: settings.account, region: settings.region } : undefined,
       // A dev stack may come and go; any other needs protection turned off on purpose before it can be deleted.
       terminationProtection: !settings.dev,
-      ...props,
+      ...stackProps,
     });
     this.settings = settings;
+    this.data = data;
+    this.addStackDependency(data, 'The functions use its table, keys, user pool and queues');
 
-    this.data = new KnapData(this, 'Data', { tableName: this.settings.tableName });
-    // The keys tokens are sealed with: `current` signs, `previous` (while being retired) still
-    // verifies; the functions read it again every few minutes (docs/deploy.md: rotate).
-    this.tokenKeys = new Secret(this, 'TokenKeys', {
-      description: `${this.stackName}: token signing keys (HMAC-SHA256), {"current": ..., "previous": ...}`,
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({ previous: '' }),
-        generateStringKey: 'current',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      // A deleted key would make every live token unreadable; a restore needs it too.
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
     this.functions = new KnapFunctions(this, 'Functions', {
-      tokenKeys: this.tokenKeys,
-      data: this.data,
+      tokenKeys: data.tokenKeys,
+      table: data.table,
       settings: this.settings,
       publicBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : undefined,
     });
-    this.api = new KnapApi(this, 'Api', { settings: this.settings, functions: this.functions.byRoute });
+    this.api = new KnapApi(this, 'Api', {
+      settings: this.settings,
+      functions: this.functions.byRoute,
+      byFunction: this.functions.byFunction,
+    });
     this.adminIdentity = new KnapAdminIdentity(this, 'Admins', {
       settings: this.settings,
       consoleUrl: `${this.api.url}/console`,
+      pool: data.admins,
     });
     // Made after the API (the app client's callback URL is the API's), so given afterwards:
     // how each admin function verifies an admin's token. No admin function reads token keys.
@@ -97,25 +94,34 @@ export class KnapStack extends Stack {
       console: this.adminIdentity.consoleEnvironment,
       openapi: { ADMIN_ISSUER: this.adminIdentity.environment.ADMIN_ISSUER },
     };
+    const environments = new Map<KnapFunction, Record<string, string>>();
     for (const [route, fn] of this.functions.byRoute) {
       const environment = isAdminRoute(route) ? this.adminIdentity.environment : (identityEnvironment[route.id] ?? {});
+      const merged = { ...environments.get(fn) };
+      for (const [name, value] of Object.entries(environment)) {
+        if (merged[name] !== undefined && merged[name] !== value) {
+          throw new Error(`Routes of one function need different values of ${name}`);
+        }
+        merged[name] = value;
+      }
+      environments.set(fn, merged);
+    }
+    for (const [fn, environment] of environments) {
       for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
     }
     this.runs = new KnapRuns(this, 'Runs', {
-      data: this.data,
+      table: data.table,
+      queue: data.deliveries,
       settings: this.settings,
       routeFunctions: this.functions.byRoute,
     });
-    const allFunctions: ReadonlyMap<string, KnapFunction> = new Map([
-      ...[...this.functions.byRoute].map(([route, fn]) => [route.id, fn] as const),
-      ...this.runs.byJob,
-    ]);
+    const allFunctions: ReadonlyMap<string, KnapFunction> = new Map([...this.functions.byFunction, ...this.runs.byJob]);
     this.monitoring = new KnapMonitoring(this, 'Monitoring', {
       settings: this.settings,
       functions: allFunctions,
       httpApi: this.api.httpApi,
-      table: this.data.table,
-      deliveryDeadLetters: this.runs.deadLetterQueue,
+      table: data.table,
+      deliveryDeadLetters: data.deliveryDeadLetters,
     });
     this.deployments = new KnapDeployments(this, 'Deployments', {
       functions: allFunctions,
@@ -126,10 +132,10 @@ export class KnapStack extends Stack {
     this.operatorPolicy = new ManagedPolicy(this, 'OperatorPolicy', {
       description: `Knap API admin CLI (npm run admin) on the ${this.stackName} table`,
       statements: [
-        new PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [this.data.table.tableArn] }),
+        new PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [data.table.tableArn] }),
         new PolicyStatement({
           actions: ['dynamodb:Query'],
-          resources: [`${this.data.table.tableArn}/index/${OPERATOR_INDEX}`],
+          resources: [`${data.table.tableArn}/index/${OPERATOR_INDEX}`],
         }),
       ],
     });
@@ -140,24 +146,9 @@ export class KnapStack extends Stack {
         ? 'Base URL of the Knap API (its custom domain; the execute-api endpoint is disabled)'
         : 'Base URL of the Knap API',
     });
-    new CfnOutput(this, 'DeliveryDeadLetterQueueUrl', {
-      value: this.runs.deadLetterQueue.queueUrl,
-      description:
-        'Run deliveries that failed in the deliverer itself five times (not endpoint failures, which are recorded on the run)',
-    });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.monitoring.topic.topicArn,
       description: 'Every alarm notifies this SNS topic (subscribe more than alarmEmail here)',
-    });
-    new CfnOutput(this, 'TableName', {
-      value: this.data.table.tableName,
-      description: this.settings.tableName
-        ? 'DynamoDB table adopted by name (context tableName); the stack does not own it'
-        : 'DynamoDB table (TABLE_NAME for the admin CLI); retained when the stack is deleted',
-    });
-    new CfnOutput(this, 'TokenKeysSecretArn', {
-      value: this.tokenKeys.secretArn,
-      description: 'Secrets Manager secret with the token signing keys; rotate as docs/deploy.md says',
     });
     new CfnOutput(this, 'OperatorPolicyArn', {
       value: this.operatorPolicy.managedPolicyArn,
@@ -194,14 +185,6 @@ export class KnapStack extends Stack {
           'signs admins in in the browser and calls the admin routes with their token.',
       });
     }
-    Validations.of(this.tokenKeys).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'The token signing keys rotate by hand, in two steps a rotation Lambda could not order safely: a new key goes ' +
-        'in as "current" with the old one kept as "previous" (new tokens signed with the new key, live ones still ' +
-        'verified), and "previous" is cleared only after the longest token life (30 days for refresh tokens). ' +
-        'docs/deploy.md gives the commands; the functions re-read the secret every five minutes, so no deploy is needed.',
-    });
     Validations.of(this.deployments.role).acknowledge({
       // cdk-nag names the managed policy in the finding: this acknowledges that one policy only.
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
@@ -211,7 +194,7 @@ export class KnapStack extends Stack {
         'on every deploy. AWS maintains it as CodeDeploy changes; it grants no data access, and only CodeDeploy can ' +
         'assume this one role.',
     });
-    for (const fn of [...this.functions.byRoute.values(), ...this.runs.byJob.values()]) {
+    for (const fn of [...this.functions.byFunction.values(), ...this.runs.byJob.values()]) {
       Validations.of(fn).acknowledge({
         id: 'AwsSolutions-L1',
         reason:
@@ -222,3 +205,15 @@ export class KnapStack extends Stack {
     }
   }
 }
+
+/** The two stacks of a deployment: the stateful one first, then the stateless one that uses it. */
+export const knapStacks = (
+  scope: Construct,
+  options: { stackName: string; dataStackName?: string; settings: KnapSettings },
+): { data: KnapDataStack; api: KnapStack } => {
+  const data = new KnapDataStack(scope, options.dataStackName ?? dataStackNameFor(options.stackName), {
+    settings: options.settings,
+  });
+  const api = new KnapStack(scope, options.stackName, { settings: options.settings, data });
+  return { data, api };
+};

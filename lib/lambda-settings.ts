@@ -12,4 +12,6 @@ export const LAMBDA_SETTINGS = {
    */
   dynamodbTimeoutMs: 2000,
   serviceName: 'knap-api',
+  /** The deliverer's timeout: a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
+  delivererTimeoutSeconds: 30,
 } as const;

@@ -15,7 +15,7 @@ import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { KnapSettings } from './config.js';
 import type { KnapFunction } from './knap-function.js';
@@ -46,13 +46,32 @@ const TABLE_OPERATIONS = [
   Operation.BATCH_WRITE_ITEM,
 ];
 
+/**
+ * The errors of the function's newest version when called through its `live` alias (Lambda
+ * publishes alias calls by `ExecutedVersion` too): during a canary, the new version's errors
+ * alone, not diluted by the 90% of calls the old version still takes. Each deploy publishes a
+ * version, so the alarm follows it; between deploys it is every call's errors.
+ */
+export const liveVersionErrors = (fn: KnapFunction): Metric =>
+  new Metric({
+    namespace: 'AWS/Lambda',
+    metricName: 'Errors',
+    dimensionsMap: {
+      FunctionName: fn.functionName,
+      Resource: `${fn.functionName}:${fn.live.aliasName}`,
+      ExecutedVersion: fn.currentVersion.version,
+    },
+    period: ONE_MINUTE,
+    statistic: 'Sum',
+  });
+
 export interface KnapMonitoringProps {
   readonly settings: KnapSettings;
   /** Every function, by its route or job id. */
   readonly functions: ReadonlyMap<string, KnapFunction>;
   readonly httpApi: HttpApi;
   readonly table: ITable;
-  readonly deliveryDeadLetters: Queue;
+  readonly deliveryDeadLetters: IQueue;
 }
 
 /**
@@ -80,9 +99,9 @@ export class KnapMonitoring extends Construct {
     for (const [functionId, fn] of props.functions) {
       const timeout = fn.timeout?.toMilliseconds() ?? 10_000;
       // One-minute periods: CodeDeploy rolls a canary back on this alarm, and must hear of an error within its 5 minutes.
-      const errors = this.alarm(`${functionId}-errors`, fn.metricErrors({ period: ONE_MINUTE, statistic: 'Sum' }), {
+      const errors = this.alarm(`${functionId}-errors`, liveVersionErrors(fn), {
         threshold: 1,
-        description: `${functionId}: the function failed (an uncaught error or a timeout; handled errors are answers, not failures). Rolls back a deploy in progress`,
+        description: `${functionId}: the function's newest version failed (an uncaught error or a timeout; handled errors are answers, not failures). Rolls back a deploy in progress`,
       });
       this.errorAlarms.set(functionId, errors);
       this.alarm(`${functionId}-throttles`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), {

@@ -1,16 +1,17 @@
 import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
 import type { RouteDefinition } from '../functions/routes.js';
 import { DUE_SHARDS } from '../shared/domain/runs.js';
 import type { KnapSettings } from './config.js';
-import type { KnapData } from './data.js';
 import { nameLogicalIds, pascalCase, reservedConcurrencyOf } from './functions.js';
 import { KnapFunction } from './knap-function.js';
+import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import { KEY_PREFIX, type TableAccess } from './table-access.js';
 
 /**
@@ -42,7 +43,7 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
 export const RUN_QUEUEING_ROUTES: readonly string[] = ['start-run', 'report-meeting', 'admin-redeliver-run'];
 
 /** Long enough for a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
-const DELIVERER_TIMEOUT = Duration.seconds(30);
+const DELIVERER_TIMEOUT = Duration.seconds(LAMBDA_SETTINGS.delivererTimeoutSeconds);
 /** A pass must end before the next one starts. */
 const DISPATCHER_TIMEOUT = Duration.seconds(55);
 
@@ -63,7 +64,9 @@ export const DISPATCHER_MEMORY_MB = 1769;
 export const TARGETS_PER_RULE = 5;
 
 export interface KnapRunsProps {
-  readonly data: KnapData;
+  readonly table: ITable;
+  /** The delivery queue (the data stack's), with its dead-letter queue. */
+  readonly queue: IQueue;
   readonly settings: KnapSettings;
   /** The route functions, so those that create runs (or redeliver them) may queue them. */
   readonly routeFunctions: ReadonlyMap<RouteDefinition, KnapFunction>;
@@ -75,28 +78,14 @@ export interface KnapRunsProps {
  * dead-letter queue (SQS), and the deliverer that drains it.
  */
 export class KnapRuns extends Construct {
-  readonly queue: Queue;
-  readonly deadLetterQueue: Queue;
+  readonly queue: IQueue;
   readonly byJob: ReadonlyMap<string, KnapFunction>;
   /** The every-minute rules: together one dispatcher invocation per shard group. */
   readonly schedules: readonly Rule[];
 
   constructor(scope: Construct, id: string, props: KnapRunsProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    this.queue = new Queue(this, 'Deliveries', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS's advice for a Lambda event source: six times the function's timeout.
-      visibilityTimeout: Duration.seconds(DELIVERER_TIMEOUT.toSeconds() * 6),
-      // Each attempt is its own message (retries are re-sent with a delay); a message that
-      // fails five times is a deliverer fault, kept for a person to look at.
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
-    });
+    this.queue = props.queue;
 
     const byJob = new Map<string, KnapFunction>();
     for (const job of props.jobs ?? allJobs) {
@@ -106,14 +95,13 @@ export class KnapRuns extends Construct {
         entry: job.entry,
         description: job.description,
         logLevel: props.settings.logLevel,
-        dynamodbTransport: props.settings.dynamodbTransport,
         defaultRateLimit: props.settings.defaultRateLimit,
         timeout: job.trigger === 'queue' ? DELIVERER_TIMEOUT : DISPATCHER_TIMEOUT,
         ...(job.trigger === 'schedule' ? { memorySize: DISPATCHER_MEMORY_MB } : {}),
         reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, job.id),
         declareLocalEndpoint: props.settings.samLocal,
       });
-      fn.bindTable(props.data.table, access);
+      fn.bindTable(props.table, access);
       nameLogicalIds(fn, job.id);
       this.canQueueRuns(fn);
       byJob.set(job.id, fn);

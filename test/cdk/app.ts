@@ -3,7 +3,8 @@ import { App, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { DEFAULT_STACK_NAME, settingsFromContext } from '../../lib/config.js';
-import { KnapStack } from '../../lib/knap-stack.js';
+import type { KnapDataStack } from '../../lib/data.js';
+import { type KnapStack, knapStacks } from '../../lib/knap-stack.js';
 
 /** The context of cdk.json, so tests synthesize what `npm run synth` does (feature flags included). */
 export const cdkJsonContext = (): Record<string, unknown> =>
@@ -19,21 +20,23 @@ export interface SynthOptions {
 }
 
 /** Builds the app as bin/knap.ts does, writing its cloud assembly to `outdir` when synthesized. */
-export const buildApp = (options: SynthOptions, outdir: string): { app: App; stack: KnapStack } => {
+export const buildApp = (options: SynthOptions, outdir: string): { app: App; stack: KnapStack; data: KnapDataStack } => {
   const app = new App({
     outdir,
     context: {
       ...cdkJsonContext(),
       // What the CDK CLI sets: asset paths in the template's metadata (SAM reads them too).
       'aws:cdk:enable-asset-metadata': true,
+      // A new deployment, unless a test adopts a table: synth makes no table unless told which.
+      ...(options.context?.tableName ? {} : { freshDeployment: true }),
       ...options.context,
       // No stack bundles its assets unless asked: the template does not depend on the bundle.
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
     },
   });
-  const stack = new KnapStack(app, DEFAULT_STACK_NAME, { settings: settingsFromContext(app.node) });
+  const { api: stack, data } = knapStacks(app, { stackName: DEFAULT_STACK_NAME, settings: settingsFromContext(app.node) });
   if (options.nag) Validations.of(app).addPlugins(new cdkNag.AwsSolutionsChecks(app, { verbose: true }));
-  return { app, stack };
+  return { app, stack, data };
 };
 
 export interface Acknowledgment {
