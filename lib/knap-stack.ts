@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../functions/routes.js';
 import { KnapAdminIdentity } from './admin-identity.js';
 import { KnapApi } from './api.js';
 import { checkConsistent, DEFAULT_SETTINGS, dataStackNameFor, deploymentPreferenceOf, type KnapSettings } from './config.js';
@@ -33,6 +34,8 @@ export interface KnapStackProps extends StackProps {
   readonly settings?: Partial<KnapSettings>;
   /** The stateful stack: table, token keys, user pool, queues. */
   readonly data: KnapDataStack;
+  /** Defaults to the route table in functions/routes.ts (tests add routes to measure the stack's room). */
+  readonly routes?: readonly RouteDefinition[];
 }
 
 /**
@@ -56,7 +59,7 @@ export class KnapStack extends Stack {
   readonly operatorPolicy: ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: KnapStackProps) {
-    const { settings: given, data, ...stackProps } = props;
+    const { settings: given, data, routes, ...stackProps } = props;
     const settings: KnapSettings = { ...DEFAULT_SETTINGS, ...given };
     checkConsistent(settings);
     super(scope, id, {
@@ -74,6 +77,7 @@ export class KnapStack extends Stack {
     this.functions = new KnapFunctions(this, 'Functions', {
       tokenKeys: data.tokenKeys,
       table: data.table,
+      routes,
       settings: this.settings,
       publicBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : undefined,
     });
@@ -209,11 +213,11 @@ export class KnapStack extends Stack {
 /** The two stacks of a deployment: the stateful one first, then the stateless one that uses it. */
 export const knapStacks = (
   scope: Construct,
-  options: { stackName: string; dataStackName?: string; settings: KnapSettings },
+  options: { stackName: string; dataStackName?: string; settings: KnapSettings; routes?: readonly RouteDefinition[] },
 ): { data: KnapDataStack; api: KnapStack } => {
   const data = new KnapDataStack(scope, options.dataStackName ?? dataStackNameFor(options.stackName), {
     settings: options.settings,
   });
-  const api = new KnapStack(scope, options.stackName, { settings: options.settings, data });
+  const api = new KnapStack(scope, options.stackName, { settings: options.settings, data, routes: options.routes });
   return { data, api };
 };

@@ -19,6 +19,7 @@ import {
   validateRateLimit,
 } from '../shared/services/admin-service.js';
 import { recordAudit } from '../shared/services/audit-log.js';
+import { runMigrations } from '../shared/services/migrations.js';
 import { addWebhook, listWebhooks, removeWebhook, type WebhookSummary } from '../shared/services/webhook-admin.js';
 import { cognitoClient, createCognitoAdmin } from './cognito-admins.js';
 import { endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
@@ -46,6 +47,7 @@ Commands:
   backfill-due-index [--json]
   backfill-run-index [--json]
   migrate-revocations [--json]
+  migrate [--json]
   --version, --help
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
@@ -66,6 +68,9 @@ password unless --password gives one.
 
 Every change to clients, webhook endpoints and admins is written to the organization's audit log
 (actor "cli").
+
+migrate runs every step that brings items of earlier versions to this version's shape (the steps
+above, and those later releases add), in order; each is idempotent, so run it after every deploy.
 
 migrate-revocations moves the token revocations that versions before revocation items kept on client
 items (rv_ attributes) out of them: those still in force become revocation items, then every mark is
@@ -362,6 +367,19 @@ export const runAdmin = async (
         print({ ...done }, [
           `Revocation marks: ${done.removed} removed from ${done.clients} client(s); ${done.moved} still in force now kept as revocation items.`,
         ]);
+        return 0;
+      }
+      case 'migrate': {
+        const steps = await runMigrations(await getDeps());
+        print(
+          { steps },
+          steps.map(
+            ({ id, description, changed }) =>
+              `${id}: ${Object.entries(changed)
+                .map(([kind, count]) => `${count} ${kind}`)
+                .join(', ')} (${description})`,
+          ),
+        );
         return 0;
       }
       default:

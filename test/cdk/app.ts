@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import type { RouteDefinition } from '../../functions/routes.js';
 import { DEFAULT_STACK_NAME, settingsFromContext } from '../../lib/config.js';
 import type { KnapDataStack } from '../../lib/data.js';
 import { type KnapStack, knapStacks } from '../../lib/knap-stack.js';
@@ -17,6 +18,8 @@ export interface SynthOptions {
   bundle?: boolean;
   /** Register cdk-nag's AwsSolutions plugin as bin/knap.ts does: synth then fails on any finding. */
   nag?: boolean;
+  /** Another route table (tests that measure the stack's room). */
+  routes?: readonly RouteDefinition[];
 }
 
 /** Builds the app as bin/knap.ts does, writing its cloud assembly to `outdir` when synthesized. */
@@ -34,7 +37,11 @@ export const buildApp = (options: SynthOptions, outdir: string): { app: App; sta
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
     },
   });
-  const { api: stack, data } = knapStacks(app, { stackName: DEFAULT_STACK_NAME, settings: settingsFromContext(app.node) });
+  const { api: stack, data } = knapStacks(app, {
+    stackName: DEFAULT_STACK_NAME,
+    settings: settingsFromContext(app.node),
+    routes: options.routes,
+  });
   if (options.nag) Validations.of(app).addPlugins(new cdkNag.AwsSolutionsChecks(app, { verbose: true }));
   return { app, stack, data };
 };

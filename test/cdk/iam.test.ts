@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
-import { functionLogicalId, isAdminRoute, ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
+import { FUNCTIONS, routes, routesOf } from '../../functions/routes.js';
+import { functionLogicalId, functionTableAccess, ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
 import { OPERATOR_TABLE_ACTIONS } from '../../lib/knap-stack.js';
 import { JOB_TABLE_ACCESS } from '../../lib/runs.js';
 import { actionsOf, inScope, KEY_PARTITION, KEY_PREFIX } from '../../lib/table-access.js';
@@ -9,11 +9,15 @@ import { key } from '../../shared/store/keys.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
-let tableId: string;
 beforeAll(async () => {
   ({ template } = await synthesized());
-  [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
 }, SYNTH_TIMEOUT_MS);
+
+/** A value the data stack publishes for this one (a weak reference), by the output's name. */
+const fromData = (outputName: RegExp) => ({
+  'Fn::GetStackOutput': { StackName: 'KnapData', Region: { Ref: 'AWS::Region' }, OutputName: expect.stringMatching(outputName) },
+});
+const tableArn = () => fromData(/^PublishOutputFnGetAttKnapTableArn/);
 
 interface Statement {
   Effect: string;
@@ -25,8 +29,8 @@ interface Statement {
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
 /** Every statement of every policy attached to the function's role. */
-const statementsOf = (routeId: string): Statement[] => {
-  const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
+const statementsOf = (functionId: string): Statement[] => {
+  const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(functionId)]!;
   const roleId = fn.Properties?.Role['Fn::GetAtt'][0] as string;
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((policy) => list(policy.Properties?.Roles).some((role: { Ref?: string }) => role.Ref === roleId))
@@ -41,10 +45,10 @@ const leadingKeysOf = (statement: Statement): string[] | undefined => {
   return list(statement.Condition['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!).sort();
 };
 
-/** action -> resources it is allowed on; a resource limited to key prefixes reads `{ on, keys }`. */
-const grants = (routeId: string, service: string): Record<string, unknown[]> => {
+/** action -> resources it is allowed on; a resource limited to key prefixes reads `{ on, keys }`. Denials apart. */
+const grants = (functionId: string, service: string): Record<string, unknown[]> => {
   const byAction: Record<string, unknown[]> = {};
-  for (const statement of statementsOf(routeId)) {
+  for (const statement of statementsOf(functionId).filter((candidate) => candidate.Effect !== 'Deny')) {
     expect(statement.Effect).toBe('Allow');
     const keys = leadingKeysOf(statement);
     for (const action of list(statement.Action).filter((candidate) => candidate.startsWith(`${service}:`))) {
@@ -57,10 +61,10 @@ const grants = (routeId: string, service: string): Record<string, unknown[]> => 
 
 /** The table, for items whose partition key starts with one of these prefixes (`CLIENT#`) or matches one of these patterns only. */
 const items = (...scopes: string[]) => ({
-  on: { 'Fn::GetAtt': [tableId, 'Arn'] },
+  on: tableArn(),
   keys: scopes.map((scope) => (scope.endsWith('#') ? `${scope}*` : scope)).sort(),
 });
-const indexArn = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, `/index/${name}`]] });
+const indexArn = (name: string) => ({ 'Fn::Join': ['', [tableArn(), `/index/${name}`]] });
 const C = 'CLIENT#';
 const T = 'TOKEN#';
 const V = 'REVOKED#';
@@ -162,70 +166,129 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
   };
 };
 
-/** Every function: the routes' and the jobs'. */
-const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+/** A function's grants: the union of its routes' (one statement per action: the union of their key scopes, or of their indexes). */
+const functionGrants = (functionId: string): Record<string, unknown[]> => {
+  const byRoute = expectedGrants();
+  const served = FUNCTIONS.some((fn) => fn.id === functionId)
+    ? routesOf(functionId as never).map((route) => route.id)
+    : [functionId];
+  const merged: Record<string, unknown[]> = {};
+  for (const id of served) {
+    for (const [action, resources] of Object.entries(byRoute[id] ?? {}))
+      merged[action] = [...(merged[action] ?? []), ...resources];
+  }
+  for (const [action, resources] of Object.entries(merged)) {
+    const scoped = resources.filter((resource): resource is { on: unknown; keys: string[] } => 'keys' in (resource as object));
+    const others = [
+      ...new Map(resources.filter((resource) => !scoped.includes(resource as never)).map((r) => [JSON.stringify(r), r])).values(),
+    ];
+    merged[action] = [
+      ...(scoped.length > 0 ? [{ on: tableArn(), keys: [...new Set(scoped.flatMap((resource) => resource.keys))].sort() }] : []),
+      ...others,
+    ];
+  }
+  return merged;
+};
+
+/** Every function: the HTTP functions' and the jobs'. */
+const functionIds = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 const X_RAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** The functions that make runs (or redeliver one), and so may send them to the delivery queue (the deliverer re-queues retries). */
 const QUEUE_SENDERS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
-const ADMIN_ROUTES = routes.filter(isAdminRoute).map((route) => route.id);
-const queueArn = () => {
-  const [queueId] =
-    Object.entries(resourcesOf(template, 'AWS::SQS::Queue')).find(([, queue]) => queue.Properties?.RedrivePolicy) ?? [];
-  return { 'Fn::GetAtt': [queueId, 'Arn'] };
+const queueArn = () => fromData(/^PublishOutputFnGetAttDeliveriesArn/);
+/** Whether a function sends to the queue: it serves a route (or is a job) that makes runs. */
+const sendsRuns = (functionId: string) =>
+  QUEUE_SENDERS.includes(functionId) || routes.some((route) => route.fn === functionId && QUEUE_SENDERS.includes(route.id));
+
+/**
+ * Whether the function's policies allow an item action on a partition key, as IAM decides:
+ * an Allow whose `ForAllValues:StringLike` keys match, and no Deny whose `ForAnyValue` keys do.
+ */
+const allowed = (functionId: string, action: string, pk: string): boolean => {
+  const matches = (patterns: string | string[]) =>
+    list(patterns).some((pattern) =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        's',
+      ).test(pk),
+    );
+  const statements = statementsOf(functionId).filter((statement) => list(statement.Action).includes(action));
+  const denied = statements.some(
+    (statement) =>
+      statement.Effect === 'Deny' && matches(statement.Condition?.['ForAnyValue:StringLike']?.['dynamodb:LeadingKeys'] ?? []),
+  );
+  const granted = statements.some(
+    (statement) =>
+      statement.Effect === 'Allow' && matches(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []),
+  );
+  return granted && !denied;
 };
 
 describe('least privilege, per function', () => {
-  test('every function has its pinned DynamoDB actions, and the maps in lib/ agree', () => {
+  test('every route and job has its pinned DynamoDB actions, and the maps in lib/ agree', () => {
     const expected = expectedGrants();
-    expect(Object.keys(expected).sort()).toEqual([...functionIds].sort());
+    expect(Object.keys(expected).sort()).toEqual([...routes.map((route) => route.id), ...jobs.map((job) => job.id)].sort());
     const declared = { ...ROUTE_TABLE_ACCESS, ...JOB_TABLE_ACCESS };
-    for (const id of functionIds) expect(actionsOf(declared[id] ?? {})).toEqual(Object.keys(expected[id]!).sort());
+    for (const id of Object.keys(expected)) expect(actionsOf(declared[id] ?? {})).toEqual(Object.keys(expected[id]!).sort());
+    for (const fn of FUNCTIONS) {
+      expect(actionsOf(functionTableAccess(routesOf(fn.id)))).toEqual(Object.keys(functionGrants(fn.id)).sort());
+    }
   });
 
-  test.each(functionIds.map((id) => [id] as const))('%s: exactly its DynamoDB actions, on exactly its resources', (routeId) => {
-    const actual = grants(routeId, 'dynamodb');
-    for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    const expected = expectedGrants()[routeId]!;
-    for (const resources of Object.values(expected)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    expect(actual).toEqual(expected);
-  });
+  test.each(functionIds.map((id) => [id] as const))(
+    "%s: exactly its routes' DynamoDB actions, on exactly their resources",
+    (functionId) => {
+      const actual = grants(functionId, 'dynamodb');
+      for (const resources of Object.values(actual)) resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      const expected = functionGrants(functionId);
+      for (const resources of Object.values(expected))
+        resources.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      expect(actual).toEqual(expected);
+    },
+  );
 
-  test.each(functionIds.map((id) => [id] as const))('%s: its own log group, and the queue only if it makes runs', (routeId) => {
-    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]!;
-    const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
-    expect(grants(routeId, 'logs')).toEqual({
-      'logs:CreateLogStream': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
-      'logs:PutLogEvents': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
-    });
-    const services = new Set(
-      statementsOf(routeId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])),
-    );
-    const sends = QUEUE_SENDERS.includes(routeId);
-    const usesTable = Object.keys(expectedGrants()[routeId]!).length > 0;
-    // Every function that meters a client seals or opens tokens: it reads the signing keys, and
-    // only that secret. Admin functions never see an API token.
-    const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs', ...ADMIN_ROUTES].includes(routeId);
-    expect([...services].sort()).toEqual([
-      ...(usesTable ? ['dynamodb'] : []),
-      'logs',
-      ...(readsKeys ? ['secretsmanager'] : []),
-      ...(sends ? ['sqs'] : []),
-      'xray',
-    ]);
-    if (readsKeys) {
-      const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
-      expect(grants(routeId, 'secretsmanager')).toEqual({
-        'secretsmanager:DescribeSecret': [{ Ref: secretId }],
-        'secretsmanager:GetSecretValue': [{ Ref: secretId }],
+  test.each(functionIds.map((id) => [id] as const))(
+    '%s: its own log group, and the queue only if it makes runs',
+    (functionId) => {
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(functionId)]!;
+      const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
+      expect(grants(functionId, 'logs')).toEqual({
+        'logs:CreateLogStream': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
+        'logs:PutLogEvents': [{ 'Fn::GetAtt': [logGroupId, 'Arn'] }],
       });
-    }
-    if (sends) {
-      const sqs = grants(routeId, 'sqs');
-      const sendActions = Object.keys(sqs).filter((action) => action.startsWith('sqs:Send'));
-      expect(sendActions.length).toBeGreaterThan(0);
-      for (const action of sendActions) expect(sqs[action]).toEqual([queueArn()]);
-    }
-  });
+      const services = new Set(
+        statementsOf(functionId).flatMap((statement) => list(statement.Action).map((action) => action.split(':')[0])),
+      );
+      const sends = sendsRuns(functionId);
+      const usesTable = Object.keys(functionGrants(functionId)).length > 0;
+      // Every function that meters a client seals or opens tokens: it reads the signing keys, and
+      // only that secret. Admin functions never see an API token.
+      const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs', 'admin'].includes(functionId);
+      expect([...services].sort()).toEqual([
+        ...(usesTable ? ['dynamodb'] : []),
+        'logs',
+        ...(readsKeys ? ['secretsmanager'] : []),
+        ...(sends ? ['sqs'] : []),
+        'xray',
+      ]);
+      if (readsKeys) {
+        const secret = fromData(/^PublishOutputRefTokenKeys/);
+        expect(grants(functionId, 'secretsmanager')).toEqual({
+          'secretsmanager:DescribeSecret': [secret],
+          'secretsmanager:GetSecretValue': [secret],
+        });
+      }
+      if (sends) {
+        const sqs = grants(functionId, 'sqs');
+        const sendActions = Object.keys(sqs).filter((action) => action.startsWith('sqs:Send'));
+        expect(sendActions.length).toBeGreaterThan(0);
+        for (const action of sendActions) expect(sqs[action]).toEqual([queueArn()]);
+      }
+    },
+  );
 
   test("no wildcard but X-Ray's: no action with *, Resource * only for the trace writes; one managed policy, CodeDeploy's", () => {
     const policies = [
@@ -263,8 +326,10 @@ describe('least privilege, per function', () => {
     ]);
   });
 
-  test.each(functionIds.map((id) => [id] as const))('%s: may write traces (X-Ray), in one statement of its own', (routeId) => {
-    const xray = statementsOf(routeId).filter((statement) => list(statement.Action).some((action) => action.startsWith('xray:')));
+  test.each(functionIds.map((id) => [id] as const))('%s: may write traces (X-Ray), in one statement of its own', (functionId) => {
+    const xray = statementsOf(functionId).filter((statement) =>
+      list(statement.Action).some((action) => action.startsWith('xray:')),
+    );
     expect(xray).toEqual([{ Effect: 'Allow', Action: X_RAY_WRITES, Resource: '*' }]);
   });
 
@@ -287,21 +352,42 @@ describe('least privilege, per function', () => {
     expect(inScope(KEY_PREFIX.knap, key.knap('acme', 'uuid').pk)).toBe(true);
   });
 
-  test.each(ADMIN_ROUTES.map((id) => [id] as const))(
-    '%s: writes nothing under ORG# but audit events, reads no Knap',
-    (routeId) => {
-      for (const statement of statementsOf(routeId)) {
-        const keys = leadingKeysOf(statement) ?? [];
-        expect(keys).not.toContain('ORG#*');
-        if (JSON.stringify(statement.Resource).includes('/index/')) continue;
-        for (const pattern of keys.filter((candidate) => candidate.startsWith('ORG#'))) expect(pattern).toBe(A);
+  test.each([['admin']] as const)('%s: writes nothing under ORG# but audit events, reads no Knap', (functionId) => {
+    for (const statement of statementsOf(functionId)) {
+      const keys = leadingKeysOf(statement) ?? [];
+      expect(keys).not.toContain('ORG#*');
+      if (JSON.stringify(statement.Resource).includes('/index/')) continue;
+      for (const pattern of keys.filter((candidate) => candidate.startsWith('ORG#'))) expect(pattern).toBe(A);
+    }
+  });
+
+  test.each(functionIds.map((id) => [id] as const))(
+    '%s: an audit partition is beyond it unless it is the admin function, whatever ORG# keys it has',
+    (functionId) => {
+      const audit = key.orgAudit('acme');
+      const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+      const reads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem'];
+      if (functionId === 'admin') {
+        // The audit write of every admin change, and nothing else there.
+        expect(allowed(functionId, 'dynamodb:PutItem', audit)).toBe(true);
+        for (const action of [...writes.slice(1), ...reads]) expect(allowed(functionId, action, audit)).toBe(false);
+        return;
+      }
+      for (const action of [...writes, ...reads]) expect(allowed(functionId, action, audit)).toBe(false);
+      // The Knap's own partition stays reachable where the function had it: the denial is the audit's alone.
+      if (functionId === 'knaps') {
+        expect(allowed(functionId, 'dynamodb:PutItem', key.knap('acme', 'uuid').pk)).toBe(true);
+        expect(allowed(functionId, 'dynamodb:GetItem', key.knap('acme', 'uuid').pk)).toBe(true);
       }
     },
   );
 
   test('Query of the table itself only with dynamodb:LeadingKeys; elsewhere only on named indexes', () => {
     for (const id of functionIds) {
-      for (const statement of statementsOf(id).filter((candidate) => list(candidate.Action).includes('dynamodb:Query'))) {
+      const queries = statementsOf(id).filter(
+        (candidate) => candidate.Effect === 'Allow' && list(candidate.Action).includes('dynamodb:Query'),
+      );
+      for (const statement of queries) {
         for (const resource of list(statement.Resource)) {
           if (JSON.stringify(resource).includes('/index/')) continue;
           expect(leadingKeysOf(statement)).toEqual([A]);
@@ -332,7 +418,7 @@ describe('the operator policy: the admin CLI on the table', () => {
           'dynamodb:Scan',
           'dynamodb:UpdateItem',
         ],
-        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Resource: tableArn(),
       },
       { Effect: 'Allow', Action: 'dynamodb:Query', Resource: indexArn('gsi3') },
     ]);

@@ -1,6 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS, greedyRouteKey, routes, routesOf } from '../../functions/routes.js';
+import { STATEFUL_LOGICAL_IDS } from '../../lib/data.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { TABLE_DEFINITION } from '../../local/ensure-table.js';
 import { INDEXES, TTL_ATTRIBUTE } from '../../shared/store/table.js';
@@ -8,21 +9,31 @@ import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 // The template `npm run synth` writes, synthesized once for all the CDK suites.
 let template: Template;
-let tableId: string;
+let dataTemplate: Template;
 beforeAll(async () => {
-  ({ template } = await synthesized());
-  [tableId] = Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')) as [string];
+  ({ template, dataTemplate } = await synthesized());
 }, SYNTH_TIMEOUT_MS);
 
 const ref = (logicalId: string) => ({ Ref: logicalId });
 /** A function's `live` alias: `Ref` gives its ARN. */
-const liveOf = (routeId: string) => ref(`${functionLogicalId(routeId)}Live`);
+const liveOf = (functionId: string) => ref(`${functionLogicalId(functionId)}Live`);
+/** A value of the data stack, read by the stateless one (a weak reference: Fn::GetStackOutput). */
+const fromData = (logicalId: string) => ({
+  'Fn::GetStackOutput': expect.objectContaining({ StackName: 'KnapData', OutputName: expect.stringContaining(logicalId) }),
+});
+const greedyKeys = FUNCTIONS.flatMap((fn) => (fn.greedy ?? []).map(greedyRouteKey));
 
 describe('HTTP API routes, from functions/routes.ts', () => {
-  test('exactly one route per route-table entry, no catch-all', () => {
+  test('one route per route-table entry, and one greedy route per area prefix', () => {
     const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
-    expect([...routeKeys].sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
-    expect([...routeKeys].sort()).toEqual([
+    expect([...routeKeys].sort()).toEqual([...routes.map((route) => `${route.method} ${route.path}`), ...greedyKeys].sort());
+    expect(greedyKeys.sort()).toEqual([
+      'ANY /api/admin/{proxy+}',
+      'ANY /api/docs/{proxy+}',
+      'ANY /api/oauth/{proxy+}',
+      'ANY /api/studio/{proxy+}',
+    ]);
+    expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
       'DELETE /api/admin/clients/{client_id}',
       'DELETE /api/admin/webhooks/{endpoint_id}',
       'DELETE /api/studio/knap-tools/{uuid}',
@@ -55,7 +66,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
   });
 
   test.each(routes.map((route) => [route.id, route] as const))(
-    "%s: its route goes to its own Lambda's live alias, payload 2.0",
+    "%s: its route goes to its function's live alias, payload 2.0",
     (_id, route) => {
       const [, routeResource] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
         ([, resource]) => resource.Properties?.RouteKey === `${route.method} ${route.path}`,
@@ -65,21 +76,39 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       expect(integration?.Properties).toEqual(
         expect.objectContaining({
           IntegrationType: 'AWS_PROXY',
-          IntegrationUri: liveOf(route.id),
+          IntegrationUri: liveOf(route.fn),
           PayloadFormatVersion: '2.0',
         }),
       );
     },
   );
 
-  test("API Gateway may invoke each function's live alias for its route only", () => {
-    for (const route of routes) {
-      template.hasResourceProperties('AWS::Lambda::Permission', {
-        Action: 'lambda:InvokeFunction',
-        Principal: 'apigateway.amazonaws.com',
-        FunctionName: liveOf(route.id),
-        SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${route.path}`])] },
-      });
+  test('each greedy prefix goes to the function of its area', () => {
+    const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
+    for (const fn of FUNCTIONS) {
+      for (const prefix of fn.greedy ?? []) {
+        const [, route] = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).find(
+          ([, resource]) => resource.Properties?.RouteKey === greedyRouteKey(prefix),
+        )!;
+        const integrationId = route.Properties?.Target['Fn::Join'][1][1].Ref as string;
+        expect(integrations[integrationId]?.Properties?.IntegrationUri).toEqual(liveOf(fn.id));
+      }
+    }
+  });
+
+  test('one integration and one API Gateway invoke permission per HTTP function, not per route', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Integration', FUNCTIONS.length);
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
+      (permission) => permission.Properties?.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(
+      permissions.map((permission) => permission.Properties?.FunctionName).sort((a, b) => a.Ref.localeCompare(b.Ref)),
+    ).toEqual(FUNCTIONS.map((fn) => liveOf(fn.id)).sort((a, b) => a.Ref.localeCompare(b.Ref)));
+    for (const permission of permissions) {
+      // This API only, any stage, method and path.
+      expect(permission.Properties?.SourceArn['Fn::Join'][1]).toEqual(
+        expect.arrayContaining([{ Ref: expect.stringMatching(/^ApiHttpApi/) }, '/*/*/*']),
+      );
     }
   });
 
@@ -107,7 +136,9 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       string,
       { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
     >;
-    expect(Object.keys(settings).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    expect(Object.keys(settings).sort()).toEqual(
+      [...routes.map((route) => `${route.method} ${route.path}`), ...greedyKeys].sort(),
+    );
     const limits = (routeKey: string) => [settings[routeKey]?.ThrottlingRateLimit, settings[routeKey]?.ThrottlingBurstLimit];
     expect(limits('POST /api/oauth/token')).toEqual([20, 40]);
     expect(limits('POST /api/oauth/revoke')).toEqual([20, 40]);
@@ -126,6 +157,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
     expect(adminRoutes).toHaveLength(11);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
+    expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
+    expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);
     // Route settings name route keys: the stage waits for the routes.
     const stageId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
     const dependsOn = resourcesOf(template, 'AWS::ApiGatewayV2::Stage')[stageId]?.DependsOn as string[];
@@ -141,33 +174,34 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: Match.absent() });
   });
 
-  test('outputs: the API URL and the table name', () => {
+  test("outputs: the API URL; the table name is the data stack's", () => {
     const apiId = Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Api'))[0]!;
     // No trailing slash: clients append /api/oauth/token.
     template.hasOutput('ApiUrl', {
       Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] },
     });
-    template.hasOutput('TableName', { Value: ref(tableId) });
+    dataTemplate.hasOutput('TableName', { Value: ref(STATEFUL_LOGICAL_IDS.table) });
   });
 
   test("outputs: every function's name", () => {
-    for (const id of [...routes.map((route) => route.id), ...jobs.map((job) => job.id)]) {
+    for (const id of [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)]) {
       template.hasOutput(`${functionLogicalId(id)}Name`, { Value: ref(functionLogicalId(id)) });
     }
   });
 });
 
 describe('functions', () => {
-  test('one Lambda per route and per job, and no other', () => {
+  test('one Lambda per HTTP function and per job, and no other', () => {
     expect(Object.keys(resourcesOf(template, 'AWS::Lambda::Function')).sort()).toEqual(
-      [...routes.map((route) => route.id), ...jobs.map((job) => job.id)].map(functionLogicalId).sort(),
+      [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)].map(functionLogicalId).sort(),
     );
+    expect(FUNCTIONS.map((fn) => fn.id)).toEqual(['token', 'create-knap', 'oauth', 'knaps', 'admin', 'pages']);
   });
 
-  test.each(routes.map((route) => [route.id, route] as const))(
+  test.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))(
     '%s: Node.js 22 on arm64, 256 MB, 10 s, ESM handler',
-    (_id, route) => {
-      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+    (_id, definition) => {
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(definition.id)]!;
       expect(fn.Properties).toEqual(
         expect.objectContaining({
           Runtime: 'nodejs22.x',
@@ -175,28 +209,26 @@ describe('functions', () => {
           MemorySize: 256,
           Timeout: 10,
           Handler: 'index.handler',
-          Description: `${route.method} ${route.path}: ${route.description}`,
+          Description: expect.stringContaining(definition.description),
         }),
       );
     },
   );
 
-  test.each(routes.map((route) => [route.id, route] as const))('%s: exactly the environment the code reads', (_id, route) => {
-    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+  test.each(FUNCTIONS.map((fn) => [fn.id, fn] as const))('%s: exactly the environment its routes read', (_id, definition) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(definition.id)]!;
+    const served = routesOf(definition.id).map((route) => route.id);
+    const serves = (...ids: string[]) => served.some((id) => ids.includes(id));
     // The public documentation routes never touch the table; the run makers (and redelivery)
     // reach the queue; admin functions verify admins' JWTs and never see the token keys.
-    const publicRoute = ['openapi', 'docs', 'docs-asset', 'oauth-metadata', 'console'].includes(route.id);
-    const adminRoute = route.path.startsWith('/api/admin/');
-    const makesRuns = ['start-run', 'report-meeting', 'admin-redeliver-run'].includes(route.id);
-    const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
+    const publicOnly = served.every((id) => ['openapi', 'docs', 'docs-asset', 'oauth-metadata', 'console'].includes(id));
+    const admin = definition.id === 'admin';
     expect(fn.Properties?.Environment.Variables).toEqual({
-      ...(publicRoute ? {} : { TABLE_NAME: ref(tableId) }),
-      ...(publicRoute || adminRoute ? {} : { TOKEN_KEYS_SECRET_ARN: ref(secretId!) }),
-      ...(adminRoute
-        ? { ADMIN_ISSUER: expect.anything(), ADMIN_AUDIENCE: expect.anything(), ADMIN_ORG_CLAIM: 'cognito:groups' }
-        : {}),
+      ...(publicOnly ? {} : { TABLE_NAME: fromData(STATEFUL_LOGICAL_IDS.table) }),
+      ...(publicOnly || admin ? {} : { TOKEN_KEYS_SECRET_ARN: fromData(STATEFUL_LOGICAL_IDS.tokenKeys) }),
+      ...(admin ? { ADMIN_ISSUER: expect.anything(), ADMIN_AUDIENCE: expect.anything(), ADMIN_ORG_CLAIM: 'cognito:groups' } : {}),
       // The console signs in with the admin issuer; the OpenAPI document names its discovery.
-      ...(route.id === 'console'
+      ...(serves('console')
         ? {
             ADMIN_ISSUER: expect.anything(),
             ADMIN_CONSOLE_CLIENT_ID: expect.anything(),
@@ -205,13 +237,13 @@ describe('functions', () => {
             ADMIN_SIGN_OUT_URL: expect.anything(),
           }
         : {}),
-      ...(route.id === 'openapi' ? { ADMIN_ISSUER: expect.anything() } : {}),
-      ...(makesRuns ? { DELIVERY_QUEUE_URL: expect.objectContaining({ Ref: expect.any(String) }) } : {}),
+      ...(serves('openapi') ? { ADMIN_ISSUER: expect.anything() } : {}),
+      ...(serves('start-run', 'report-meeting', 'admin-redeliver-run')
+        ? { DELIVERY_QUEUE_URL: fromData(STATEFUL_LOGICAL_IDS.deliveries) }
+        : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       DYNAMODB_TIMEOUT_MS: '2000',
-      // DynamoDB's JSON protocol spoken directly (shared/store/dynamo-wire.ts); `-c dynamodbTransport=sdk` for the SDK.
-      DYNAMODB_TRANSPORT: 'wire',
       DEFAULT_RATE_LIMIT: '100',
       // No NODE_OPTIONS: `--enable-source-maps` would parse the map at every cold start (shared/lambda/mapped-stacks.ts).
       // No DYNAMODB_ENDPOINT: deployed, the SDK's own endpoint is the only one (-c samLocal=true declares it for SAM).
@@ -220,27 +252,27 @@ describe('functions', () => {
     expect(3 * 2000).toBeLessThan(fn.Properties?.Timeout * 1000);
   });
 
-  test.each(routes.map((route) => [route.id, route] as const))('%s: its own log group, kept one month', (_id, route) => {
-    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+  test.each(FUNCTIONS.map((fn) => [fn.id] as const))('%s: its own log group, kept one month', (id) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(id)]!;
     const logGroupId = fn.Properties?.LoggingConfig.LogGroup.Ref as string;
     expect(resourcesOf(template, 'AWS::Logs::LogGroup')[logGroupId]?.Properties).toEqual({ RetentionInDays: 30 });
   });
 
   test('active X-Ray tracing on every function, routes and jobs', () => {
     const functions = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
-    expect(functions.length).toBeGreaterThan(routes.length);
+    expect(functions.length).toBe(FUNCTIONS.length + jobs.length);
     for (const fn of functions) expect(fn.Properties?.TracingConfig).toEqual({ Mode: 'Active' });
   });
 
   test('log groups: one per function and one for access logs, no other', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + jobs.length + 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', FUNCTIONS.length + jobs.length + 1);
   });
 });
 
 describe('the token signing keys', () => {
   test('one generated secret, `current` 64 characters, kept when the stack goes, its ARN an output', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    template.hasResource('AWS::SecretsManager::Secret', {
+    dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    dataTemplate.hasResource('AWS::SecretsManager::Secret', {
       DeletionPolicy: 'Retain',
       Properties: {
         Description: Match.stringLikeRegexp('token signing keys'),
@@ -252,16 +284,16 @@ describe('the token signing keys', () => {
         },
       },
     });
-    const [secretId] = Object.keys(resourcesOf(template, 'AWS::SecretsManager::Secret'));
-    template.hasOutput('TokenKeysSecretArn', { Value: ref(secretId!) });
+    dataTemplate.hasOutput('TokenKeysSecretArn', { Value: ref(STATEFUL_LOGICAL_IDS.tokenKeys) });
+    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
   });
 });
 
 describe('the table, as shared/store/table.ts and local/ensure-table.ts define it', () => {
   test('keys, GSIs, TTL, point-in-time recovery, on-demand billing', () => {
-    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    dataTemplate.resourceCountIs('AWS::DynamoDB::Table', 1);
     // The same keys and indexes as the table `npm start` creates (local/ensure-table.ts)...
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
+    dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', {
       ...TABLE_DEFINITION,
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -278,7 +310,7 @@ describe('the table, as shared/store/table.ts and local/ensure-table.ts define i
   });
 
   test('survives the stack: retained on delete and on replacement, and protected from DeleteTable', () => {
-    template.hasResource('AWS::DynamoDB::Table', {
+    dataTemplate.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({ DeletionProtectionEnabled: true }),

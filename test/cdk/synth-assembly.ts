@@ -12,8 +12,10 @@ import { type Acknowledgment, acknowledgments, buildApp, nagFindings, type Synth
 
 export interface SynthReport {
   options: SynthOptions;
-  /** The template's file name in the assembly folder. */
+  /** The template's file name in the assembly folder (the stateless stack, KnapApi). */
   templateFile: string;
+  /** The stateful stack's (KnapData). */
+  dataTemplateFile: string;
   /** Why app.synth() threw (with cdk-nag registered, an unacknowledged finding does), if it did. */
   synthError?: string;
   stackCount?: number;
@@ -27,8 +29,8 @@ const options = JSON.parse(json) as SynthOptions;
 
 // The console function's files (console/dist) are copied beside its bundle.
 if (options.bundle) await ensureConsoleBuilt();
-const { app, stack } = buildApp(options, join(outdir, 'assembly'));
-const report: SynthReport = { options, templateFile: stack.templateFile };
+const { app, stack, data } = buildApp(options, join(outdir, 'assembly'));
+const report: SynthReport = { options, templateFile: stack.templateFile, dataTemplateFile: data.templateFile };
 try {
   report.stackCount = app.synth().stacks.length;
 } catch (error) {

@@ -23,7 +23,10 @@ export const SYNTH_TIMEOUT_MS = 300_000;
 export const AS_NPM_RUN_SYNTH: SynthOptions = { bundle: true, nag: true };
 
 export interface Synthesized {
+  /** The stateless stack's template (KnapApi). */
   template: Template;
+  /** The stateful stack's template (KnapData). */
+  dataTemplate: Template;
   /** The cloud assembly folder: templates, manifest, asset folders. */
   outdir: string;
   report: SynthReport;
@@ -71,7 +74,8 @@ export const synthesized = async (options: SynthOptions = AS_NPM_RUN_SYNTH): Pro
   const outdir = join(dir, 'assembly');
   const templatePath = join(outdir, report.templateFile);
   if (!existsSync(templatePath)) throw new Error(`synthesis wrote no template: ${report.synthError ?? 'no error given'}`);
-  return { template: Template.fromJSON(JSON.parse(readFileSync(templatePath, 'utf8'))), outdir, report };
+  const read = (file: string) => Template.fromJSON(JSON.parse(readFileSync(join(outdir, file), 'utf8')));
+  return { template: read(report.templateFile), dataTemplate: read(report.dataTemplateFile), outdir, report };
 };
 
 // CloudFormation properties are free-form JSON whose shape each test asserts on.

@@ -319,6 +319,40 @@ describe('backfill-due-index', () => {
   });
 });
 
+describe('migrate', () => {
+  test('runs every step in order, and a second run changes nothing', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { createDocumentClient } = await import('../../shared/store/dynamo-client.js');
+    const documents = createDocumentClient({ endpoint: api.table.endpoint });
+    // A scheduled Knap as an earlier version stored it: no gsi3 keys, no version.
+    await documents.send(
+      new PutCommand({
+        TableName: api.table.tableName,
+        Item: {
+          pk: 'ORG#migrate',
+          sk: 'KNAP#8a9b0c1d-0000-4000-8000-000000000002',
+          type: 'knap',
+          uuid: '8a9b0c1d-0000-4000-8000-000000000002',
+          schedule_type: 'scheduled',
+          is_active: true,
+          next_run_at: '2030-01-01T09:00:00Z',
+        },
+      }),
+    );
+    documents.destroy();
+    const first = await admin('migrate', '--json');
+    expect(first.status).toBe(0);
+    const steps = (JSON.parse(first.out) as { steps: { id: string; changed: Record<string, number> }[] }).steps;
+    expect(steps.map((step) => step.id)).toEqual(['due-index', 'run-index', 'revocations']);
+    expect(steps[0]?.changed.added).toBeGreaterThanOrEqual(1);
+    const second = await admin('migrate', '--json');
+    for (const step of (JSON.parse(second.out) as { steps: { changed: Record<string, number> }[] }).steps) {
+      expect(Object.values(step.changed).every((count) => count === 0)).toBe(true);
+    }
+    expect((await admin('migrate')).out).toMatch(/^due-index: 0 added \(scheduled Knaps/);
+  });
+});
+
 describe('organization admins and the audit log', () => {
   const auditOf = async (org: string) =>
     (await api.deps.repo.listAuditEvents(org, { limit: 50 })).events.map(({ actor, action, target }) => ({
