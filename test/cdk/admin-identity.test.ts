@@ -33,14 +33,16 @@ const adminRoutesOf = (template: Template) => {
     const routeKey = `${route.method} ${route.path}`;
     expect(byKey.get(routeKey)?.Properties?.AuthorizationType).toBe('NONE');
     expect(settings[routeKey]).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
-    expect(variablesOf(template, route.id)).not.toHaveProperty('TOKEN_KEYS_SECRET_ARN');
+    expect(variablesOf(template, route.fn)).not.toHaveProperty('TOKEN_KEYS_SECRET_ARN');
   }
   for (const route of OTHER_ROUTES) {
     // Only admin functions can verify an admin token (it takes the audience too); the console is
     // told where to sign in, and the OpenAPI document names the issuer's discovery.
-    const told = { console: ['ADMIN_ISSUER', 'ADMIN_ORG_CLAIM'], openapi: ['ADMIN_ISSUER'] }[route.id] ?? [];
+    const told = routes
+      .filter((other) => other.fn === route.fn)
+      .flatMap((other) => ({ console: ['ADMIN_ISSUER', 'ADMIN_ORG_CLAIM'], openapi: ['ADMIN_ISSUER'] })[other.id] ?? []);
     for (const name of ADMIN_VARIABLES.filter((name) => !told.includes(name))) {
-      expect(variablesOf(template, route.id)).not.toHaveProperty(name);
+      expect(variablesOf(template, route.fn)).not.toHaveProperty(name);
     }
   }
 };
@@ -79,19 +81,31 @@ test('admin throttle: its own setting, capped at a lower stage by default, as gi
   });
 });
 
-describe('by default: a Cognito user pool made by the stack', () => {
+describe('by default: a Cognito user pool made by the data stack, its app client by the API stack', () => {
   let template: Template;
+  let dataTemplate: Template;
   beforeAll(async () => {
-    ({ template } = await synthesized());
+    ({ template, dataTemplate } = await synthesized());
   }, SYNTH_TIMEOUT_MS);
 
   test("every admin function verifies tokens of the stack's user pool, for the console's app client", () => {
-    const poolId = onlyOfType(template, 'AWS::Cognito::UserPool');
+    const poolId = onlyOfType(dataTemplate, 'AWS::Cognito::UserPool');
     const clientId = onlyOfType(template, 'AWS::Cognito::UserPoolClient');
+    expect(template.toJSON().Resources[clientId].Properties.UserPoolId).toEqual({
+      'Fn::GetStackOutput': expect.objectContaining({ StackName: 'KnapData', OutputName: expect.stringContaining(poolId) }),
+    });
     for (const route of ADMIN_ROUTES) {
-      const variables = variablesOf(template, route.id);
+      const variables = variablesOf(template, route.fn);
       expect(variables.ADMIN_ISSUER).toEqual({
-        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
+        'Fn::Join': [
+          '',
+          [
+            'https://cognito-idp.',
+            { Ref: 'AWS::Region' },
+            '.amazonaws.com/',
+            { 'Fn::GetStackOutput': expect.objectContaining({ OutputName: expect.stringContaining(poolId) }) },
+          ],
+        ],
       });
       expect(variables.ADMIN_AUDIENCE).toEqual({ Ref: clientId });
       expect(variables.ADMIN_ORG_CLAIM).toBe('cognito:groups');
@@ -111,7 +125,8 @@ describe('by default: a Cognito user pool made by the stack', () => {
   });
 
   test('e-mail sign-in, no self sign-up, optional app MFA, strong passwords, kept when the stack goes', () => {
-    const pools = resourcesOf(template, 'AWS::Cognito::UserPool');
+    template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    const pools = resourcesOf(dataTemplate, 'AWS::Cognito::UserPool');
     expect(Object.keys(pools)).toHaveLength(1);
     const [pool] = Object.values(pools);
     expect(pool?.DeletionPolicy).toBe('Retain');
@@ -148,8 +163,8 @@ describe('by default: a Cognito user pool made by the stack', () => {
   });
 
   test('its sign-in domain, and the outputs an operator needs', () => {
-    template.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
-    const outputs = Object.keys(template.findOutputs('*'));
+    dataTemplate.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
+    const outputs = [...Object.keys(template.findOutputs('*')), ...Object.keys(dataTemplate.findOutputs('*'))];
     for (const name of ['AdminUserPoolId', 'AdminConsoleClientId', 'AdminSignInDomain', 'AdminIssuer']) {
       expect(outputs.some((output) => output.includes(name))).toBe(true);
     }
@@ -158,18 +173,21 @@ describe('by default: a Cognito user pool made by the stack', () => {
 
 describe('with adminIssuer: the team brings its own issuer', () => {
   let template: Template;
+  let dataTemplate: Template;
   let report: Synthesized['report'];
   beforeAll(async () => {
-    ({ template, report } = await synthesized({
+    ({ template, dataTemplate, report } = await synthesized({
       nag: true,
       context: { adminIssuer: 'https://example.okta.com/oauth2/default', adminAudience: 'api://knap-admin' },
     }));
   }, SYNTH_TIMEOUT_MS);
 
   test('no user pool, no app client, no sign-in domain; the issuer is an output; cdk-nag clean', () => {
-    template.resourceCountIs('AWS::Cognito::UserPool', 0);
-    template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
-    template.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
+    for (const of of [template, dataTemplate]) {
+      of.resourceCountIs('AWS::Cognito::UserPool', 0);
+      of.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+      of.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
+    }
     expect(report.synthError).toBeUndefined();
     expect(report.nag?.violations).toEqual([]);
     const issuer = Object.entries(template.findOutputs('*')).find(([name]) => name.includes('AdminIssuer'));
@@ -178,7 +196,7 @@ describe('with adminIssuer: the team brings its own issuer', () => {
 
   test('every admin function verifies tokens of that issuer, for that audience, organization in `org`', () => {
     for (const route of ADMIN_ROUTES) {
-      expect(variablesOf(template, route.id)).toMatchObject({
+      expect(variablesOf(template, route.fn)).toMatchObject({
         ADMIN_ISSUER: 'https://example.okta.com/oauth2/default',
         ADMIN_AUDIENCE: 'api://knap-admin',
         ADMIN_ORG_CLAIM: 'org',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS, type FunctionId, routesOf } from '../../functions/routes.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
@@ -34,26 +34,33 @@ const BUNDLE_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
-/** Every function, with the files its route copies beside the bundle (the docs page's script and style). */
+/** Every function, with the files its routes copy beside the bundle (the docs page's script and style, the console). */
 const functionsWithAssets = [
-  ...routes.map(
-    (route) => [route.id, functionLogicalId(route.id), (route.assets ?? []).map((asset) => basename(asset))] as const,
+  ...FUNCTIONS.map(
+    (fn) =>
+      [
+        fn.id,
+        functionLogicalId(fn.id),
+        [...new Set(routesOf(fn.id).flatMap((route) => route.assets ?? []))].map((asset) => basename(asset)),
+      ] as const,
   ),
   ...jobs.map((job) => [job.id, functionLogicalId(job.id), [] as string[]] as const),
 ];
 
 /** Functions that read no table and handle no token: no SDK at all. */
-const PUBLIC = ['oauth-metadata', 'openapi', 'docs', 'docs-asset', 'console'];
+const PUBLIC = ['pages'];
 /** Functions that queue runs for delivery (or redeliver one), the only ones with the SQS client. */
-const QUEUES_RUNS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
+const QUEUES_RUNS = ['knaps', 'admin', 'dispatch-runs', 'deliver-runs'];
 /** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */
-const SCHEDULES_BESIDE = ['create-knap', 'update-knap'];
+const SCHEDULES_BESIDE = ['create-knap', 'knaps'];
+/** Functions whose routes parse on every request (the preview): the parser is in the bundle too. */
+const SCHEDULES_INSIDE = ['knaps'];
 /** Functions that parse schedules: chrono-node, which only words a rejection, is beside the bundle. */
-const PARSES = [...SCHEDULES_BESIDE, 'preview-schedule'];
+const PARSES = [...SCHEDULES_BESIDE];
 /** The jobs handle no token: no Secrets Manager client. */
 const JOBS = jobs.map((job) => job.id);
 /** Organization admins' functions verify a JWT of the admin issuer, never an API token: no Secrets Manager client either. */
-const ADMIN = routes.filter((route) => route.path.startsWith('/api/admin/')).map((route) => route.id);
+const ADMIN = ['admin'];
 
 /** Functions that seal or open API tokens: the token keys' Secrets Manager read. */
 const READS_TOKEN_KEYS = functionsWithAssets
@@ -124,7 +131,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       expect(code().includes('"./schedules.mjs"')).toBe(false);
       return;
     }
-    expect(code()).not.toMatch(parser);
+    expect(code().match(parser) !== null).toBe(SCHEDULES_INSIDE.includes(id));
     expect(code()).toContain('"./schedules.mjs"');
     expect(readFileSync(join(bundle().assetPath, 'schedules.mjs'), 'utf8')).toMatch(parser);
     // It stands alone: the file the bundle imports reads a schedule, and loads chrono-node beside it to word a rejection.
@@ -187,21 +194,24 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(type).toBe('function');
   });
 
-  // The routes only: a job's handler reaches DynamoDB before anything that could throw.
-  if (!routes.some((route) => route.id === id)) return;
+  // The HTTP functions only: a job's handler reaches DynamoDB before anything that could throw.
+  if (!FUNCTIONS.some((fn) => fn.id === id)) return;
   test('an error inside the bundle is traced to our source lines, without --enable-source-maps', () => {
     // No context: the first thing that reads it (the correlation id) throws a TypeError in our code.
     const stack = runWithBundle('try { await m.handler({}, undefined); } catch (error) { process.stdout.write(error.stack); }');
     expect(stack).toMatch(/^TypeError: /);
-    expect(stack).toMatch(/\(shared\/http\/[\w-]+\.ts:\d+:\d+\)/);
+    expect(stack).toMatch(/\((shared\/http|functions)\/[\w-]+\.ts:\d+:\d+\)/);
     expect(stack).not.toContain('node_modules');
   });
 
   if (PUBLIC.includes(id)) return;
   test('deployed, a sampled invocation loads the tracer from beside the bundle, an unsampled one does not', () => {
-    // A request refused before any I/O (no credentials); cls-hooked, under the X-Ray SDK, keeps its namespaces on `process`.
+    // A request to one of its routes refused before any I/O (no credentials); cls-hooked, under
+    // the X-Ray SDK, keeps its namespaces on `process`.
+    const route = routesOf(id as FunctionId)[0]!;
+    const path = route.path.replace(/\{\w+\}/g, 'x');
     const invoke = `
-      const event = { version: '2.0', routeKey: 'POST /x', rawPath: '/x', headers: {}, requestContext: { requestId: 'r', http: { method: 'POST', path: '/x' } } };
+      const event = { version: '2.0', routeKey: '${route.method} ${route.path}', rawPath: '${path}', headers: {}, requestContext: { requestId: 'r', stage: '$default', http: { method: '${route.method}', path: '${path}' } } };
       const context = { awsRequestId: 'a', functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 };
       const { statusCode } = await m.handler(event, context);
       process.stdout.write('\\n' + JSON.stringify({ statusCode, tracer: Boolean(process.namespaces?.AWSXRay) }));`;

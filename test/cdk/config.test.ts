@@ -44,13 +44,14 @@ describe('settings from context (cdk.json or -c)', () => {
       adminThrottle: { rateLimit: 20, burstLimit: 40 },
       reservedConcurrency: {},
       tableName: null,
+      freshDeployment: false,
+      tokenKeysSecretArn: null,
       samLocal: false,
       storedTokensUntil: null,
       adminIssuer: null,
       adminAudience: null,
       adminOrgClaim: null,
       adminMfa: 'optional',
-      dynamodbTransport: 'wire',
       adminConsoleClientId: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
@@ -180,7 +181,9 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ adminIssuer: 'https://example.okta.com' }, /go together/],
     [{ adminAudience: 'api://knap' }, /go together/],
     [{ adminMfa: 'sometimes' }, /adminMfa/],
-    [{ dynamodbTransport: 'fetch' }, /dynamodbTransport/],
+    [{ freshDeployment: 'yes' }, /freshDeployment/],
+    [{ tokenKeysSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:keys' }, /tokenKeysSecretArn/],
+    [{ reservedConcurrency: 'list-knaps=1' }, /reservedConcurrency/],
     [{ storedTokensUntil: '2026-13-40' }, /storedTokensUntil/],
   ])('refuses %j with a message naming the key', (context, message) => {
     expect(() => settings(context)).toThrow(message);
@@ -203,7 +206,7 @@ describe('a stack built with context', () => {
 
   test('the functions get the log level and the default rate limit', () => {
     for (const route of routes) {
-      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!;
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.fn)]!;
       expect(fn.Properties?.Environment.Variables).toEqual(
         expect.objectContaining({ POWERTOOLS_LOG_LEVEL: 'DEBUG', DEFAULT_RATE_LIMIT: '250' }),
       );
@@ -212,7 +215,7 @@ describe('a stack built with context', () => {
 
   test('storedTokensUntil reaches the functions that read tokens, and only those', () => {
     for (const route of routes) {
-      const variables = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.id)]!.Properties?.Environment
+      const variables = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(route.fn)]!.Properties?.Environment
         .Variables as Record<string, unknown>;
       const readsTokens = 'TOKEN_KEYS_SECRET_ARN' in variables;
       expect(variables.STORED_TOKENS_UNTIL).toBe(readsTokens ? '2026-12-24T00:00:00.000Z' : undefined);

@@ -1,7 +1,7 @@
 /** Safe deploys: every function behind a `live` alias that CodeDeploy moves, rolling back on its errors alarm. */
 import type { Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
@@ -10,18 +10,27 @@ beforeAll(async () => {
   ({ template } = await synthesized());
 }, SYNTH_TIMEOUT_MS);
 
-const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+const functionIds = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 
-/** The alarm on the function's Errors metric, by logical id. */
-const errorsAlarmOf = (functionId: string): string => {
+/**
+ * The alarm on the Errors of the function's newest version, called through its live alias, by
+ * logical id: during a canary, the new version's errors alone (not diluted by the old one's).
+ */
+const errorsAlarmOf = (functionId: string, versionId: string): string => {
   const found = Object.entries(resourcesOf(template, 'AWS::CloudWatch::Alarm')).filter(
     ([, alarm]) =>
       alarm.Properties?.MetricName === 'Errors' &&
-      JSON.stringify(alarm.Properties?.Dimensions) ===
-        JSON.stringify([{ Name: 'FunctionName', Value: { Ref: functionLogicalId(functionId) } }]),
+      JSON.stringify(alarm.Properties?.Dimensions?.[0]) ===
+        JSON.stringify({ Name: 'FunctionName', Value: { Ref: functionLogicalId(functionId) } }),
   );
   expect(found).toHaveLength(1);
-  return found[0]![0];
+  const [id, alarm] = found[0]!;
+  expect(alarm.Properties?.Dimensions).toEqual([
+    { Name: 'FunctionName', Value: { Ref: functionLogicalId(functionId) } },
+    { Name: 'Resource', Value: { 'Fn::Join': ['', [{ Ref: functionLogicalId(functionId) }, ':live']] } },
+    { Name: 'ExecutedVersion', Value: { 'Fn::GetAtt': [versionId, 'Version'] } },
+  ]);
+  return id;
 };
 
 test.each(functionIds.map((id) => [id] as const))('%s: a version behind the live alias, which CodeDeploy moves', (functionId) => {
@@ -46,7 +55,10 @@ test.each(functionIds.map((id) => [id] as const))('%s: a version behind the live
     // A dev stage (the default) deploys all at once; see production.test.ts for the canary.
     DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
     DeploymentStyle: { DeploymentOption: 'WITH_TRAFFIC_CONTROL', DeploymentType: 'BLUE_GREEN' },
-    AlarmConfiguration: { Enabled: true, Alarms: [{ Name: { Ref: errorsAlarmOf(functionId) } }] },
+    AlarmConfiguration: {
+      Enabled: true,
+      Alarms: [{ Name: { Ref: errorsAlarmOf(functionId, alias.Properties?.FunctionVersion['Fn::GetAtt'][0]) } }],
+    },
     AutoRollbackConfiguration: {
       Enabled: true,
       Events: ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_REQUEST', 'DEPLOYMENT_STOP_ON_ALARM'],

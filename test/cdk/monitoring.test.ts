@@ -1,7 +1,7 @@
 /** What pages a platform team: the alarms, where they go, and the dashboard. */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
 }, SYNTH_TIMEOUT_MS);
 
 const alarms = (of = template) => Object.values(resourcesOf(of, 'AWS::CloudWatch::Alarm'));
-const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+const functionIds = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 
 test('every function: errors, throttles and p99 duration (80% of its timeout) alarms', () => {
   for (const id of functionIds) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS, routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { PRODUCTION_CONTEXT } from './contexts.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   ({ template, outdir } = await synthesized({ context: PRODUCTION_CONTEXT }));
 }, SYNTH_TIMEOUT_MS);
 
-const functionIds = [...routes.map((route) => route.id), ...jobs.map((job) => job.id)];
+const functionIds = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 
 test('pinned to its account and region, with termination protection', () => {
   const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as {
@@ -72,7 +72,7 @@ test('with a domain: no execute-api endpoint, the URL output and PUBLIC_BASE_URL
   const functions = resourcesOf(template, 'AWS::Lambda::Function');
   for (const id of functionIds) {
     const variables = functions[functionLogicalId(id)]?.Properties?.Environment.Variables as Record<string, unknown>;
-    const namesItsUrl = ['oauth-metadata', 'openapi'].includes(id);
+    const namesItsUrl = ['oauth', 'pages'].includes(id);
     expect(variables.PUBLIC_BASE_URL).toBe(namesItsUrl ? 'https://api.example.com' : undefined);
     expect(variables).not.toHaveProperty('DYNAMODB_ENDPOINT');
   }
