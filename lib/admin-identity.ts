@@ -119,7 +119,7 @@ export class KnapAdminIdentity extends Construct {
         ADMIN_CONSOLE_SCOPE: 'openid email',
         ADMIN_ORG_CLAIM: this.environment.ADMIN_ORG_CLAIM,
       };
-      new CfnOutput(this, 'AdminIssuer', {
+      new CfnOutput(Stack.of(this), 'AdminIssuer', {
         value: settings.adminIssuer,
         description: 'OpenID Connect issuer of organization admins (adminIssuer)',
       });
@@ -163,11 +163,12 @@ export class KnapAdminIdentity extends Construct {
       ADMIN_SIGN_OUT_URL: `${pool.domain.baseUrl()}/logout?client_id=${consoleClient.userPoolClientId}&logout_uri=${props.consoleUrl}`,
     };
 
-    new CfnOutput(this, 'AdminConsoleClientId', {
+    // Made on the stack, not this construct, so the outputs are named as docs/deploy.md lists them.
+    new CfnOutput(stack, 'AdminConsoleClientId', {
       value: consoleClient.userPoolClientId,
       description: "The console's app client (public, PKCE)",
     });
-    new CfnOutput(this, 'AdminIssuer', {
+    new CfnOutput(stack, 'AdminIssuer', {
       value: this.environment.ADMIN_ISSUER,
       description: 'OpenID Connect issuer of organization admins',
     });
