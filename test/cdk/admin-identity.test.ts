@@ -183,10 +183,10 @@ describe('with adminIssuer: the team brings its own issuer', () => {
   }, SYNTH_TIMEOUT_MS);
 
   test('no user pool, no app client, no sign-in domain; the issuer is an output; cdk-nag clean', () => {
-    for (const of of [template, dataTemplate]) {
-      of.resourceCountIs('AWS::Cognito::UserPool', 0);
-      of.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
-      of.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
+    for (const stack of [template, dataTemplate]) {
+      stack.resourceCountIs('AWS::Cognito::UserPool', 0);
+      stack.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+      stack.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
     }
     expect(report.synthError).toBeUndefined();
     expect(report.nag?.violations).toEqual([]);

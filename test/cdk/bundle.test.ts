@@ -432,7 +432,7 @@ describe('create-knap bundle, deployed', () => {
   }, 60_000);
 
   test('a preview rejecting a one-off date names it, with chrono-node loaded from beside the bundle', async () => {
-    const preview = await requestThrough('preview-schedule', 'POST /api/studio/schedules/preview', {
+    const preview = await requestThrough('knaps', 'POST /api/studio/schedules/preview', {
       schedule_description: 'next month at 9',
     });
     expect(preview.status).toBe(400);

@@ -20,15 +20,16 @@ const errorsAlarmOf = (functionId: string, versionId: string): string => {
   const found = Object.entries(resourcesOf(template, 'AWS::CloudWatch::Alarm')).filter(
     ([, alarm]) =>
       alarm.Properties?.MetricName === 'Errors' &&
-      JSON.stringify(alarm.Properties?.Dimensions?.[0]) ===
+      JSON.stringify(alarm.Properties?.Dimensions).includes(
         JSON.stringify({ Name: 'FunctionName', Value: { Ref: functionLogicalId(functionId) } }),
+      ),
   );
   expect(found).toHaveLength(1);
   const [id, alarm] = found[0]!;
   expect(alarm.Properties?.Dimensions).toEqual([
+    { Name: 'ExecutedVersion', Value: { 'Fn::GetAtt': [versionId, 'Version'] } },
     { Name: 'FunctionName', Value: { Ref: functionLogicalId(functionId) } },
     { Name: 'Resource', Value: { 'Fn::Join': ['', [{ Ref: functionLogicalId(functionId) }, ':live']] } },
-    { Name: 'ExecutedVersion', Value: { 'Fn::GetAtt': [versionId, 'Version'] } },
   ]);
   return id;
 };
