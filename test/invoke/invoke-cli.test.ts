@@ -1,7 +1,7 @@
 /** `npm run invoke` as people run it, and as docs/local-invoke.md says it runs: exit statuses, streams, function names. */
 import { readFile } from 'node:fs/promises';
 import { jobs } from '../../functions/jobs.js';
-import { routes } from '../../functions/routes.js';
+import { FUNCTIONS, routes } from '../../functions/routes.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { cleanEnv, spawnNpm } from '../local/processes.js';
 
@@ -36,6 +36,12 @@ test("a function's events: each summary line on stderr, stdout left for results"
 
 test("docs/local-invoke.md names every function's logical id for sam local invoke", async () => {
   const docs = await readFile(new URL('../../docs/local-invoke.md', import.meta.url), 'utf8');
-  const missing = [...routes, ...jobs].map(({ id }) => functionLogicalId(id)).filter((name) => !docs.includes(`\`${name}\``));
+  const missing = [...FUNCTIONS, ...jobs].map(({ id }) => functionLogicalId(id)).filter((name) => !docs.includes(`\`${name}\``));
   expect(missing).toEqual([]);
+  // The functions of routes grouped by area are gone: no doc names one.
+  const gone = routes
+    .filter((route) => !FUNCTIONS.some((fn) => fn.id === route.id))
+    .map(({ id }) => functionLogicalId(id))
+    .filter((name) => docs.includes(`\`${name}\``));
+  expect(gone).toEqual([]);
 });
