@@ -124,7 +124,7 @@ export interface InvokeEnvironmentOptions {
 }
 
 /** The fixture admin issuer's keys (public halves only), served on 127.0.0.1 on a port of the system's choosing. */
-const serveFixtureJwks = async (): Promise<{ uri: string; close: () => Promise<void> }> => {
+export const serveFixtureJwks = async (): Promise<{ uri: string; close: () => Promise<void> }> => {
   const body = JSON.stringify(FIXTURE_ADMIN_JWKS);
   const server: Server = createServer((request, response) => {
     const found = request.method === 'GET' && request.url === '/.well-known/jwks.json';
