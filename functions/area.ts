@@ -1,7 +1,9 @@
 import httpRouterHandler, { type Route, type RouteNotFoundResponseFn } from '@middy/http-router';
 import type { Context } from 'aws-lambda';
 import { problem } from '../shared/http/responses.js';
+import { correlationId } from '../shared/http/telemetry.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import { REQUEST_ID_HEADER } from '../shared/request-scope.js';
 import type { Deps } from '../shared/runtime.js';
 import { type FunctionId, matchPath, type RouteDefinition, routesOf, routesOn } from './routes.js';
 
@@ -29,13 +31,21 @@ const routedPath = (event: HttpEvent): string => {
   return stage && stage !== '$default' && path.startsWith(`/${stage}/`) ? path.slice(stage.length + 1) : path;
 };
 
-/** 405 with Allow when another method serves the path (the whole table's routes), else 404: both `{"detail"}`. */
-const noRoute = (method: string, path: string): HttpResult => {
+/**
+ * 405 with Allow when another method serves the path (the whole table's routes), else 404: both
+ * `{"detail"}`, with the X-Request-Id every other answer carries.
+ */
+const noRoute = (event: HttpEvent, context: Context, path: string): HttpResult => {
+  const { method } = event.requestContext.http;
   const allow = [...new Set(routesOn(path).map(({ route }) => route.method))].join(', ');
+  const requestId = { [REQUEST_ID_HEADER]: correlationId(event, context) };
   return allow
-    ? problem(405, `Method ${method} is not allowed on ${path}`, { Allow: allow })
-    : problem(404, `No route for ${method} ${path}`);
+    ? problem(405, `Method ${method} is not allowed on ${path}`, { Allow: allow, ...requestId })
+    : problem(404, `No route for ${method} ${path}`, requestId);
 };
+
+/** What the router's not-found hook returns: no route of this function has the method and path. */
+const NOT_FOUND = Symbol('no route');
 
 /**
  * One route behind the router: its path parameters as API Gateway gives them to a route of
@@ -48,7 +58,7 @@ const routed =
     const parameters = matchPath(route, routedPath(event));
     // The router matched this route's template, so the path fits it; a segment that does not
     // decode (`%E0`) fits no template here, as API Gateway's own matching would say.
-    if (!parameters) return Promise.resolve(noRoute(event.requestContext.http.method, routedPath(event)));
+    if (!parameters) return Promise.resolve(noRoute(event, context, routedPath(event)));
     event.pathParameters = Object.keys(parameters).length > 0 ? parameters : undefined;
     return handler(event, context);
   };
@@ -73,16 +83,18 @@ export const areaFunction = (id: FunctionId, modules: Readonly<Record<string, Ro
     }));
     const router = httpRouterHandler({
       routes,
-      // Typed as throwing (middy's default throws a 404 error); an answer returned is passed on as it is.
-      notFoundResponse: (({ method, path }) => noRoute(method, path)) as RouteNotFoundResponseFn,
-    }) as unknown as RouteHandler;
+      // Typed as throwing (middy's default throws a 404 error); what it returns the router returns,
+      // synchronously: a mark answered below, where the event is at hand.
+      notFoundResponse: (() => NOT_FOUND) as unknown as RouteNotFoundResponseFn,
+    }) as unknown as (event: HttpEvent, context: Context) => Promise<HttpResult> | typeof NOT_FOUND;
     return (event, context) => {
       const path = routedPath(event);
       // The router reads requestContext.http.path: without a named stage's prefix.
       if (path !== event.requestContext.http.path) {
         event = { ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, path } } };
       }
-      return router(event, context);
+      const routedTo = router(event, context);
+      return routedTo === NOT_FOUND ? Promise.resolve(noRoute(event, context, path)) : routedTo;
     };
   };
   return {

@@ -76,6 +76,8 @@ describe('an area function', () => {
     const got = await area.handler(event('GET', '/api/studio/nothing-here'), context);
     expect(got.statusCode).toBe(404);
     expect(body(got)).toEqual({ detail: 'No route for GET /api/studio/nothing-here' });
+    // The request id every answer carries: API Gateway's, to quote to support.
+    expect(got.headers?.['X-Request-Id']).toBe('r');
     expect(ran).toEqual([]);
   });
 
