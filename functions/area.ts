@@ -22,13 +22,15 @@ export interface AreaModule {
 }
 
 /**
- * The request's path as the route table writes it: API Gateway puts a named stage in front
- * (`/prod/api/...`); the `$default` stage adds nothing.
+ * The request's path as the route table writes it: on its execute-api host, API Gateway puts a
+ * named stage in front (`/prod/api/...`); the `$default` stage adds nothing, and neither does a
+ * custom domain, whose mapping takes the stage away (a stage named `api` must not eat `/api`).
  */
 const routedPath = (event: HttpEvent): string => {
   const { path } = event.requestContext.http;
-  const { stage } = event.requestContext;
-  return stage && stage !== '$default' && path.startsWith(`/${stage}/`) ? path.slice(stage.length + 1) : path;
+  const { stage, domainName } = event.requestContext;
+  const staged = stage && stage !== '$default' && domainName?.endsWith('.amazonaws.com');
+  return staged && path.startsWith(`/${stage}/`) ? path.slice(stage.length + 1) : path;
 };
 
 /**

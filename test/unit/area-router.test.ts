@@ -25,9 +25,14 @@ const knaps = (): { area: AreaModule; ran: string[] } => {
 };
 
 /** The event API Gateway sends: by the route's own key, or (routeKey omitted) by the greedy route of the path. */
-const event = (method: string, path: string, options: { routeKey?: string; stage?: string } = {}): HttpEvent => {
+const event = (
+  method: string,
+  path: string,
+  options: { routeKey?: string; stage?: string; domainName?: string } = {},
+): HttpEvent => {
   const stage = options.stage ?? '$default';
-  const full = stage === '$default' ? path : `/${stage}${path}`;
+  const domainName = options.domainName ?? 'k7n2p4x9qa.execute-api.eu-west-1.amazonaws.com';
+  const full = stage === '$default' || !domainName.endsWith('.amazonaws.com') ? path : `/${stage}${path}`;
   const greedy = greedyFor(path);
   return {
     version: '2.0',
@@ -40,7 +45,7 @@ const event = (method: string, path: string, options: { routeKey?: string; stage
     requestContext: {
       accountId: '123456789012',
       apiId: 'api',
-      domainName: 'example.com',
+      domainName,
       domainPrefix: 'example',
       http: { method, path: full, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
       requestId: 'r',
@@ -96,6 +101,12 @@ describe('an area function', () => {
     const { area } = knaps();
     const got = await area.handler(event('GET', '/api/studio/knap-tools/k2', { stage: 'prod' }), context);
     expect(body(got)).toEqual({ id: 'get-knap', parameters: { uuid: 'k2' } });
+    // On a custom domain the mapping took the stage away: a stage named `api` leaves `/api` alone.
+    const mapped = await area.handler(
+      event('GET', '/api/studio/knap-tools/k3', { stage: 'api', domainName: 'api.example.com' }),
+      context,
+    );
+    expect(body(mapped)).toEqual({ id: 'get-knap', parameters: { uuid: 'k3' } });
   });
 
   test('a segment that does not decode fits no template, as with API Gateway: 404', async () => {
