@@ -153,22 +153,44 @@ type Send = (command: unknown, options?: CallOptions) => Promise<unknown>;
 
 /**
  * `command` for `scope`'s request: counted against its counter, and within its deadline,
- * retries included. A call whose deadline has passed is not sent at all.
+ * retries included; ended at once when its `stop` aborts. A call whose deadline has passed, or
+ * whose work was stopped, is not sent at all.
  */
 const sendWithin = (send: Send, command: unknown, scope: RequestScope): Promise<unknown> => {
-  const { deadline, roundTrips: counter } = scope;
-  if (deadline === undefined) return send(command, counter ? { [COUNTER]: counter } : undefined);
+  const { deadline, roundTrips: counter, stop } = scope;
+  if (deadline === undefined && stop === undefined) return send(command, counter ? { [COUNTER]: counter } : undefined);
   const name = (specOf(command)?.operation ?? 'a command') as string;
-  if (Date.now() >= deadline) return Promise.reject(new DeadlineExceededError(name));
+  if ((deadline !== undefined && Date.now() >= deadline) || stop?.aborted) return Promise.reject(new DeadlineExceededError(name));
   const controller = new AbortController();
   const options: CallOptions = { abortSignal: controller.signal };
   if (counter) options[COUNTER] = counter;
-  return settleBy(send(command, options), deadline, () => {
+  const call = send(command, options);
+  return settleBy(stop ? stoppable(call, stop, controller, name) : call, deadline, () => {
     // Ends the attempt under way and any retry to come.
     controller.abort();
     return new DeadlineExceededError(name);
   });
 };
+
+/** `call`, failed (and its attempt aborted) as soon as `stop` aborts. */
+const stoppable = <T>(call: Promise<T>, stop: AbortSignal, controller: AbortController, name: string): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const onStop = () => {
+      controller.abort();
+      reject(new DeadlineExceededError(name));
+    };
+    stop.addEventListener('abort', onStop, { once: true });
+    call.then(
+      (value) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop.removeEventListener('abort', onStop);
+        reject(error);
+      },
+    );
+  });
 
 /** The store's client: lib-dynamodb's document client over createDynamoClient's. */
 export const createDocumentClient = (settings: DynamoSettings): StoreDocumentClient => {
