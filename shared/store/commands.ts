@@ -41,7 +41,7 @@ export type {
   UpdateCommandInput,
 };
 
-/** How the store's values become attribute values, on the wire and through the SDK: members left undefined are left out. */
+/** How the store's values become attribute values (lib-dynamodb's marshalling): members left undefined are left out. */
 export const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
 /**
