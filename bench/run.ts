@@ -11,8 +11,9 @@
  *   dispatcher every second), and project/peer ratios (median of the per-round ratios: each
  *   round pairs two neighbouring runs, which share whatever else the machine was doing);
  * - the project's other routes (create Knap, list Knaps, get one Knap) the same way;
- * - DynamoDB round trips per request (X-DynamoDB-Round-Trips, counted by an SDK middleware
- *   in each server) and new items per request (the table's item count before and after);
+ * - DynamoDB round trips per request (X-DynamoDB-Round-Trips, counted by the project's HTTP
+ *   handler and the peer's SDK middleware) and new items per request (the table's item count
+ *   before and after);
  * - each Lambda bundle's size and cold import time (skip with --skip-bundles).
  *
  * Prints the tables and writes everything to bench/results.json (--out).
