@@ -5,11 +5,14 @@
  * tracer): the request's deadline ends the SDK's call through its abortSignal. The token and
  * the API client are made on a real table (dynalite) first; the routes then run on the stalled
  * one, as a deployed Lambda would (its environment, the trace header Lambda sets, a UDP socket
- * standing in for the X-Ray daemon).
+ * standing in for the X-Ray daemon). The deliverer, an SQS consumer, returns before its timeout
+ * too, with the record it could not deliver reported back (SQS delivers it again: nothing lost).
  */
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import type { SQSEvent } from 'aws-lambda';
+import { createHandler as deliverRunsHandler } from '../../functions/deliver-runs/handler.js';
 import { createHandler as listKnapsHandler } from '../../functions/list-knaps/handler.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { lambdaContext } from '../../local/http-adapter.js';
@@ -42,6 +45,7 @@ let bearer: string;
 let routes: {
   token: ReturnType<typeof tokenHandler>;
   list: ReturnType<typeof listKnapsHandler>;
+  deliver: ReturnType<typeof deliverRunsHandler>;
 };
 
 beforeAll(async () => {
@@ -71,7 +75,7 @@ beforeAll(async () => {
     requestTimeoutMs: 2_000,
   });
   const deps = { ...table.deps(), repo: new DynamoRepository(stalled, table.tableName) };
-  routes = { token: tokenHandler(deps), list: listKnapsHandler(deps) };
+  routes = { token: tokenHandler(deps), list: listKnapsHandler(deps), deliver: deliverRunsHandler(deps) };
 });
 
 afterAll(async () => {
@@ -113,5 +117,15 @@ describe.each([
     const started = Date.now();
     const answer = await routes.token(formEvent('POST /api/oauth/token', form), lambdaContext('knap-stalled', TIMEOUT_MS));
     expectUnavailable(answer, Date.now() - started);
+  });
+
+  test('the deliverer returns before its Lambda timeout, the held record reported back for SQS to deliver again', async () => {
+    const started = Date.now();
+    const result = await routes.deliver(
+      { Records: [{ messageId: 'm-1', body: JSON.stringify({ run_id: 'run_stalled' }) }] } as SQSEvent,
+      lambdaContext('knap-deliver-runs', TIMEOUT_MS),
+    );
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
   });
 });
