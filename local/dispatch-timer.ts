@@ -7,7 +7,9 @@
  * it, and the next pass comes an interval later; once DynamoDB answers again, passes succeed
  * again. close() stops the calls of a pass still under way after STOP_GRACE_MS (the scope's `stop`).
  */
+
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { epochSeconds } from '../shared/domain/clock.js';
 import type { Deps } from '../shared/runtime.js';
 import { scopedDeps } from '../shared/scoped-deps.js';
@@ -45,6 +47,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
   let backfilled = false;
   let running: Promise<void> = Promise.resolve();
   const stopping = new AbortController();
+  // Every call under way listens to it: as many as the work runs side by side.
+  setMaxListeners(0, stopping.signal);
   const passDeadlineMs = options.passDeadlineMs ?? DEFAULT_DISPATCH_PASS_DEADLINE_MS;
 
   const pass = async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { boundedHttpHandler } from '../shared/lambda/bounded-http.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
@@ -122,6 +123,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   // Deployed, the deliver-runs function does this work: its log lines say so here too. Each job
   // has a deadline, as that function has its timeout, and stops when the stack does.
   const stopping = new AbortController();
+  // Every call under way listens to it: as many as the work runs side by side.
+  setMaxListeners(0, stopping.signal);
   const asDeliverer = () => ({
     functionName: 'deliver-runs',
     requestId: randomUUID(),

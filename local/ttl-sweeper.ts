@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
@@ -61,6 +62,8 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
   let running: Promise<number> | undefined;
   // Ends a call under way at close(): each is bounded by the client's timeouts, and none may hold a stop.
   const stopping = new AbortController();
+  // Every call under way listens to it: as many as the work runs side by side.
+  setMaxListeners(0, stopping.signal);
   const sent = { abortSignal: stopping.signal };
 
   const deleteIfExpired = async (key: Record<string, AttributeValue>, nowSeconds: AttributeValue): Promise<boolean> => {
