@@ -35,9 +35,8 @@ import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
 import { allShards, dispatchDueRuns } from '../shared/services/dispatcher.js';
 import { PutCommand, ScanCommand } from '../shared/store/commands.js';
-import { createDocumentClient } from '../shared/store/dynamo-client.js';
+import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
-import { createDynamoClient } from '../shared/store/dynamo-sdk.js';
 
 const { values } = parseArgs({
   options: {

@@ -11,13 +11,13 @@
  *   dispatcher every second), and project/peer ratios (median of the per-round ratios: each
  *   round pairs two neighbouring runs, which share whatever else the machine was doing);
  * - the project's other routes (create Knap, list Knaps, get one Knap) the same way;
- * - DynamoDB round trips per request (X-DynamoDB-Round-Trips, counted by an SDK middleware
- *   in each server) and new items per request (the table's item count before and after);
+ * - DynamoDB round trips per request (X-DynamoDB-Round-Trips, counted by the project's HTTP
+ *   handler and the peer's SDK middleware) and new items per request (the table's item count
+ *   before and after);
  * - each Lambda bundle's size and cold import time (skip with --skip-bundles).
  *
  * Prints the tables and writes everything to bench/results.json (--out).
  *
- * `--wire`: one DynamoDB call's client CPU through the SDK and over DynamoWire (bench/wire.ts).
  * `--routes`: each Knap route against its floor instead (bench/routes.ts, bench/floor/), in
  * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a
  * core of their own (`--no-pin`: not);
@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createApiClient } from '../shared/services/admin-service.js';
 import { ScanCommand } from '../shared/store/commands.js';
-import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
+import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
 import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
@@ -43,7 +43,6 @@ import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 import { runRouteBench } from './routes.js';
-import { runWireBench } from './wire.js';
 
 const { values } = parseArgs({
   options: {
@@ -63,8 +62,6 @@ const { values } = parseArgs({
     'no-pin': { type: 'boolean', default: false },
     /** --routes: bench another checkout of the project (its own node_modules) against this floor. */
     'project-dir': { type: 'string' },
-    /** One DynamoDB call's client CPU, through the SDK and over DynamoWire (bench/wire.ts). */
-    wire: { type: 'boolean', default: false },
     /** The project's own CPU per request of each Knap route, in process, the table's answers from memory (bench/handlers.ts). */
     handlers: { type: 'boolean', default: false },
     requests: { type: 'string', default: '20000' },
@@ -85,11 +82,6 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 const peerVersion = (
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve('oidc-provider/package.json'), 'utf8')) as { version: string }
 ).version;
-
-if (values.wire) {
-  await runWireBench({ rounds, calls: 2_000 }, command);
-  process.exit(0);
-}
 
 /** --route's names, each one of the Knap routes. */
 const only = values.route?.split(',') as FloorRoute[] | undefined;
@@ -416,7 +408,7 @@ try {
     `${rounds} alternating rounds x ${duration} s (after ${warmup} s warm-up), ${connections} connections; ${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; one in-memory dynalite in its own process`,
   );
   console.log(
-    `The project's DynamoDB calls: ${dynamoSettingsFromEnv().transport === 'sdk' ? 'through the SDK (DYNAMODB_TRANSPORT=sdk)' : 'over DynamoWire (DYNAMODB_TRANSPORT=sdk for the SDK)'}; the peer's: through the SDK, as configured by default\n`,
+    "The project's DynamoDB calls and the peer's: through the AWS SDK v3 (the project's bounded, see shared/store/dynamo-client.ts)\n",
   );
   console.log(`| per token grant (client_credentials) | project | oidc-provider ${peerVersion} + limiter | project/peer |`);
   console.log('|---|---|---|---|');

@@ -1,4 +1,4 @@
-import { createDynamoClient } from '../shared/store/dynamo-sdk.js';
+import { createDynamoClient } from '../shared/store/dynamo-client.js';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from './dynamodb.js';
 import { ensureTable } from './ensure-table.js';
 

@@ -1,18 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { boundedHttpHandler } from '../shared/lambda/bounded-http.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { scopedDeps } from '../shared/scoped-deps.js';
-import { deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
+import { DELIVERY_TIMEOUT_MS, deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
-import { createDocumentClient, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
+import { createDocumentClient, DEFAULT_ATTEMPT_TIMEOUT_MS, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
-import { type DispatchTimer, startDispatchTimer } from './dispatch-timer.js';
+import { type DispatchTimer, STOP_GRACE_MS, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
 import { localAdminEnvironment, startLocalIdentity } from './oidc/provider.js';
 import { type ApiServer, startApiServer } from './server.js';
 import { localTokenKeys } from './token-key.js';
 import { createTtlSweeper, DEFAULT_TTL_SWEEP_INTERVAL_MS, type TtlSweeper } from './ttl-sweeper.js';
+
+/**
+ * How long one delivery attempt or page of meeting runs may take, as the deployed deliverer's
+ * Lambda timeout bounds it: the webhook's own timeout and room for its DynamoDB calls. Past it
+ * the attempt's calls fail, and the queue tries it again later (nothing is lost).
+ */
+export const LOCAL_JOB_DEADLINE_MS = DELIVERY_TIMEOUT_MS + 10_000;
 
 export interface LocalStackOptions {
   port?: number;
@@ -89,11 +98,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     options.ttlSweepIntervalMs ?? (options.dynamodbEndpoint === undefined ? DEFAULT_TTL_SWEEP_INTERVAL_MS : false);
   // Its own client, not the handlers' (whose round-trip counters the benchmark reads);
   // the same credentials, since DynamoDB Local keeps one database per access key.
+  // Bounded as the store's client is (each attempt's timeouts, three attempts).
   const sweeperClient = sweepEvery
     ? new DynamoDBClient({
         endpoint,
         region: process.env.AWS_REGION,
         credentials: process.env.AWS_ACCESS_KEY_ID ? undefined : { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 3,
+        requestHandler: boundedHttpHandler(dynamoSettingsFromEnv().requestTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS),
       })
     : undefined;
   const ttlSweeper =
@@ -108,8 +120,17 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
   // local schedule (about 1, 2, 4, 8 s ... apart), each with deps of its own, so they outlive
   // the request that made the run (its deadline is not theirs).
-  // Deployed, the deliver-runs function does this work: its log lines say so here too.
-  const asDeliverer = () => ({ functionName: 'deliver-runs', requestId: randomUUID() });
+  // Deployed, the deliver-runs function does this work: its log lines say so here too. Each job
+  // has a deadline, as that function has its timeout, and stops when the stack does.
+  const stopping = new AbortController();
+  // Every call under way listens to it: as many as the work runs side by side.
+  setMaxListeners(0, stopping.signal);
+  const asDeliverer = () => ({
+    functionName: 'deliver-runs',
+    requestId: randomUUID(),
+    deadline: Date.now() + LOCAL_JOB_DEADLINE_MS,
+    stop: stopping.signal,
+  });
   const deliveries = new LocalDeliveryQueue({
     deliver: (runId) =>
       deliverRun(scopedDeps(defaultDeps(), asDeliverer()), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
@@ -119,11 +140,14 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   useLocalDeliveryQueue(deliveries);
   let dispatcher: DispatchTimer | undefined;
   const stopBackground = async () => {
+    // Jobs under way may finish (they take milliseconds); those a stalled DynamoDB holds are stopped.
+    const grace = setTimeout(() => stopping.abort(), STOP_GRACE_MS);
     // The dispatcher first: it queues deliveries.
     await dispatcher?.close();
     await ttlSweeper?.close();
     sweeperClient?.destroy();
     await deliveries.close();
+    clearTimeout(grace);
     useLocalDeliveryQueue(undefined);
   };
   try {

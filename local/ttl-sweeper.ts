@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
@@ -8,7 +9,10 @@ import {
 import { TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table.js';
 
 export interface TtlSweeperOptions {
-  /** A client of its own: the sweeper's calls are not the API's, so they stay off the API's round-trip counters. */
+  /**
+   * A client of its own: the sweeper's calls are not the API's, so they stay off the API's
+   * round-trip counters. Bounded by its handler's timeouts (shared/lambda/bounded-http.ts).
+   */
   client: DynamoDBClient;
   tableName: string;
   /** Between the end of one sweep and the start of the next. */
@@ -56,6 +60,11 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  // Ends a call under way at close(): each is bounded by the client's timeouts, and none may hold a stop.
+  const stopping = new AbortController();
+  // Every call under way listens to it: as many as the work runs side by side.
+  setMaxListeners(0, stopping.signal);
+  const sent = { abortSignal: stopping.signal };
 
   const deleteIfExpired = async (key: Record<string, AttributeValue>, nowSeconds: AttributeValue): Promise<boolean> => {
     try {
@@ -68,6 +77,7 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
           ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
           ExpressionAttributeValues: { ':now': nowSeconds },
         }),
+        sent,
       );
       return true;
     } catch (error) {
@@ -91,6 +101,7 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':now': nowSeconds },
         }),
+        sent,
       );
       for (const key of page.Items ?? []) {
         if (closed) return deleted;
@@ -129,6 +140,7 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
     close: async () => {
       closed = true;
       clearTimeout(timer);
+      stopping.abort();
       await running?.catch(() => undefined);
     },
   };

@@ -43,9 +43,6 @@ export const BUNDLE_ALIASES = {
  * @type {readonly { file: string; entry: string; define: string; format: 'esm' | 'cjs'; onlyWith?: string }[]}
  */
 export const CHUNKS = [
-  // The SDK's DynamoDB and Secrets Manager clients, loaded by the first call DynamoWire or a
-  // signed JSON call leaves to them (shared/store/dynamo-client.ts, shared/keys/secrets-manager.ts).
-  { file: 'sdk-clients.mjs', entry: 'shared/lambda/sdk-clients.ts', define: 'KNAP_SDK_CLIENTS_CHUNK', format: 'esm' },
   // X-Ray, for the DynamoDB client, loaded by a container's first sampled invocation (shared/lambda/sampled-tracing.ts).
   {
     file: 'tracing.mjs',

@@ -40,11 +40,8 @@ export interface FloorConfig {
 }
 
 const config = JSON.parse(process.env.FLOOR_CONFIG ?? '{}') as FloorConfig;
-// The project's transport, so the floor makes its calls exactly as the project does.
-const db = createDocumentClient({
-  endpoint: config.endpoint,
-  transport: dynamoSettingsFromEnv().transport,
-});
+// The project's client and settings, so the floor makes its calls exactly as the project does.
+const db = createDocumentClient({ ...dynamoSettingsFromEnv(), endpoint: config.endpoint });
 const TableName = config.tableName;
 type Item = Record<string, unknown>;
 

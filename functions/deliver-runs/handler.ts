@@ -2,8 +2,12 @@ import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecor
 import { startInvocation } from '../../shared/lambda/invocation.js';
 import { parseQueueMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { scopedDeps } from '../../shared/scoped-deps.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
+
+/** Time kept back from the Lambda timeout to report the batch's failures. */
+const DEADLINE_MARGIN_MS = 1_000;
 
 /**
  * The SQS consumer that delivers runs to webhooks. The records of a batch are delivered all at
@@ -13,11 +17,18 @@ import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js'
  *
  * The queue also carries the rest of large meeting reports (`meeting_fan_out` messages): each
  * makes a page of runs and queues the next page (services/meeting-fan-out.ts).
+ *
+ * The batch's DynamoDB calls have a deadline, a second before the Lambda timeout: a stalled
+ * DynamoDB fails the records it holds (reported back, so SQS delivers them again later), and
+ * the function returns before its timeout instead of being cut off with nothing reported.
  */
 export const createHandler =
-  (deps: Deps, settings: DeliverySettings = deliverySettingsFromEnv()) =>
+  (functionDeps: Deps, settings: DeliverySettings = deliverySettingsFromEnv()) =>
   async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    await startInvocation(deps.log, context);
+    await startInvocation(functionDeps.log, context);
+    const deps = context
+      ? scopedDeps(functionDeps, { deadline: Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS })
+      : functionDeps;
     const failures: SQSBatchItemFailure[] = [];
     const handle = async (record: SQSRecord): Promise<void> => {
       const parsed = parseQueueMessage(record.body);

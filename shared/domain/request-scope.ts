@@ -17,6 +17,12 @@ export interface RequestScope {
    * inside the Lambda timeout instead of a hung invocation.
    */
   deadline?: number;
+  /**
+   * Background work only (`npm start`'s timers and queue): aborted when the process stops, which
+   * ends the work's DynamoDB calls under way at once (DeadlineExceededError), so a stalled
+   * DynamoDB cannot hold a SIGTERM up for the rest of their deadline.
+   */
+  stop?: AbortSignal;
   /** Counts the DynamoDB calls made on its behalf (the local server's X-DynamoDB-Round-Trips). */
   roundTrips?: { count: number };
   /**

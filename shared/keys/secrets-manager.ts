@@ -1,41 +1,45 @@
 /**
- * Reads the token key secret (bundled only into functions that seal or open tokens): one
- * signed GetSecretValue call (shared/aws/json-call.ts), each attempt bounded, without the SDK's
- * client, which would bring `@smithy/core` to every cold start of these functions. Where the
- * endpoint or the credentials are the SDK's to work out, its client reads the secret.
+ * Reads the token key secret (bundled only into functions that seal or open tokens) through the
+ * SDK's Secrets Manager client: each attempt bounded by the HTTP handler's timeouts
+ * (shared/lambda/bounded-http.ts), the whole read by SECRET_READ_DEADLINE_MS through the SDK's
+ * `abortSignal`. A request waiting on it is bounded besides by its own answer-by time
+ * (shared/http/api-handler.ts); the read is shared by the requests that need it (token-keyring.ts).
  */
-import { lambdaTarget } from '../aws/environment.js';
-import { callAwsJson, type JsonCallTarget } from '../aws/json-call.js';
-import { loadSdkClients } from '../lambda/load-sdk-clients.js';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { boundedHttpHandler } from '../lambda/bounded-http.js';
 
-/** Each attempt's bound: Secrets Manager answers in milliseconds; three attempts stay well inside a request. */
+/** Each attempt's bound: Secrets Manager answers in milliseconds. */
 export const SECRET_READ_TIMEOUT_MS = 2_000;
+/** The whole read's bound, retries included. */
+export const SECRET_READ_DEADLINE_MS = 5_000;
 
-/**
- * Where a Lambda function's read goes, as the SDK would send it: its region's endpoint and its
- * environment's credentials; undefined elsewhere (a laptop's profile) or when the SDK must
- * decide (shared/aws/environment.ts).
- */
-export const secretsTarget = (env: NodeJS.ProcessEnv = process.env): JsonCallTarget | undefined =>
-  env.AWS_REGION ? lambdaTarget('secretsmanager', env.AWS_REGION, env) : undefined;
+let client: SecretsManagerClient | undefined;
 
-/** GetSecretValue over one signed call: the secret's string value, if it has one. */
-export const readSecretAt = async (target: JsonCallTarget, secretId: string): Promise<string | undefined> => {
-  const answer = (await callAwsJson(target, {
-    service: 'secretsmanager',
-    target: 'secretsmanager.GetSecretValue',
-    jsonVersion: '1.1',
-    body: { SecretId: secretId },
-    timeoutMs: SECRET_READ_TIMEOUT_MS,
-  })) as { SecretString?: unknown };
-  return typeof answer.SecretString === 'string' ? answer.SecretString : undefined;
+/** The process's client, in the environment's region (and endpoint, AWS_ENDPOINT_URL*, as the SDK reads it). */
+export const secretsClient = (region: string | undefined = process.env.AWS_REGION): SecretsManagerClient => {
+  client ??= new SecretsManagerClient({
+    region,
+    maxAttempts: 3,
+    requestHandler: boundedHttpHandler(SECRET_READ_TIMEOUT_MS),
+  });
+  return client;
 };
 
-export const readSecret = async (secretId: string, env: NodeJS.ProcessEnv = process.env): Promise<string> => {
-  const target = secretsTarget(env);
-  const value = target
-    ? await readSecretAt(target, secretId)
-    : await (await loadSdkClients()).readSecretViaSdk(secretId, env.AWS_REGION, SECRET_READ_TIMEOUT_MS);
-  if (!value) throw new Error('The token key secret has no string value');
-  return value;
+/** GetSecretValue: the secret's string value; an error when it has none. */
+export const readSecret = async (
+  secretId: string,
+  secrets: SecretsManagerClient = secretsClient(),
+  deadlineMs: number = SECRET_READ_DEADLINE_MS,
+): Promise<string> => {
+  const abortSignal = AbortSignal.timeout(deadlineMs);
+  let SecretString: string | undefined;
+  try {
+    ({ SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }), { abortSignal }));
+  } catch (error) {
+    // Out of time: a TimeoutError, as an attempt's own timeout is (the request answers 503).
+    if (abortSignal.aborted) throw Object.assign(new Error('Secrets Manager did not answer in time'), { name: 'TimeoutError' });
+    throw error;
+  }
+  if (!SecretString) throw new Error('The token key secret has no string value');
+  return SecretString;
 };

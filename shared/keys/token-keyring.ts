@@ -12,7 +12,7 @@ import {
   tokenKey,
   unavailableKeyring,
 } from '../domain/sealed-tokens.js';
-// No SDK comes with it: the read is one signed call (the SDK's client is a file beside the bundle, for the rare rest).
+// The SDK's Secrets Manager client, bounded (secrets-manager.ts).
 import { readSecret } from './secrets-manager.js';
 
 /** How long a container keeps the keys it read before reading them again. */

@@ -25,8 +25,6 @@ const isDeployedLambda = (env: NodeJS.ProcessEnv = process.env): boolean =>
 
 /** Clients made before the tracer was loaded: captured when it is. */
 const waiting: unknown[] = [];
-/** Whether a client that is made only when needed (the store's SDK client) wants the tracer. */
-let wanted = false;
 let capture: Capture | undefined;
 let loading: Promise<void> | undefined;
 
@@ -51,21 +49,12 @@ export const traceWhenSampled = <T>(client: T): T => {
 };
 
 /**
- * Says that a client made later, when a call needs it (dynamo-client.ts), will want its calls
- * recorded: sampled invocations then load the tracer, and `tracingThisInvocation` sends their
- * calls to that client. Outside a deployed Lambda, nothing.
- */
-export const wantTracer = (): void => {
-  if (isDeployedLambda()) wanted = true;
-};
-
-/**
  * Called at the start of every invocation: loads the tracer if this invocation is sampled and
  * a client waits for it (never in a function without one, nor outside a deployed Lambda).
  */
 export const loadTracerIfSampled = (): Promise<void> | undefined => {
   // Nothing to wait for, nearly always: no promise either (every request comes through here).
-  if (capture || (waiting.length === 0 && !wanted) || !isRequestXRaySampled()) return undefined;
+  if (capture || waiting.length === 0 || !isRequestXRaySampled()) return undefined;
   loading ??= loadTracer().catch((error: unknown) => {
     // Tracing must never fail a request: try again on the next sampled invocation.
     loading = undefined;
@@ -76,6 +65,3 @@ export const loadTracerIfSampled = (): Promise<void> | undefined => {
 
 /** Whether this container has loaded the tracer (for tests). */
 export const tracerLoaded = (): boolean => capture !== undefined;
-
-/** Whether this invocation's DynamoDB calls are to be recorded: the tracer is loaded and X-Ray sampled it. */
-export const tracingThisInvocation = (): boolean => capture !== undefined && isRequestXRaySampled();

@@ -7,16 +7,15 @@
  * (MeetingFanOut), a page of runs to make, never delayed. It has no `run_id`, so the two kinds
  * never mistake each other, and run messages keep the shape earlier versions sent.
  *
- * Sent as SQS's JSON protocol over one signed call (shared/aws/json-call.ts), to the queue
- * URL's own host as the SDK's client sends it, with the environment's credentials: the SDK's
- * client would put `@smithy/core` on the cold start of every function that queues runs.
+ * Sent through the SDK's SQS client (to the queue URL's own host, its `useQueueUrlAsEndpoint`),
+ * each attempt bounded by the HTTP handler's timeouts (shared/lambda/bounded-http.ts) and the
+ * whole send, retries included, by SEND_DEADLINE_MS through the SDK's `abortSignal`.
  */
-import { createHash } from 'node:crypto';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
-import { environmentCredentials } from '../aws/environment.js';
-import { callAwsJson, type JsonCallTarget } from '../aws/json-call.js';
 import { type MeetingFanOut, MeetingFanOutSchema } from '../domain/runs.js';
 import type { DeliveryQueue } from '../domain/webhooks.js';
+import { boundedHttpHandler } from '../lambda/bounded-http.js';
 
 /** SQS's own limit on DelaySeconds. */
 export const MAX_SQS_DELAY_SECONDS = 900;
@@ -28,27 +27,22 @@ export interface DeliveryMessage {
 }
 
 /** Each attempt's bound: SQS answers a SendMessage in milliseconds. */
-export const SEND_TIMEOUT_MS = 3_000;
+export const SEND_TIMEOUT_MS = 2_000;
+/** The whole send's bound, retries included. */
+export const SEND_DEADLINE_MS = 5_000;
 
-/**
- * Where a queue's messages are sent, as the SDK's client sends them: the queue URL's origin
- * (its `useQueueUrlAsEndpoint`), the function's region and the credentials of its environment.
- */
-export const queueTarget = (url: string, env: NodeJS.ProcessEnv = process.env): JsonCallTarget => {
-  const region = env.AWS_REGION;
-  if (!region) throw new Error('No AWS_REGION in the environment to send to the delivery queue in');
-  const credentials = environmentCredentials(env);
-  if (!credentials) throw new Error('No AWS credentials in the environment to send to the delivery queue with');
-  return { url: new URL('/', url), region, credentials };
-};
+/** The SDK's SQS client, bounded; in the environment's region, with its credentials (the SDK's default chain). */
+export const sqsClient = (region: string | undefined = process.env.AWS_REGION): SQSClient =>
+  new SQSClient({ region, maxAttempts: 3, requestHandler: boundedHttpHandler(SEND_TIMEOUT_MS) });
 
 const queues = new Map<string, SqsDeliveryQueue>();
+let sharedClient: SQSClient | undefined;
 
 export class SqsDeliveryQueue implements DeliveryQueue {
   constructor(
     readonly url: string,
-    /** Where to send (queueTarget): worked out at the first message when not given. */
-    private target?: JsonCallTarget,
+    /** The client to send with: the process's one (sqsClient) when not given. */
+    private client?: SQSClient,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -73,19 +67,18 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     await this.send(JSON.stringify({ meeting_fan_out: task }));
   }
 
-  /** SendMessage; the body SQS says it stored is checked against the one sent, as the SDK's client checks it. */
+  /** SendMessage; the SDK's client checks the MD5 SQS answers against the body sent (InvalidChecksumError). */
   private async send(body: string, delaySeconds?: number): Promise<void> {
-    this.target ??= queueTarget(this.url);
-    const answer = (await callAwsJson(this.target, {
-      service: 'sqs',
-      target: 'AmazonSQS.SendMessage',
-      jsonVersion: '1.0',
-      body: { QueueUrl: this.url, MessageBody: body, ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }) },
-      timeoutMs: SEND_TIMEOUT_MS,
-    })) as { MessageId?: unknown; MD5OfMessageBody?: unknown };
-    const md5 = createHash('md5').update(body).digest('hex');
-    if (answer.MD5OfMessageBody !== md5) {
-      throw new Error(`SQS stored a message body other than the one sent (MD5 ${String(answer.MD5OfMessageBody)}, not ${md5})`);
+    this.client ??= sharedClient ??= sqsClient();
+    const abortSignal = AbortSignal.timeout(SEND_DEADLINE_MS);
+    try {
+      await this.client.send(new SendMessageCommand({ QueueUrl: this.url, MessageBody: body, DelaySeconds: delaySeconds }), {
+        abortSignal,
+      });
+    } catch (error) {
+      // Out of time: a TimeoutError, as an attempt's own timeout is.
+      if (abortSignal.aborted) throw Object.assign(new Error('SQS did not answer SendMessage in time'), { name: 'TimeoutError' });
+      throw error;
     }
   }
 }

@@ -2,12 +2,10 @@
  * The store's DynamoDB commands: lib-dynamodb's eight the store sends, as plain data (the
  * operation, the input in plain values, which parts of input and output are attribute values).
  *
- * Why not lib-dynamodb's classes: each of its commands builds the SDK's client command and two
- * middleware stacks when constructed (~2 KB and ~2 us per call), and importing them puts the
- * whole SDK (~45 ms, half of a Knap bundle's cold start) on a function's init path, although
- * DynamoWire speaks these calls without the SDK (docs/performance.md, "Cold start"). Where the
- * SDK makes a call after all (dynamo-client.ts), it gets lib-dynamodb's command of the same name
- * and input.
+ * Why not lib-dynamodb's classes in the store: the store's modules and their unit tests stay
+ * free of the SDK (a fake sender reads plain data), and a command is built only when a call is
+ * sent: the client (dynamo-client.ts) gives the SDK lib-dynamodb's command of the same name and
+ * input.
  *
  * The names, inputs and outputs are lib-dynamodb's, so a store module only changes where it
  * imports them from; test/unit/commands.test.ts holds the key nodes equal to lib-dynamodb's.
@@ -43,13 +41,13 @@ export type {
   UpdateCommandInput,
 };
 
-/** How the store's values become attribute values, on the wire and through the SDK: members left undefined are left out. */
+/** How the store's values become attribute values (lib-dynamodb's marshalling): members left undefined are left out. */
 export const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
 /**
  * lib-dynamodb's key-node walk: `{}` converts every value of an object, `[]` every member,
  * `{ '*': n }` goes a level down, `null` converts the node itself, other keys pick the members
- * named (dynamo-wire.ts walks them).
+ * named (test/unit/commands.test.ts holds them equal to lib-dynamodb's).
  */
 export type KeyNodes = { [member: string]: KeyNodes } | [] | null;
 
@@ -66,10 +64,7 @@ export interface CommandSpec {
   readonly outputKeyNodes: KeyNodes;
 }
 
-/**
- * Where a command class keeps its spec: a registered symbol, not `instanceof`, because the SDK's
- * file beside a deployed bundle (dynamo-sdk.ts) has its own copy of this module's classes.
- */
+/** Where a command class keeps its spec: a registered symbol, read without `instanceof`. */
 const SPEC = Symbol.for('knap.store-command.spec');
 
 /** A store command: its input, and (for the compiler only) what the call answers. */

@@ -1,12 +1,8 @@
 /**
- * What DynamoDB calls share, through DynamoWire or the SDK: the process's round-trip count,
- * the request's deadline, which request an SDK command was sent for. Kept apart from the SDK
- * (dynamo-sdk.ts), which deployed functions load only when it makes a call: that file is built
- * beside the bundle with copies of what it imports, so whatever holds state (the counter, the
- * scopes) reaches it as `SdkHooks`, from the bundle's one copy.
+ * What every DynamoDB call shares: the process's round-trip count and the error a call past its
+ * request's deadline ends with. Counted in the client's HTTP handler (dynamo-client.ts), once
+ * per attempt that goes over the network, without a middleware of our own on the SDK's stack.
  */
-import { settleBy } from '../deadlines.js';
-import type { RequestScope } from '../domain/request-scope.js';
 
 /**
  * Every DynamoDB call this process makes, by operation; read by tests and the benchmark.
@@ -27,6 +23,7 @@ export const roundTrips = {
   },
 };
 
+/** A call whose request's deadline passed before DynamoDB answered: a TimeoutError, so a 503 with Retry-After. */
 export class DeadlineExceededError extends Error {
   constructor(command: string) {
     super(`DynamoDB did not answer ${command} before the request deadline`);
@@ -34,21 +31,13 @@ export class DeadlineExceededError extends Error {
   }
 }
 
-/**
- * Throws when the request's deadline has passed: a retry whose turn comes after the request
- * was answered must not reach the table (a write landing after "not stored" would surprise
- * everyone).
- */
-export const beforeAttempt = (commandName: string, scope: RequestScope | undefined): void => {
-  const deadline = scope?.deadline;
-  if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceededError(commandName);
-};
+/** The SDK's attempts per call: the first and two retries, each within the handler's timeouts. */
+export const MAX_ATTEMPTS = 3;
 
-/** One attempt over the wire, counted: in the process, in the request's counter, and how deep. */
-export const countedAttempt = async <T>(commandName: string, send: () => Promise<T>, scope?: RequestScope): Promise<T> => {
+/** One attempt, counted: in the process, in the request's counter (if any), and how deep. */
+export const countedAttempt = async <T>(commandName: string, send: () => Promise<T>, counter?: { count: number }): Promise<T> => {
   roundTrips.total += 1;
   roundTrips.byCommand[commandName] = (roundTrips.byCommand[commandName] ?? 0) + 1;
-  const counter = scope?.roundTrips;
   if (counter) counter.count += 1;
   const depth = roundTrips.answeredDepth + 1;
   roundTrips.depth = Math.max(roundTrips.depth, depth);
@@ -58,56 +47,3 @@ export const countedAttempt = async <T>(commandName: string, send: () => Promise
     roundTrips.answeredDepth = Math.max(roundTrips.answeredDepth, depth);
   }
 };
-
-export const MAX_ATTEMPTS = 3;
-
-/**
- * The request a command sent through the SDK was sent for (scopedDocuments): its middlewares
- * find it by the command instance the SDK hands them, lib-dynamodb's inner command included.
- */
-const commandScopes = new WeakMap<object, RequestScope>();
-export const scopeIn = (context: object): RequestScope | undefined => {
-  const instance = (context as { __smithy_context?: { commandInstance?: object } }).__smithy_context?.commandInstance;
-  return instance ? commandScopes.get(instance) : undefined;
-};
-
-/** A call bounded by the request's deadline, on the process's watch list as DynamoWire's calls are. */
-export const withinDeadline = <T>(call: Promise<T>, command: string, deadline: number | undefined): Promise<T> =>
-  settleBy(call, deadline, () => new DeadlineExceededError(command));
-
-/**
- * Ties a command to the request it is sent for (undefined: to none), for the SDK's middlewares
- * to find. A command is the last request's it was sent for: the store makes one per call.
- */
-export const rememberScope = (command: unknown, scope: RequestScope | undefined): void => {
-  if (typeof command !== 'object' || command === null) return;
-  // lib-dynamodb's commands run the SDK's middlewares on an inner command.
-  const inner = (command as { clientCommand?: unknown }).clientCommand;
-  const instance = typeof inner === 'object' && inner !== null ? inner : command;
-  if (scope) commandScopes.set(instance, scope);
-  else commandScopes.delete(instance);
-};
-
-/** The request a command was last sent for (rememberScope), if any. */
-export const scopeOf = (command: object): RequestScope | undefined => commandScopes.get(command);
-
-/** What the SDK's client needs of the bundle's own state: its middlewares' counting, deadline and scopes. */
-export interface SdkHooks {
-  scopeIn: typeof scopeIn;
-  rememberScope: typeof rememberScope;
-  withinDeadline: typeof withinDeadline;
-  beforeAttempt: typeof beforeAttempt;
-  countedAttempt: typeof countedAttempt;
-  /** Records a client's calls in X-Ray (sampled-tracing.ts's, or the caller's own). */
-  capture: <T>(client: T) => T;
-}
-
-/** This module's hooks, with `capture` for X-Ray. */
-export const sdkHooks = (capture: SdkHooks['capture']): SdkHooks => ({
-  scopeIn,
-  rememberScope,
-  withinDeadline,
-  beforeAttempt,
-  countedAttempt,
-  capture,
-});

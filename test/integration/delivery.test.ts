@@ -4,8 +4,8 @@ import { systemClock } from '../../shared/domain/clock.js';
 import { ATTEMPT_LOG_SIZE } from '../../shared/domain/runs.js';
 import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
+import { createDynamoClient, sdkDocuments } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
-import { createDynamoClient, sdkDocuments } from '../../shared/store/dynamo-sdk.js';
 import { nominalDelaySeconds, RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import {
   type Answer,

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { MeetingFanOut } from '../../shared/domain/runs.js';
+import { boundedHttpHandler } from '../../shared/lambda/bounded-http.js';
 import {
   MAX_SQS_DELAY_SECONDS,
   parseDeliveryMessage,
   parseQueueMessage,
-  queueTarget,
   SqsDeliveryQueue,
   secondsToWait,
 } from '../../shared/queue/sqs-queue.js';
@@ -48,7 +50,14 @@ afterAll(async () => {
 });
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
-const client = () => queueTarget(queueUrl, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
+/** The SDK's client as sqsClient makes it, with test credentials (it sends to the queue URL's own host). */
+const client = (timeoutMs = 2_000) =>
+  new SQSClient({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 2,
+    requestHandler: boundedHttpHandler(timeoutMs),
+  });
 
 describe('SqsDeliveryQueue', () => {
   test('sends {"run_id"} with the delay; a wait beyond 15 minutes travels as not_before', async () => {
@@ -80,20 +89,29 @@ describe('SqsDeliveryQueue', () => {
     expect(sent[0]?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=test\/\d{8}\/us-east-1\/sqs\/aws4_request, /);
     storedBody = 'something else';
     try {
-      await expect(queue.enqueue('run_b', 0)).rejects.toThrow(/stored a message body other than the one sent/);
+      await expect(queue.enqueue('run_b', 0)).rejects.toThrow(/InvalidChecksumError/);
     } finally {
       storedBody = undefined;
     }
   });
 
-  test("where messages go: the queue URL's origin, the function's region and credentials; none without them", async () => {
-    const lambda = { AWS_REGION: 'eu-central-1', AWS_ACCESS_KEY_ID: 'ASIA1', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 't' };
-    const target = queueTarget('https://sqs.eu-central-1.amazonaws.com/123456789012/knap-deliveries', lambda);
-    expect(target.url.href).toBe('https://sqs.eu-central-1.amazonaws.com/');
-    expect(target.region).toBe('eu-central-1');
-    expect(await target.credentials()).toEqual({ accessKeyId: 'ASIA1', secretAccessKey: 's', sessionToken: 't' });
-    expect(() => queueTarget(queueUrl, { ...lambda, AWS_ACCESS_KEY_ID: '' })).toThrow(/No AWS credentials/);
-    expect(() => queueTarget(queueUrl, { ...lambda, AWS_REGION: '' })).toThrow(/No AWS_REGION/);
+  test('an SQS that takes the connection and never answers fails the send with a TimeoutError, in bounded time', async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const queue = new SqsDeliveryQueue(`http://127.0.0.1:${port}/123456789012/knap-deliveries`, client(200), () => NOW);
+      const started = Date.now();
+      await expect(queue.enqueue('run_a', 0)).rejects.toMatchObject({ name: 'TimeoutError' });
+      // Two attempts of 200 ms and the SDK's backoff between them.
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(sockets.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   test('forUrl gives one queue per URL', () => {
