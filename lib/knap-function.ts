@@ -130,8 +130,8 @@ export class KnapFunction extends NodejsFunction {
         // Stack traces mapped to our sources when an error is formatted, not at every cold start
         // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
         inject: [MAPPED_STACKS],
-        // What only some invocations need is a file beside the bundle (CHUNKS: the SDK's DynamoDB and Secrets Manager
-        // clients, X-Ray, the schedule parser, chrono-node).
+        // What only some invocations need is a file beside the bundle (CHUNKS: X-Ray, the
+        // schedule parser, chrono-node).
         define: { ...CHUNK_DEFINES },
         // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
         // which loads faster than the runtime's copy spread over hundreds of files.

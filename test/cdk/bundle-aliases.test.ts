@@ -45,7 +45,7 @@ test("@aws-sdk/credential-provider-node: only the SDK clients' runtime config, f
   }
 });
 
-test('node:http: the webhook sender, the tracer, the DynamoDB wire, signed JSON calls and the SDK for plain-http endpoints (a local DynamoDB) or IMDS', () => {
+test('node:http: the webhook sender, the tracer, the bounded HTTP handler and the SDK for plain-http endpoints (a local DynamoDB) or IMDS', () => {
   // The stand-in is the whole module but the lazy getters: a new importer might want WebSocket.
   // The tracer is built into tracing.mjs, with the same aliases; IMDS goes with the credential chain.
   expect(importersOf('node:http')).toEqual([
@@ -53,8 +53,7 @@ test('node:http: the webhook sender, the tracer, the DynamoDB wire, signed JSON 
     'node_modules/@smithy/core/dist-es/submodules/config/config-resolver/regionConfig/getInstanceMetadataRegion.js (dynamic-import)',
     'node_modules/@smithy/credential-provider-imds/dist-es/remoteProvider/node-http.js (import-statement)',
     'node_modules/@smithy/node-http-handler/dist-es/node-http-handler.js (dynamic-import)',
-    'shared/aws/post.ts (import-statement)',
-    'shared/store/dynamo-wire.ts (import-statement)',
+    'shared/lambda/bounded-http.ts (import-statement)',
     'shared/webhooks/send.ts (import-statement)',
   ]);
 });

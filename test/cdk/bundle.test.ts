@@ -1,8 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { jobs } from '../../functions/jobs.js';
@@ -82,7 +81,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const code = [
       'index.mjs',
       'index.mjs.map',
-      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map', 'sdk-clients.mjs', 'sdk-clients.mjs.map']),
+      ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
@@ -100,15 +99,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(text.includes('DynamoDB_20120810')).toBe(uses('dynamodb'));
     expect(text.includes('AmazonSQS')).toBe(uses('sqs'));
     expect(text.includes('secretsmanager')).toBe(READS_TOKEN_KEYS.includes(id));
-    // No SDK client is on the init path: DynamoWire and signed JSON calls make their calls, and
-    // the DynamoDB and Secrets Manager clients are one file beside the bundle for what they leave.
-    expect(text).not.toMatch(/"DynamoDBClient"|"SecretsManagerClient"|"SQSClient"/);
-    if (!PUBLIC.includes(id)) {
-      expect(text).toContain('"./sdk-clients.mjs"');
-      const clients = readFileSync(join(bundle().assetPath, 'sdk-clients.mjs'), 'utf8');
-      expect(clients).toContain('"DynamoDBClient"');
-      expect(clients).toContain('"SecretsManagerClient"');
-    }
+    // The SDK's own clients make every call: no other file beside the bundle holds one.
+    expect(text).not.toContain('"./sdk-clients.mjs"');
     // Credentials come from the environment: none of the default chain's other providers.
     expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);
     expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
@@ -301,50 +293,6 @@ describe('token bundle, deployed, with X-Ray', () => {
   }, 60_000);
 });
 
-describe('token bundle, deployed, without the SDK file', () => {
-  let table: TestTable;
-  let copy: string;
-  beforeAll(async () => {
-    table = await startTestTable();
-    // The asset as deployed, but for sdk-clients.mjs: as if it could not be loaded.
-    copy = mkdtempSync(join(tmpdir(), 'knap-no-sdk-'));
-    cpSync(bundles.get(functionLogicalId('token'))!.assetPath, copy, { recursive: true });
-    rmSync(join(copy, 'sdk-clients.mjs'));
-  });
-  afterAll(async () => {
-    rmSync(copy, { recursive: true, force: true });
-    await table.close();
-  });
-
-  test('a sampled invocation still answers: its calls go over the wire, untraced, with a warning', async () => {
-    const client = await createApiClient(table.deps(), { orgName: 'traced', name: 'no sdk' });
-    const event = formEvent('POST /api/oauth/token', {
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    });
-    const script = `
-      const m = await import(process.argv[1]);
-      const context = { awsRequestId: 'a', functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 };
-      const { statusCode } = await m.handler(${JSON.stringify(event)}, context);
-      process.stdout.write('\\nSTATUS ' + statusCode + '\\n');`;
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--input-type=module', '-e', script, join(copy, 'index.mjs')],
-      {
-        env: {
-          ...deployedEnv(table, copy),
-          AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
-          _X_AMZN_TRACE_ID: 'Root=1-67891233-abcdef012345678912345671;Parent=53995c3f42cd8ad8;Sampled=1',
-        },
-        encoding: 'utf8',
-      },
-    );
-    expect([...stdout.matchAll(/^STATUS (\d+)$/gm)].map((match) => match[1])).toEqual(['200']);
-    expect(stderr).toContain('Could not load the SDK client for a traced call');
-  }, 60_000);
-});
-
 describe('create-knap bundle, deployed', () => {
   let table: TestTable;
   beforeAll(async () => {
@@ -410,15 +358,12 @@ describe('create-knap bundle, deployed', () => {
     expect(manual.body.schedule_info).toBeNull();
   }, 60_000);
 
-  test("the SDK's client, beside the bundle, makes the calls when asked; its refusals are the bundle's own exceptions", async () => {
-    // The path of X-Ray-sampled invocations too; DYNAMODB_TRANSPORT=sdk takes it for every call.
-    const sdk = { DYNAMODB_TRANSPORT: 'sdk' };
-    const manual = await requestThrough(
-      'create-knap',
-      'POST /api/studio/knap-tools',
-      { name: 'through the SDK', schedule_type: 'manual', tool_metadata: {} },
-      { env: sdk },
-    );
+  test("the SDK's client in the bundle makes the calls; its refusals are the store's own exceptions", async () => {
+    const manual = await requestThrough('create-knap', 'POST /api/studio/knap-tools', {
+      name: 'through the SDK',
+      schedule_type: 'manual',
+      tool_metadata: {},
+    });
     expect(manual.status).toBe(201);
     // A revoked client's token: the metering write's condition fails in the SDK's copy of the
     // exception class, which the store must still know for a refusal (401), not a fault (500).
@@ -426,7 +371,7 @@ describe('create-knap bundle, deployed', () => {
       'create-knap',
       'POST /api/studio/knap-tools',
       { name: 'refused', schedule_type: 'manual', tool_metadata: {} },
-      { env: sdk, before: (clientId) => revokeClient(table.deps(), clientId) },
+      { before: (clientId) => revokeClient(table.deps(), clientId) },
     );
     expect(revoked.status).toBe(401);
   }, 60_000);
