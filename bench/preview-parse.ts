@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../shared/errors.js';
 import type { Deps } from '../shared/runtime.js';
+import * as Schedules from '../shared/schedules/index.js';
 import {
   describeSchedule,
   nextRunAt,
@@ -76,7 +77,7 @@ const rows = REQUESTS.map(({ schedule_description, timezone }) => {
   const now = new Date();
   const options = { timezone: timezone ?? undefined, now };
   const described = refusing(() => describeSchedule(schedule_description, options))();
-  const preview = cpuMicros(refusing(() => previewSchedule(deps, request)));
+  const preview = cpuMicros(refusing(() => previewSchedule(Schedules, deps, request)));
   const parse = cpuMicros(refusing(() => describeSchedule(schedule_description, options)));
   if (described instanceof ScheduleError) {
     return { phrase: `${schedule_description} (refused)`, preview, parse, nextRuns: 0, english: 0 };

@@ -5,6 +5,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseSchedulePreview } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
+import { scheduleParser } from '../../shared/services/schedule-parser.js';
 import { previewSchedule } from '../../shared/services/schedule-preview.js';
 
 /** Far larger than any description (500 characters), small enough to refuse early. */
@@ -17,7 +18,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'json', auth: 'bearer', maxBodyBytes: MAX_PREVIEW_BODY_BYTES },
     async ({ deps, body, state }) => {
       requireScope(callerOf(state), 'knaps:read');
-      return json(200, previewSchedule(deps, parseSchedulePreview(body)));
+      return json(200, previewSchedule(await scheduleParser(), deps, parseSchedulePreview(body)));
     },
   );
 

@@ -5,30 +5,15 @@ import type { PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
-import type * as Schedules from '../schedules/index.js';
 import { invalidCursor, readPage } from './paging.js';
 import type { Caller } from './request-state.js';
+import { scheduleParser } from './schedule-parser.js';
 
 /** `private`, `public`, or the caller's own organization: never another one's. */
 export const checkVisibility = (visibility: string, orgName: string): string => {
   if (visibility === 'private' || visibility === 'public' || visibility === orgName) return visibility;
   throw badRequest(`visibility must be 'private', 'public' or your organization's name ('${orgName}')`);
 };
-
-/** Set by esbuild in deployed bundles (lib/knap-function.ts): the schedule parser's file, beside the bundle. */
-declare const KNAP_SCHEDULES_CHUNK: string | undefined;
-
-/**
- * The schedule parser (our phrase families, ~55 KB minified) is imported by the first
- * request that schedules a Knap: a manual Knap, or a PATCH that leaves the schedule alone, never
- * needs it. Deployed, it is a file beside the bundle (schedules.mjs), so the functions that
- * create and update Knaps do not parse it at every cold start.
- */
-// The choice stays here, not in a helper: esbuild drops the source import only where the constant is set.
-const scheduleParser = async (): Promise<typeof Schedules> =>
-  typeof KNAP_SCHEDULES_CHUNK === 'string'
-    ? await import(new URL(KNAP_SCHEDULES_CHUNK, import.meta.url).href)
-    : await import('../schedules/index.js');
 
 const NO_SCHEDULE: Pick<Knap, 'schedule_info' | 'next_run_at'> = Object.freeze({ schedule_info: null, next_run_at: null });
 

@@ -2,7 +2,7 @@ import { isoSeconds } from '../domain/clock.js';
 import { PREVIEW_HORIZON_YEARS, type SchedulePreview, type SchedulePreviewRequest } from '../domain/schedule-preview.js';
 import { badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { describeSchedule, runSearch, ScheduleError, sayScheduleInEnglish } from '../schedules/index.js';
+import type * as Schedules from '../schedules/index.js';
 
 /** The same instant PREVIEW_HORIZON_YEARS calendar years on (29 February goes to 1 March). */
 const horizonOf = (now: Date): number => {
@@ -12,7 +12,12 @@ const horizonOf = (now: Date): number => {
 };
 
 /** The run after `after`, or null when there is none before the horizon (or none the parser can find). */
-const runBefore = (nextRun: (after: Date) => Date, after: Date, horizon: number): Date | null => {
+const runBefore = (
+  ScheduleError: typeof Schedules.ScheduleError,
+  nextRun: (after: Date) => Date,
+  after: Date,
+  horizon: number,
+): Date | null => {
   try {
     const run = nextRun(after);
     return run.getTime() <= horizon ? run : null;
@@ -25,10 +30,12 @@ const runBefore = (nextRun: (after: Date) => Date, after: Date, horizon: number)
 
 /**
  * How a description will be read, before any Knap is made of it: the same parser and errors as
- * create. The runs stop at the horizon, so there may be fewer than `count`; the first run, the
+ * create (given, so that the route can load it beside its bundle: shared/services/schedule-parser.ts).
+ * The runs stop at the horizon, so there may be fewer than `count`; the first run, the
  * Knap's next_run_at, is always there.
  */
-export const previewSchedule = (deps: Deps, request: SchedulePreviewRequest): SchedulePreview => {
+export const previewSchedule = (parser: typeof Schedules, deps: Deps, request: SchedulePreviewRequest): SchedulePreview => {
+  const { describeSchedule, runSearch, ScheduleError, sayScheduleInEnglish } = parser;
   if (request.schedule_description.trim() === '') throw badRequest('schedule_description must not be blank');
   const now = deps.clock.now();
   try {
@@ -42,7 +49,7 @@ export const previewSchedule = (deps: Deps, request: SchedulePreviewRequest): Sc
     const nextRun = runSearch(schedule_info);
     const runs = [new Date(next_run_at)];
     while (runs.length < request.count) {
-      const run = runBefore(nextRun, runs[runs.length - 1] as Date, horizon);
+      const run = runBefore(ScheduleError, nextRun, runs[runs.length - 1] as Date, horizon);
       if (!run) break;
       runs.push(run);
     }

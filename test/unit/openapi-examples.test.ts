@@ -15,6 +15,7 @@ import {
   schedulePreviewRequestExamples,
 } from '../../shared/openapi/examples.js';
 import type { Deps } from '../../shared/runtime.js';
+import * as Schedules from '../../shared/schedules/index.js';
 import { describeSchedule } from '../../shared/schedules/index.js';
 import { previewSchedule } from '../../shared/services/schedule-preview.js';
 
@@ -139,7 +140,7 @@ test('the schedule examples are what the parser answers', () => {
   const request = Object.values(schedulePreviewRequestExamples)[0]?.value;
   expect(request).toBeDefined();
   const asked = v.parse(componentSchemas.SchedulePreviewRequest, request);
-  expect(preview?.value).toEqual(previewSchedule({ clock } as Deps, asked));
+  expect(preview?.value).toEqual(previewSchedule(Schedules, { clock } as Deps, asked));
 
   const metadata = SCHEDULED_KNAP.tool_metadata as { schedule_description: string; timezone: string };
   const described = describeSchedule(metadata.schedule_description, {

@@ -5,6 +5,7 @@
  */
 import { isoSeconds } from '../../../shared/domain/clock.js';
 import type { Deps } from '../../../shared/runtime.js';
+import * as Schedules from '../../../shared/schedules/index.js';
 import { describeSchedule, nextRunAt, sayScheduleInEnglish } from '../../../shared/schedules/index.js';
 import { previewSchedule } from '../../../shared/services/schedule-preview.js';
 
@@ -39,7 +40,7 @@ test.each<[string, string | null, number]>([
   ['every 5 years on the fifth Wednesday of February', 'UTC', 50],
   ['0 9 * * 1-5', 'Europe/Paris', 1],
 ])('%s (%s, count %d): the runs nextRunAt finds one after another', (description, timezone, count) => {
-  const preview = previewSchedule(deps, { schedule_description: description, timezone, count });
+  const preview = previewSchedule(Schedules, deps, { schedule_description: description, timezone, count });
   expect(preview).toEqual(expected(description, timezone, count));
   expect(preview.next_runs[0]).toBe(describeSchedule(description, { timezone: timezone ?? undefined, now: NOW }).next_run_at);
 });
