@@ -50,6 +50,12 @@ export interface KnapSettings {
   readonly adminThrottle: Throttle;
   /** Reserved concurrency by function id (`*`: every function); empty: none reserved (the default). */
   readonly reservedConcurrency: Readonly<Record<string, number>>;
+  /**
+   * Dispatcher workers at once when a minute has more due than the coordinator drains alone:
+   * the dispatch queue event source's maxConcurrency (2, Lambda's minimum, to 1,000). The
+   * dispatcher then uses at most this plus one invocation (lib/runs.ts, docs/runs.md).
+   */
+  readonly dispatchMaxConcurrency: number;
   /** Adopt an existing table by name (a restore from point-in-time recovery) instead of the stack's own. */
   readonly tableName: string | null;
   /** Declare empty DYNAMODB_ENDPOINT and TOKEN_SIGNING_KEYS for `sam local ... --env-vars`; dev stages only, never deployed. */
@@ -147,6 +153,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   routeThrottles: DEFAULT_ROUTE_THROTTLES,
   adminThrottle: DEFAULT_ADMIN_THROTTLE,
   reservedConcurrency: {},
+  dispatchMaxConcurrency: 2,
   tableName: null,
   samLocal: false,
   storedTokensUntil: null,
@@ -179,6 +186,7 @@ export const CONTEXT_KEYS = {
   routeThrottles: 'routeThrottles',
   adminThrottle: 'adminThrottle',
   reservedConcurrency: 'reservedConcurrency',
+  dispatchMaxConcurrency: 'dispatchMaxConcurrency',
   tableName: 'tableName',
   samLocal: 'samLocal',
   storedTokensUntil: 'storedTokensUntil',
@@ -438,6 +446,11 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       DEFAULT_SETTINGS.adminThrottle,
     ),
     reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
+    dispatchMaxConcurrency: pick(
+      CONTEXT_KEYS.dispatchMaxConcurrency,
+      (value) => integer(CONTEXT_KEYS.dispatchMaxConcurrency, value, 2, 1_000),
+      DEFAULT_SETTINGS.dispatchMaxConcurrency,
+    ),
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
     samLocal: pick(CONTEXT_KEYS.samLocal, (value) => boolean(CONTEXT_KEYS.samLocal, value), DEFAULT_SETTINGS.samLocal),
     storedTokensUntil: pick(CONTEXT_KEYS.storedTokensUntil, isoTime, DEFAULT_SETTINGS.storedTokensUntil),

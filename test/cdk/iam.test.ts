@@ -174,6 +174,11 @@ const queueArn = () => {
   return { 'Fn::GetAtt': [queueId, 'Arn'] };
 };
 
+/** The queue the dispatcher's coordinator sends its shares to (DISPATCH_QUEUE_URL). */
+const dispatchQueueId = (): string =>
+  resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Environment?.Variables
+    ?.DISPATCH_QUEUE_URL?.Ref;
+
 describe('least privilege, per function', () => {
   test('every function has its pinned DynamoDB actions, and the maps in lib/ agree', () => {
     const expected = expectedGrants();
@@ -223,7 +228,9 @@ describe('least privilege, per function', () => {
       const sqs = grants(routeId, 'sqs');
       const sendActions = Object.keys(sqs).filter((action) => action.startsWith('sqs:Send'));
       expect(sendActions.length).toBeGreaterThan(0);
-      for (const action of sendActions) expect(sqs[action]).toEqual([queueArn()]);
+      // The dispatcher also sends its coordinator's shares to the dispatch queue (lib/runs.ts).
+      const dispatchQueue = routeId === 'dispatch-runs' ? [{ 'Fn::GetAtt': [dispatchQueueId(), 'Arn'] }] : [];
+      for (const action of sendActions) expect(sqs[action]).toEqual([queueArn(), ...dispatchQueue]);
     }
   });
 

@@ -1,10 +1,9 @@
 /** The run machinery in the synthesized template: the schedule, the queue, its dead letters, the trigger. */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
+import { DEFAULT_SETTINGS } from '../../lib/config.js';
 import { functionLogicalId } from '../../lib/functions.js';
-import { DISPATCH_SHARD_GROUPS, DISPATCHER_MEMORY_MB, TARGETS_PER_RULE } from '../../lib/runs.js';
-import { DUE_SHARDS } from '../../shared/domain/runs.js';
-import { allShards } from '../../shared/services/dispatcher.js';
+import { DISPATCHER_MEMORY_MB, DISPATCHER_TIMEOUT } from '../../lib/runs.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -13,32 +12,36 @@ beforeAll(async () => {
 }, SYNTH_TIMEOUT_MS);
 
 const queues = () => Object.entries(resourcesOf(template, 'AWS::SQS::Queue'));
+const live = (id: string) => ({ Ref: `${functionLogicalId(id)}Live` });
+/** How an event source mapping names a function's live alias. */
+const liveInMapping = (id: string) => ({
+  'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', live(id)] }] }, ':live']],
+});
+/** The dispatch queue: the one no dead-letter queue redrives to, with no redrive of its own, that the dispatcher consumes. */
+const dispatchQueueId = (of: Template = template): string => {
+  const mapping = Object.values(resourcesOf(of, 'AWS::Lambda::EventSourceMapping')).find(
+    (each) => JSON.stringify(each.Properties?.FunctionName) === JSON.stringify(liveInMapping('dispatch-runs')),
+  );
+  return mapping?.Properties?.EventSourceArn['Fn::GetAtt'][0] as string;
+};
 
-test('EventBridge starts the dispatcher (its live alias) every minute once per shard, with retries', () => {
+test('one EventBridge rule starts the dispatcher (its live alias, the coordinator) every minute, with retries', () => {
   const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
-  const live = { Ref: `${functionLogicalId('dispatch-runs')}Live` };
-  const targets = rules.flatMap((rule) => {
-    expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
-    expect(rule.Properties?.Targets.length).toBeLessThanOrEqual(TARGETS_PER_RULE);
-    return rule.Properties?.Targets as { Arn: unknown; Input: string; RetryPolicy: unknown }[];
-  });
-  for (const target of targets) {
-    expect(target.Arn).toEqual(live);
-    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 });
-  }
-  // One invocation per shard each minute: every shard of the due index exactly once.
-  const shards = targets.map((target) => JSON.parse(target.Input) as { shards: number[] });
-  expect(shards).toHaveLength(DUE_SHARDS);
-  expect(shards.flatMap((input) => input.shards).sort((a, b) => a - b)).toEqual(allShards());
-  expect(DISPATCH_SHARD_GROUPS).toHaveLength(DUE_SHARDS);
-  // Each rule may invoke the live alias, and nothing else may.
+  expect(rules).toHaveLength(1);
+  expect(rules[0]?.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+  // A plain Scheduled Event: the handler coordinates (no constant input naming shards).
+  expect(rules[0]?.Properties?.Targets).toEqual([
+    expect.objectContaining({
+      Arn: live('dispatch-runs'),
+      RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 },
+    }),
+  ]);
+  expect(rules[0]?.Properties?.Targets[0].Input).toBeUndefined();
   const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
     (permission) => permission.Properties?.Principal === 'events.amazonaws.com',
   );
-  expect(permissions).toHaveLength(rules.length);
-  for (const permission of permissions) {
-    expect(permission.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', FunctionName: live });
-  }
+  expect(permissions).toHaveLength(1);
+  expect(permissions[0]?.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', FunctionName: live('dispatch-runs') });
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('due scheduled Knaps'),
     Timeout: 55,
@@ -48,9 +51,52 @@ test('EventBridge starts the dispatcher (its live alias) every minute once per s
   expect(DISPATCHER_MEMORY_MB).toBe(1769);
 });
 
+test('the dispatch queue: the workers, one message each, at most dispatchMaxConcurrency at once', () => {
+  const id = dispatchQueueId();
+  expect(id).toBeDefined();
+  template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    FunctionName: liveInMapping('dispatch-runs'),
+    EventSourceArn: { 'Fn::GetAtt': [id, 'Arn'] },
+    BatchSize: 1,
+    ScalingConfig: { MaximumConcurrency: DEFAULT_SETTINGS.dispatchMaxConcurrency },
+  });
+  expect(DEFAULT_SETTINGS.dispatchMaxConcurrency).toBe(2);
+  const queue = resourcesOf(template, 'AWS::SQS::Queue')[id]!;
+  // Lambda needs the visibility timeout at least the function's; a message seen again is stale and dropped.
+  expect(queue.Properties?.VisibilityTimeout).toBeGreaterThan(DISPATCHER_TIMEOUT.toSeconds());
+  expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 60 });
+  expect(queue.Properties?.RedrivePolicy).toBeUndefined();
+  // The dispatcher knows where to send and how many workers it may count on.
+  const variables = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Environment
+    ?.Variables;
+  expect(variables).toMatchObject({ DISPATCH_QUEUE_URL: { Ref: id }, DISPATCH_WORKERS: '2' });
+  // Only the dispatcher sends to it or reads it.
+  const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((policy) =>
+    JSON.stringify(policy.Properties?.PolicyDocument).includes(`"${id}"`),
+  );
+  const role = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Role;
+  expect(policies.map((policy) => policy.Properties?.Roles)).toEqual([[{ Ref: role['Fn::GetAtt'][0] }]]);
+});
+
+test(
+  "dispatchMaxConcurrency sets the event source and the coordinator's count of workers",
+  async () => {
+    const { template: other } = await synthesized({ bundle: false, nag: false, context: { dispatchMaxConcurrency: 5 } });
+    other.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: liveInMapping('dispatch-runs'),
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    expect(
+      resourcesOf(other, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Environment?.Variables
+        .DISPATCH_WORKERS,
+    ).toBe('5');
+  },
+  SYNTH_TIMEOUT_MS,
+);
+
 test('the delivery queue: encrypted, TLS only, a dead-letter queue after five receives', () => {
-  expect(queues()).toHaveLength(2);
-  const dlqId = queues().find(([, queue]) => !queue.Properties?.RedrivePolicy)?.[0];
+  expect(queues()).toHaveLength(3);
+  const dlqId = queues().find(([id, queue]) => !queue.Properties?.RedrivePolicy && id !== dispatchQueueId())?.[0];
   const deliveries = queues().find(([, queue]) => queue.Properties?.RedrivePolicy)?.[1];
   expect(deliveries?.Properties).toMatchObject({
     SqsManagedSseEnabled: true,
@@ -71,12 +117,7 @@ test('the delivery queue: encrypted, TLS only, a dead-letter queue after five re
 
 test('the deliverer (its live alias) drains the queue in batches, retrying only the runs that failed', () => {
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-    FunctionName: {
-      'Fn::Join': [
-        '',
-        [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: `${functionLogicalId('deliver-runs')}Live` }] }] }, ':live'],
-      ],
-    },
+    FunctionName: liveInMapping('deliver-runs'),
     BatchSize: 10,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
   });
