@@ -8,7 +8,6 @@ import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
 import {
-  type CoordinateResult,
   coordinateDispatch,
   type DispatchFanOut,
   type DispatchMessage,
@@ -81,7 +80,8 @@ const isSqsEvent = (event: unknown): event is SQSEvent =>
 const hasShards = (event: unknown): event is { shards: unknown } =>
   typeof event === 'object' && event !== null && 'shards' in event;
 
-export type DispatchRunsResult = DispatchResult | CoordinateResult;
+/** The coordinator's log line when anything was due: its counts, `due`, `own`, `fannedOut` and `stopped` (CoordinateResult). */
+export const COORDINATED = 'Coordinated due runs';
 
 /**
  * Three kinds of invocation:
@@ -99,7 +99,7 @@ export type DispatchRunsResult = DispatchResult | CoordinateResult;
  */
 export const createHandler =
   (deps: Deps, settings: DispatchSettings = { workers: 2 }) =>
-  async (event?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<DispatchRunsResult> => {
+  async (event?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<DispatchResult> => {
     const started = Date.now();
     const end = context ? started + context.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY;
     const work = Number.isFinite(end) ? scopedDeps(deps, { deadline: end - CALL_MARGIN_MS }) : deps;
@@ -119,10 +119,10 @@ export const createHandler =
         stopAt: Math.min(lastStart, started + PASS_WINDOW_MS),
         workersStopAt: started + PASS_WINDOW_MS,
       });
-      if (result.created + result.claimed + result.fannedOut.length > 0 || result.stopped) {
-        deps.log.info('Dispatched due runs', { ...result });
-      }
-      return result;
+      const { created, claimed, lagSeconds } = result;
+      // The plan goes to the log; the answer keeps the shape every dispatcher invocation has.
+      if (result.due > 0 || result.stopped) deps.log.info(COORDINATED, { ...result });
+      return { created, claimed, lagSeconds };
     } finally {
       deps.metrics.flush();
     }
@@ -166,7 +166,7 @@ const drainMessages = async (deps: Deps, event: SQSEvent, lastStart: number): Pr
 let deps: Deps | undefined;
 let settings: DispatchSettings | undefined;
 
-export const handler = async (event?: unknown, context?: Context): Promise<DispatchRunsResult> => {
+export const handler = async (event?: unknown, context?: Context): Promise<DispatchResult> => {
   deps ??= { ...defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }), metrics: dispatcherMetrics() };
   settings ??= dispatchSettingsFromEnv();
   await startInvocation(deps.log, context);

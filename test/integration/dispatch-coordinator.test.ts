@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
-import { createHandler, type DispatchRunsResult, STOP_MARGIN_MS } from '../../functions/dispatch-runs/handler.js';
+import { COORDINATED, createHandler, STOP_MARGIN_MS } from '../../functions/dispatch-runs/handler.js';
 import type { Knap } from '../../shared/domain/knaps.js';
 import { DUE_SHARDS, runId } from '../../shared/domain/runs.js';
 import type { Deps } from '../../shared/runtime.js';
@@ -84,6 +84,18 @@ const sqsEvent = (...messages: DispatchMessage[]): SQSEvent =>
     })),
   }) as unknown as SQSEvent;
 
+/** What the coordinator's invocation did: its answer, and its plan from its log line. */
+const coordinate = async (
+  deps: ReturnType<TestTable['deps']>,
+  settings: Parameters<typeof createHandler>[1],
+  context?: { getRemainingTimeInMillis(): number },
+): Promise<CoordinateResult> => {
+  const answer = await createHandler(deps, settings)({ 'detail-type': 'Scheduled Event', detail: {} }, context);
+  expect(Object.keys(answer).sort()).toEqual(['claimed', 'created', 'lagSeconds']);
+  const logged = deps.log.lines.filter((line) => line.message === COORDINATED).at(-1)?.extra[0] as CoordinateResult | undefined;
+  return { due: 0, own: [], fannedOut: [], stopped: false, ...logged, ...answer };
+};
+
 const lagsOf = (deps: ReturnType<TestTable['deps']>) =>
   deps.metrics.recorded.filter((metric) => metric.name === METRIC).map((metric) => metric.value);
 
@@ -122,7 +134,7 @@ describe('the coordinator and its workers', () => {
     const knaps = await dueKnaps('little', 40);
     const deps = table.deps(clock);
     const fanOut = new RecordingFanOut();
-    const result = (await createHandler(deps, { fanOut, workers: 2 })({ 'detail-type': 'Scheduled Event' })) as CoordinateResult;
+    const result = await coordinate(deps, { fanOut, workers: 2 });
     expect(result).toMatchObject({ created: 40, claimed: 40, due: 40, fannedOut: [], stopped: false, lagSeconds: 1 });
     expect(fanOut.sent).toEqual([]);
     expect(new Set(deps.deliveries.queued.map((entry) => entry.runId)).size).toBe(40);
@@ -131,7 +143,7 @@ describe('the coordinator and its workers', () => {
 
     // An idle minute: one invocation, nothing found, lag 0.
     const idle = table.deps(clock);
-    expect(await createHandler(idle, { fanOut, workers: 2 })({})).toMatchObject({ created: 0, due: 0, fannedOut: [] });
+    expect(await coordinate(idle, { fanOut, workers: 2 })).toMatchObject({ created: 0, due: 0, fannedOut: [] });
     expect(lagsOf(idle)).toEqual([0]);
   });
 
@@ -140,7 +152,7 @@ describe('the coordinator and its workers', () => {
     const busy = [...new Set(knaps.map((knap) => dueShard(knap.uuid)))].sort((a, b) => a - b);
     const coordinator = table.deps(clock);
     const fanOut = new RecordingFanOut();
-    const result = (await createHandler(coordinator, { fanOut, workers: 2, budget: 20 })({})) as CoordinateResult;
+    const result = await coordinate(coordinator, { fanOut, workers: 2, budget: 20 });
 
     expect(fanOut.sent).toHaveLength(2);
     expect(result.fannedOut).toEqual(expect.arrayContaining(fanOut.sent.map((message) => message.shards)));
@@ -152,7 +164,7 @@ describe('the coordinator and its workers', () => {
     // Each message is one worker invocation; it drains exactly its shards.
     const worker = table.deps(clock);
     const results = await Promise.all(fanOut.sent.map((message) => createHandler(worker, { workers: 2 })(sqsEvent(message))));
-    const made = (each: DispatchRunsResult[]) => each.reduce((sum, one) => sum + one.created, 0);
+    const made = (each: DispatchResult[]) => each.reduce((sum, one) => sum + one.created, 0);
     expect(result.created + made(results)).toBe(120);
     expect(result.claimed + results.reduce((sum, one) => sum + one.claimed, 0)).toBe(120);
     const queued = [...coordinator.deliveries.queued, ...worker.deliveries.queued].map((entry) => entry.runId);
@@ -160,14 +172,14 @@ describe('the coordinator and its workers', () => {
     expect(queued).toHaveLength(120);
     await expectEachRanOnce('much', knaps);
     // Done: a second minute finds nothing.
-    expect(await createHandler(table.deps(clock), { fanOut, workers: 2, budget: 20 })({})).toMatchObject({ due: 0, created: 0 });
+    expect(await coordinate(table.deps(clock), { fanOut, workers: 2, budget: 20 })).toMatchObject({ due: 0, created: 0 });
   });
 
   test('a worker that fails part-way loses nothing: its message comes back stale, the next minute finishes, none twice', async () => {
     const knaps = await dueKnaps('failing', 80);
     const fanOut = new RecordingFanOut();
     const coordinator = table.deps(clock);
-    const first = (await createHandler(coordinator, { fanOut, workers: 2, budget: 10 })({})) as CoordinateResult;
+    const first = await coordinate(coordinator, { fanOut, workers: 2, budget: 10 });
     expect(fanOut.sent.length).toBeGreaterThan(0);
 
     // The first worker dies after a few claims: each Knap's run is written before its claim, so some are written and unclaimed.
@@ -197,7 +209,7 @@ describe('the coordinator and its workers', () => {
 
     // The next minute's coordinator sees what is still due in the failed shards and finishes it.
     const next = table.deps(clock);
-    const second = (await createHandler(next, { fanOut: new RecordingFanOut(), workers: 2 })({})) as CoordinateResult;
+    const second = await coordinate(next, { fanOut: new RecordingFanOut(), workers: 2 });
     expect(second.due).toBeGreaterThan(0);
     const claimed = [first, ...done, second].reduce((sum, one) => sum + one.claimed, 0) + 3;
     expect(claimed).toBe(80);
@@ -228,7 +240,7 @@ describe('the coordinator and its workers', () => {
     const knaps = await dueKnaps('late', 30);
     const hurried = table.deps(clock);
     const noTime = { getRemainingTimeInMillis: () => STOP_MARGIN_MS - 1 };
-    const result = (await createHandler(hurried, { workers: 2 })({}, noTime)) as CoordinateResult;
+    const result = await coordinate(hurried, { workers: 2 }, noTime);
     expect(result).toMatchObject({ created: 0, claimed: 0, due: 30, stopped: true, lagSeconds: 1 });
     // A worker's message, too.
     const message = { shards: [dueShard(knaps[0]!.uuid)], by: new Date(Date.now() + 60_000).toISOString() };
