@@ -1,9 +1,12 @@
 /** The run machinery in the synthesized template: the schedule, the queue, its dead letters, the trigger. */
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
-import { DEFAULT_SETTINGS } from '../../lib/config.js';
+import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/config.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { DISPATCHER_MEMORY_MB, DISPATCHER_TIMEOUT } from '../../lib/runs.js';
+import { testTmpDir } from '../support/tmp.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -76,6 +79,16 @@ test('the dispatch queue: the workers, one message each, at most dispatchMaxConc
   );
   const role = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Role;
   expect(policies.map((policy) => policy.Properties?.Roles)).toEqual([[{ Ref: role['Fn::GetAtt'][0] }]]);
+});
+
+test("dispatchMaxConcurrency: a whole number from 2 (Lambda's minimum for an SQS event source) to 1,000", () => {
+  const settings = (context: Record<string, unknown>) =>
+    settingsFromContext(new App({ context, outdir: join(testTmpDir(), 'runs-settings-app') }).node);
+  expect(settings({}).dispatchMaxConcurrency).toBe(2);
+  expect(settings({ dispatchMaxConcurrency: '16' }).dispatchMaxConcurrency).toBe(16);
+  for (const bad of [1, 0, 1_001, 2.5, 'many']) {
+    expect(() => settings({ dispatchMaxConcurrency: bad })).toThrow(/"dispatchMaxConcurrency".*from 2 to 1000/);
+  }
 });
 
 test(
