@@ -92,8 +92,8 @@ export const COORDINATED = 'Coordinated due runs';
  *   what is still due), an unreadable one too;
  * - `{"shards": [..]}` (a person invoking it): those shards, in this invocation.
  * Every pass ends before the Lambda timeout: none starts a Knap in its last STOP_MARGIN_MS, and
- * DynamoDB calls give up CALL_MARGIN_MS before it, so the invocation fails rather than being
- * killed; what it did not reach stays due. A failure throws (the errors alarm); a retry writes
+ * DynamoDB calls and queue sends give up CALL_MARGIN_MS before it, so the invocation fails
+ * rather than being killed; what it did not reach stays due. A failure throws (the errors alarm); a retry writes
  * the same runs (their ids derive from Knap and occurrence), never new ones. Every pass that
  * completes writes its lag; one that fails writes none (the alarm counts missing data).
  */
@@ -102,13 +102,15 @@ export const createHandler =
   async (event?: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<DispatchResult> => {
     const started = Date.now();
     const end = context ? started + context.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY;
-    const work = Number.isFinite(end) ? scopedDeps(deps, { deadline: end - CALL_MARGIN_MS }) : deps;
+    const deadline = Number.isFinite(end) ? end - CALL_MARGIN_MS : undefined;
+    const work = deadline === undefined ? deps : scopedDeps(deps, { deadline });
     const lastStart = end - STOP_MARGIN_MS;
+    const bounded = deadline === undefined ? {} : { deadline };
     try {
-      if (isSqsEvent(event)) return await drainMessages(work, event, lastStart);
+      if (isSqsEvent(event)) return await drainMessages(work, event, lastStart, bounded);
       if (hasShards(event)) {
         const shards = shardsOf(event);
-        const result = await dispatchDueRuns(work, shards, { stopAt: Math.min(lastStart, started + PASS_WINDOW_MS) });
+        const result = await dispatchDueRuns(work, shards, { stopAt: Math.min(lastStart, started + PASS_WINDOW_MS), ...bounded });
         if (result.created + result.claimed > 0) deps.log.info('Dispatched due runs', { ...result, shards });
         return result;
       }
@@ -117,6 +119,7 @@ export const createHandler =
         workers: settings.workers,
         ...(settings.budget === undefined ? {} : { budget: settings.budget }),
         stopAt: Math.min(lastStart, started + PASS_WINDOW_MS),
+        ...bounded,
         workersStopAt: started + PASS_WINDOW_MS,
       });
       const { created, claimed, lagSeconds } = result;
@@ -129,7 +132,12 @@ export const createHandler =
   };
 
 /** A worker: the shards of each readable, timely message, all at once, until the earliest `by` (or the Lambda's end). */
-const drainMessages = async (deps: Deps, event: SQSEvent, lastStart: number): Promise<DispatchResult> => {
+const drainMessages = async (
+  deps: Deps,
+  event: SQSEvent,
+  lastStart: number,
+  bounded: { deadline?: number },
+): Promise<DispatchResult> => {
   const shards = new Set<number>();
   let stopAt = lastStart;
   for (const record of event.Records) {
@@ -158,7 +166,7 @@ const drainMessages = async (deps: Deps, event: SQSEvent, lastStart: number): Pr
   }
   if (shards.size === 0) return { created: 0, claimed: 0, lagSeconds: 0 };
   const list = [...shards].sort((a, b) => a - b);
-  const result = await dispatchDueRuns(deps, list, { stopAt });
+  const result = await dispatchDueRuns(deps, list, { stopAt, ...bounded });
   if (result.created + result.claimed > 0) deps.log.info('Dispatched due runs', { ...result, shards: list });
   return result;
 };

@@ -24,6 +24,7 @@
  * pass that fails reports nothing, which the lag alarm reads as breaching, as it does a
  * dispatcher that has stopped.
  */
+import { settleBy } from '../deadlines.js';
 import { isoSeconds } from '../domain/clock.js';
 import type { StoredKnap } from '../domain/knaps.js';
 import { DUE_SHARDS, newRun, runId } from '../domain/runs.js';
@@ -46,6 +47,12 @@ export interface DispatchOptions {
    * under way finish. What is left stays due for the next pass. Undefined: no end.
    */
   stopAt?: number;
+  /**
+   * Epoch ms: the queue sends (delivery, fan-out) give up by then, as the DynamoDB calls do by
+   * their scope's deadline, so the invocation fails before its Lambda timeout. A delivery not
+   * queued leaves its occurrence unclaimed: the next pass claims it and queues the run then.
+   */
+  deadline?: number;
 }
 
 /** A pass under way: its counts, the oldest due occurrence seen (epoch ms), and whether it stopped at its end. */
@@ -66,8 +73,25 @@ const isDue = ({ knap }: StoredKnap, now: Date): boolean =>
   knap.next_run_at !== null &&
   Date.parse(knap.next_run_at) <= now.getTime();
 
+class QueueDeadlineError extends Error {
+  override readonly name = 'DeadlineExceededError';
+  constructor(what: string) {
+    super(`${what} did not answer before the invocation's deadline`);
+  }
+}
+
+/** A queue send bounded by the pass's deadline. */
+const sendBy = <T>(send: Promise<T>, options: DispatchOptions, what: string): Promise<T> =>
+  settleBy(send, options.deadline, () => new QueueDeadlineError(what));
+
 /** One due Knap: its run, its delivery, then its claim. */
-const dispatchOne = async (deps: Deps, stored: StoredKnap, now: Date, result: Progress): Promise<void> => {
+const dispatchOne = async (
+  deps: Deps,
+  stored: StoredKnap,
+  now: Date,
+  result: Progress,
+  options: DispatchOptions,
+): Promise<void> => {
   const { knap } = stored;
   const occurrence = knap.next_run_at as string;
   const info = knap.schedule_info as NonNullable<typeof knap.schedule_info>;
@@ -82,12 +106,12 @@ const dispatchOne = async (deps: Deps, stored: StoredKnap, now: Date, result: Pr
   const created = await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [] });
   if (created) {
     result.created += 1;
-    await deps.deliveries.enqueue(run.run_id, 0);
+    await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
   }
   const claimed = await deps.repo.claimOccurrence(stored, isoSeconds(nextRunAt(info, now)));
   if (claimed) {
     result.claimed += 1;
-    if (!created) await deps.deliveries.enqueue(run.run_id, 0);
+    if (!created) await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
   }
 };
 
@@ -108,7 +132,7 @@ const drainShard = async (deps: Deps, shard: number, now: Date, result: Progress
         result.stopped = true;
         return;
       }
-      await Promise.all(due.slice(start, start + CONCURRENCY).map((stored) => dispatchOne(deps, stored, now, result)));
+      await Promise.all(due.slice(start, start + CONCURRENCY).map((stored) => dispatchOne(deps, stored, now, result, options)));
     }
     // Nothing claimed: what is left is the index catching up (or another dispatcher's work).
     if (due.length < BATCH || result.claimed === before) return;
@@ -257,7 +281,7 @@ export const coordinateDispatch = async (deps: Deps, options: CoordinateOptions)
   await Promise.all(
     plan.messages.map(async (shards) => {
       try {
-        await options.fanOut?.send({ shards, by });
+        if (options.fanOut) await sendBy(options.fanOut.send({ shards, by }), options, 'The dispatch queue');
         fannedOut.push(shards);
       } catch (error) {
         sendError ??= error;

@@ -254,6 +254,28 @@ describe('the coordinator and its workers', () => {
     await expectEachRanOnce('late', knaps);
   });
 
+  test('a delivery queue that never answers: the invocation fails before its timeout; the next pass claims and queues', async () => {
+    const knaps = await dueKnaps('stalled', 5);
+    const stalled = table.deps(clock);
+    const never = { ...stalled.deliveries, enqueue: () => new Promise<void>(() => {}) };
+    const started = Date.now();
+    const timeoutMs = STOP_MARGIN_MS + 500;
+    await expect(
+      createHandler({ ...stalled, deliveries: never }, { workers: 2 })(
+        {},
+        { getRemainingTimeInMillis: () => timeoutMs - (Date.now() - started) },
+      ),
+    ).rejects.toThrow(/The delivery queue did not answer before the invocation's deadline/);
+    expect(Date.now() - started).toBeLessThan(timeoutMs);
+    // Its runs are written, their occurrences unclaimed: still due.
+    const next = table.deps(clock);
+    expect(await createHandler(next, { workers: 2 })({})).toMatchObject({ created: 0, claimed: 5 });
+    expect(new Set(next.deliveries.queued.map((entry) => entry.runId))).toEqual(
+      new Set(knaps.map((knap) => runId.scheduled(knap.uuid, DUE))),
+    );
+    await expectEachRanOnce('stalled', knaps);
+  });
+
   test('unreadable worker messages are dropped, not retried', async () => {
     const deps = table.deps(clock);
     const event = {
