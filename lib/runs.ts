@@ -149,6 +149,9 @@ export class KnapRuns extends Construct {
         // Two retries; an event older than two minutes is dropped: the next pass catches up.
         targets: [new LambdaFunction(dispatcher.live, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })],
       });
+      // A failed or long-throttled coordinator is not run again: the next minute's does the same
+      // work, and a retry beside it would only hold one more of the account's few invocations.
+      dispatcher.live.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
       // The workers: one invocation per message, never more than the setting at once, whatever is due.
       dispatcher.live.addEventSource(
         new SqsEventSource(this.dispatchQueue, { batchSize: 1, maxConcurrency: props.settings.dispatchMaxConcurrency }),

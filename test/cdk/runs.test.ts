@@ -40,6 +40,14 @@ test('one EventBridge rule starts the dispatcher (its live alias, the coordinato
     }),
   ]);
   expect(rules[0]?.Properties?.Targets[0].Input).toBeUndefined();
+  // Lambda does not retry a failed coordinator, nor run one that waited a minute: the next minute's does that work.
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+    FunctionName: { Ref: functionLogicalId('dispatch-runs') },
+    // The alias's name, taken from its ARN: the live alias.
+    Qualifier: { 'Fn::Select': [7, { 'Fn::Split': [':', live('dispatch-runs')] }] },
+    MaximumRetryAttempts: 0,
+    MaximumEventAgeInSeconds: 60,
+  });
   const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
     (permission) => permission.Properties?.Principal === 'events.amazonaws.com',
   );
