@@ -15,6 +15,16 @@
  * exactly one run and was claimed, and that no run was queued twice. Prints one Markdown row
  * per W: runs/s overall and per worker, and the max lateness (from the start of the pass to
  * the last run queued: the pass starts at the due minute).
+ *
+ * `npm run bench:dispatch -- --minutes 0,500,20000 [--concurrency 2]`: the deployed minute, on
+ * DynamoDB Local. For each N: a fresh table with N Knaps due at once; a coordinator process
+ * calls the dispatch-runs handler with the every-minute rule's event and a Lambda context of
+ * 55 s, its fan-out handing each message to one of `--concurrency` worker processes (each a
+ * queue-triggered invocation, started beforehand: no cold start is counted), which call the
+ * same handler with the SQS event. Minutes repeat until nothing is due (each minute's pass
+ * ends at its window, as deployed); then the exactly-once check. One Markdown row per minute:
+ * invocations, their seconds and CPU, runs created, left due, and what the minute costs at
+ * 1,769 MB on arm64.
  */
 import '../local/quiet-sdk-warning.js';
 import { spawn } from 'node:child_process';
@@ -22,6 +32,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { COORDINATED, createHandler } from '../functions/dispatch-runs/handler.js';
+import { DISPATCHER_MEMORY_MB, DISPATCHER_TIMEOUT } from '../lib/runs.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { openLocalTable } from '../local/local-table.js';
 import { freePort } from '../local/ports.js';
@@ -33,7 +45,7 @@ import { staticKeyring } from '../shared/domain/sealed-tokens.js';
 import { noMetrics } from '../shared/metrics.js';
 import type { Deps } from '../shared/runtime.js';
 import { describeSchedule } from '../shared/schedules/index.js';
-import { allShards, dispatchDueRuns } from '../shared/services/dispatcher.js';
+import { allShards, type DispatchMessage, dispatchDueRuns } from '../shared/services/dispatcher.js';
 import { PutCommand, ScanCommand } from '../shared/store/commands.js';
 import { createDocumentClient, createDynamoClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
@@ -47,6 +59,10 @@ const { values } = parseArgs({
     endpoint: { type: 'string' },
     table: { type: 'string' },
     shards: { type: 'string' },
+    minutes: { type: 'string' },
+    concurrency: { type: 'string', default: '2' },
+    // Internal: a coordinator or worker process started by the --minutes bench.
+    role: { type: 'string' },
   },
 });
 const count = Number(values.knaps);
@@ -351,6 +367,259 @@ const peerBench = async (): Promise<void> => {
   }
 };
 
-if (values.worker) await worker();
+// --- The deployed minute: one coordinator, workers on demand ---
+
+/** What a coordinator or worker process reports when its invocation ends. */
+interface InvocationReport {
+  role: 'coordinator' | 'worker';
+  created: number;
+  claimed: number;
+  queued: string[];
+  /** Epoch ms: the invocation began and ended. */
+  started: number;
+  ended: number;
+  cpuMs: number;
+  /** The coordinator's plan, from its log line (undefined when nothing was due). */
+  plan?: { due: number; own: number[]; fannedOut: number[][]; stopped: boolean };
+  error?: string;
+}
+
+/** A Lambda context whose timeout is the dispatcher's, from now. */
+const lambdaContext = () => {
+  const end = Date.now() + DISPATCHER_TIMEOUT.toSeconds() * 1000;
+  return { getRemainingTimeInMillis: () => end - Date.now() };
+};
+
+/** A coordinator (`go`, then the rule's event) or a worker (`message <json>` as its SQS event, or `none`). */
+const minuteRole = async (): Promise<void> => {
+  const documents = createDocumentClient({ endpoint: values.endpoint });
+  const queued: string[] = [];
+  const lines: { message: string; extra: Record<string, unknown>[] }[] = [];
+  const deps: Deps = {
+    ...benchDeps(new DynamoRepository(documents, values.table as string), (runId) => queued.push(runId)),
+    log: {
+      info: (message, ...extra) => lines.push({ message, extra }),
+      warn: (message, ...extra) => lines.push({ message, extra }),
+      error: (message, ...extra) => lines.push({ message, extra }),
+    },
+  };
+  const input = createInterface({ input: process.stdin });
+  console.log('ready');
+  const line: string = await new Promise((resolve) => input.once('line', resolve));
+  input.close();
+  if (line === 'none') {
+    documents.destroy();
+    return;
+  }
+  const role = values.role as 'coordinator' | 'worker';
+  const fanOut = {
+    send: async (message: DispatchMessage) => {
+      console.log(`send ${JSON.stringify(message)}`);
+    },
+  };
+  const event =
+    role === 'coordinator'
+      ? { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }
+      : { Records: [{ messageId: randomUUID(), body: line.slice('message '.length), eventSource: 'aws:sqs' }] };
+  const handler = createHandler(deps, { fanOut, workers: Number(values.concurrency) });
+  const cpuBefore = process.cpuUsage();
+  const started = Date.now();
+  let error: string | undefined;
+  let result = { created: 0, claimed: 0 };
+  try {
+    result = await handler(event, lambdaContext());
+  } catch (failure) {
+    error = (failure as Error).message;
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const report: InvocationReport = {
+    role,
+    created: result.created,
+    claimed: result.claimed,
+    queued,
+    started,
+    ended: Date.now(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    plan: lines.find((each) => each.message === COORDINATED)?.extra[0] as InvocationReport['plan'],
+    ...(error ? { error } : {}),
+  };
+  console.log(`report ${JSON.stringify(report)}`);
+  documents.destroy();
+};
+
+/** Starts a coordinator or worker process; `start(line)` hands it its go or its message; `sends` are a coordinator's messages. */
+const startInvocation = async (
+  endpoint: string,
+  table: string,
+  role: 'coordinator' | 'worker',
+  onSend: (body: string) => void,
+) => {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/dispatch.ts',
+      '--role',
+      role,
+      '--endpoint',
+      endpoint,
+      '--table',
+      table,
+      '--concurrency',
+      values.concurrency as string,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout });
+  let ready!: () => void;
+  const isReady = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const report = new Promise<InvocationReport | null>((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (line === 'ready') ready();
+      else if (line.startsWith('send ')) onSend(line.slice('send '.length));
+      else if (line.startsWith('report ')) resolve(JSON.parse(line.slice('report '.length)) as InvocationReport);
+      else console.log(`[${role}] ${line}`);
+    });
+    child.once('exit', (code) => (code === 0 ? resolve(null) : reject(new Error(`${role} exited with ${code}`))));
+  });
+  await isReady;
+  return { start: (line: string) => child.stdin.end(`${line}\n`), report };
+};
+
+interface MinuteRow {
+  knaps: number;
+  minute: number;
+  invocations: number;
+  messages: number;
+  coordinatorSeconds: number;
+  coordinatorCpuMs: number;
+  /** Seconds from the coordinator's start to the last invocation's end. */
+  seconds: number;
+  invocationSeconds: number;
+  /** CPU time of every invocation of the minute. */
+  cpuMs: number;
+  created: number;
+  leftDue: number;
+  errors: string[];
+}
+
+/** arm64 Lambda, us-east-1: per GB-second and per request. */
+const GB_SECOND = 0.0000133334;
+const PER_REQUEST = 0.0000002;
+/** SQS standard: send, receive and delete per message. */
+const SQS_PER_MESSAGE = 3 * 0.0000004;
+
+/** The minute's cost: its invocations' billed time at the dispatcher's memory, their requests, its messages. */
+const minuteCost = (row: MinuteRow): number =>
+  row.invocationSeconds * (DISPATCHER_MEMORY_MB / 1024) * GB_SECOND +
+  row.invocations * PER_REQUEST +
+  row.messages * SQS_PER_MESSAGE;
+
+/** One minute: the coordinator, and a worker per message it sends (at most --concurrency). */
+const oneMinute = async (
+  endpoint: string,
+  table: string,
+  knaps: number,
+  minute: number,
+): Promise<{ row: MinuteRow; queued: string[] }> => {
+  const concurrency = Number(values.concurrency);
+  const workers = await Promise.all(
+    Array.from({ length: concurrency }, () => startInvocation(endpoint, table, 'worker', () => {})),
+  );
+  let next = 0;
+  const coordinator = await startInvocation(endpoint, table, 'coordinator', (body) => {
+    const worker = workers[next];
+    next += 1;
+    if (!worker) throw new Error(`more messages than --concurrency ${concurrency}`);
+    worker.start(`message ${body}`);
+  });
+  coordinator.start('go');
+  const main = await coordinator.report;
+  for (const worker of workers.slice(next)) worker.start('none');
+  const reports = [main, ...(await Promise.all(workers.map((worker) => worker.report)))].filter(
+    (report): report is InvocationReport => report !== null,
+  );
+  if (!main) throw new Error('the coordinator reported nothing');
+  const documents = createDocumentClient({ endpoint });
+  const { stillDue } = await tally(documents, table);
+  documents.destroy();
+  return {
+    row: {
+      knaps,
+      minute,
+      invocations: reports.length,
+      messages: next,
+      coordinatorSeconds: (main.ended - main.started) / 1000,
+      coordinatorCpuMs: main.cpuMs,
+      seconds: (Math.max(...reports.map((report) => report.ended)) - main.started) / 1000,
+      invocationSeconds: reports.reduce((sum, report) => sum + (report.ended - report.started) / 1000, 0),
+      cpuMs: reports.reduce((sum, report) => sum + report.cpuMs, 0),
+      created: reports.reduce((sum, report) => sum + report.created, 0),
+      leftDue: stillDue.length,
+      errors: reports.flatMap((report) => (report.error ? [report.error] : [])),
+    },
+    queued: reports.flatMap((report) => report.queued),
+  };
+};
+
+const minuteBench = async (counts: number[]): Promise<void> => {
+  const dynamo = await startDynamoDbLocal(await freePort());
+  const rows: MinuteRow[] = [];
+  const failures: string[] = [];
+  try {
+    // Untimed: the JVM compiles DynamoDB Local's hot paths first.
+    await shardRound(dynamo.endpoint, 1, WARM_UP_KNAPS);
+    for (const knaps of counts) {
+      const table = `knap-bench-minute-${knaps}-${Date.now()}`;
+      const admin = createDynamoClient({ endpoint: dynamo.endpoint });
+      await ensureTable(admin, table);
+      admin.destroy();
+      const documents = createDocumentClient({ endpoint: dynamo.endpoint });
+      const repo = new DynamoRepository(documents, table);
+      const due = dueKnaps(knaps);
+      await inBatches(due, 50, (knap) => repo.putKnap(knap, { orgName: 'bench', creatorClientId: 'knap_ci_bench' }));
+      const queued: string[] = [];
+      for (let minute = 1; ; minute += 1) {
+        const { row, queued: those } = await oneMinute(dynamo.endpoint, table, knaps, minute);
+        rows.push(row);
+        queued.push(...those);
+        console.log(`${knaps} due, minute ${minute}: ${JSON.stringify(row)}`);
+        if (row.leftDue === 0 || minute >= 5) break;
+      }
+      const { runsByKnap, stillDue } = await tally(documents, table);
+      documents.destroy();
+      const twice = [...runsByKnap.values()].filter((runs) => runs > 1).length + queued.length - new Set(queued).size;
+      const missing = due.filter((knap) => !runsByKnap.has(knap.uuid)).length + stillDue.length;
+      if (twice > 0 || missing > 0) failures.push(`${knaps} due: ${twice} twice, ${missing} missing`);
+    }
+  } finally {
+    await dynamo.stop();
+  }
+  console.log(
+    `\nThe deployed minute: coordinator + at most ${values.concurrency} workers, DynamoDB Local (in memory), this machine:\n`,
+  );
+  console.log(
+    '| due | minute | invocations | messages | coordinator s | coordinator CPU ms | minute s (last end) | runs created | left due | CPU ms per run | cost of the minute |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.knaps} | ${row.minute} | ${row.invocations} | ${row.messages} | ${row.coordinatorSeconds.toFixed(2)} | ${row.coordinatorCpuMs.toFixed(0)} | ${row.seconds.toFixed(1)} | ${row.created} | ${row.leftDue} | ${row.created > 0 ? (row.cpuMs / row.created).toFixed(2) : '-'} | $${minuteCost(row).toFixed(6)} |${row.errors.length ? ` errors: ${row.errors.join('; ')}` : ''}`,
+    );
+  }
+  if (failures.length > 0) {
+    process.exitCode = 1;
+    console.log(`\nNOT exactly once: ${failures.join(', ')}`);
+  } else {
+    console.log('\nEvery Knap ran exactly once (one run, claimed, queued once): duplicates 0, missing 0.');
+  }
+};
+
+if (values.role) await minuteRole();
+else if (values.minutes) await minuteBench(values.minutes.split(',').map(Number));
+else if (values.worker) await worker();
 else if (values.workers) await shardBench(values.workers.split(',').map(Number));
 else await peerBench();

@@ -8,7 +8,10 @@ export interface JobDefinition {
   /** Handler source, relative to the repository root; it exports `handler`. */
   readonly entry: string;
   readonly description: string;
-  /** `schedule`: EventBridge every minute; `queue`: the run delivery SQS queue. */
+  /**
+   * `schedule`: EventBridge every minute (the dispatcher's coordinator; its workers read the
+   * dispatch queue, lib/runs.ts); `queue`: the run delivery SQS queue.
+   */
   readonly trigger: 'schedule' | 'queue';
 }
 
@@ -16,7 +19,8 @@ export const jobs: readonly JobDefinition[] = [
   {
     id: 'dispatch-runs',
     entry: 'functions/dispatch-runs/handler.ts',
-    description: 'Every minute: create the runs of due scheduled Knaps and queue them for delivery',
+    description:
+      'Every minute: create the runs of due scheduled Knaps and queue them for delivery, fanning busy minutes out to a few workers',
     trigger: 'schedule',
   },
   {

@@ -50,6 +50,12 @@ export interface KnapSettings {
   readonly adminThrottle: Throttle;
   /** Reserved concurrency by function id (`*`: every function); empty: none reserved (the default). */
   readonly reservedConcurrency: Readonly<Record<string, number>>;
+  /**
+   * Dispatcher workers at once when a minute has more due than the coordinator drains alone:
+   * the dispatch queue event source's maxConcurrency (2, Lambda's minimum, to 1,000). The
+   * dispatcher then uses at most this plus one invocation (lib/runs.ts, docs/runs.md).
+   */
+  readonly dispatchMaxConcurrency: number;
   /** Adopt an existing table by name (a restore from point-in-time recovery, or a move from one stack to two) instead of making one. */
   readonly tableName: string | null;
   /**
@@ -149,6 +155,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   routeThrottles: DEFAULT_ROUTE_THROTTLES,
   adminThrottle: DEFAULT_ADMIN_THROTTLE,
   reservedConcurrency: {},
+  dispatchMaxConcurrency: 2,
   tableName: null,
   freshDeployment: false,
   tokenKeysSecretArn: null,
@@ -182,6 +189,7 @@ export const CONTEXT_KEYS = {
   routeThrottles: 'routeThrottles',
   adminThrottle: 'adminThrottle',
   reservedConcurrency: 'reservedConcurrency',
+  dispatchMaxConcurrency: 'dispatchMaxConcurrency',
   tableName: 'tableName',
   freshDeployment: 'freshDeployment',
   tokenKeysSecretArn: 'tokenKeysSecretArn',
@@ -448,6 +456,11 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       DEFAULT_SETTINGS.adminThrottle,
     ),
     reservedConcurrency: pick(CONTEXT_KEYS.reservedConcurrency, reservedConcurrency, DEFAULT_SETTINGS.reservedConcurrency),
+    dispatchMaxConcurrency: pick(
+      CONTEXT_KEYS.dispatchMaxConcurrency,
+      (value) => integer(CONTEXT_KEYS.dispatchMaxConcurrency, value, 2, 1_000),
+      DEFAULT_SETTINGS.dispatchMaxConcurrency,
+    ),
     tableName: pick(CONTEXT_KEYS.tableName, dynamoTableName, DEFAULT_SETTINGS.tableName),
     freshDeployment: pick(
       CONTEXT_KEYS.freshDeployment,

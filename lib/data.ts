@@ -8,6 +8,7 @@ import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table.js';
 import { type AdminUserPool, adminUserPool } from './admin-identity.js';
 import type { KnapSettings } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
+import { DISPATCH_VISIBILITY_TIMEOUT } from './runs.js';
 
 /**
  * The logical ids of the stateful resources, fixed by hand rather than derived from construct
@@ -22,6 +23,7 @@ export const STATEFUL_LOGICAL_IDS = {
   userPoolDomain: 'AdminSignIn',
   deliveries: 'Deliveries',
   deliveryDeadLetters: 'DeliveryDeadLetters',
+  dispatchShares: 'DispatchShares',
 } as const;
 
 /** Why synth refuses to make a table no one asked for (see KnapDataStack). */
@@ -51,11 +53,13 @@ export class KnapDataStack extends Stack {
   readonly admins?: AdminUserPool;
   readonly deliveries: Queue;
   readonly deliveryDeadLetters: Queue;
+  /** The dispatcher's shares of a busy minute, `{"shards": [..], "by"}`, one worker invocation each. */
+  readonly dispatchShares: Queue;
 
   constructor(scope: Construct, id: string, props: KnapDataStackProps) {
     const { settings, ...stackProps } = props;
     super(scope, id, {
-      description: 'Knap API data: the DynamoDB table, token signing keys, admin user pool, delivery queues',
+      description: 'Knap API data: the DynamoDB table, token signing keys, admin user pool, delivery and dispatch queues',
       env: settings.account && settings.region ? { account: settings.account, region: settings.region } : undefined,
       // Dev stacks too: deleting this stack is never part of an ordinary change.
       terminationProtection: true,
@@ -102,6 +106,21 @@ export class KnapDataStack extends Stack {
     });
     pin(this.deliveryDeadLetters.node.defaultChild as CfnQueue, STATEFUL_LOGICAL_IDS.deliveryDeadLetters);
     pin(this.deliveries.node.defaultChild as CfnQueue, STATEFUL_LOGICAL_IDS.deliveries);
+    this.dispatchShares = new Queue(this, 'DispatchShareQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: DISPATCH_VISIBILITY_TIMEOUT,
+      // A message is worth nothing after its minute: SQS's shortest retention, and nothing to keep.
+      retentionPeriod: Duration.minutes(1),
+    });
+    pin(this.dispatchShares.node.defaultChild as CfnQueue, STATEFUL_LOGICAL_IDS.dispatchShares);
+    Validations.of(this.dispatchShares).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'A dispatch message carries no work of its own, only which due-index shards to drain until its minute ends: ' +
+        "what a failed worker leaves stays due in the table and the next minute's coordinator plans it again. A " +
+        "dead-letter queue would only collect stale shard numbers; failures show in the dispatcher's errors and lag alarms.",
+    });
 
     new CfnOutput(this, 'TableName', {
       value: this.table.tableName,

@@ -116,6 +116,7 @@ export class KnapStack extends Stack {
     this.runs = new KnapRuns(this, 'Runs', {
       table: data.table,
       queue: data.deliveries,
+      dispatchQueue: data.dispatchShares,
       settings: this.settings,
       routeFunctions: this.functions.byRoute,
     });

@@ -1,13 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
 import type { RouteDefinition } from '../functions/routes.js';
-import { DUE_SHARDS } from '../shared/domain/runs.js';
 import type { KnapSettings } from './config.js';
 import { nameLogicalIds, pascalCase, reservedConcurrencyOf } from './functions.js';
 import { KnapFunction } from './knap-function.js';
@@ -44,29 +43,30 @@ export const RUN_QUEUEING_ROUTES: readonly string[] = ['start-run', 'report-meet
 
 /** Long enough for a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
 const DELIVERER_TIMEOUT = Duration.seconds(LAMBDA_SETTINGS.delivererTimeoutSeconds);
-/** A pass must end before the next one starts. */
-const DISPATCHER_TIMEOUT = Duration.seconds(55);
-
 /**
- * The dispatcher's work each minute, split by due-index shard: one invocation per shard, each
- * with the constant input `{"shards": [n]}`, so the claim rate grows with the shards (one
- * Lambda claims on the order of 500 runs/s, and each shard is its own index partition).
- * Together they cover every shard exactly once (test/cdk/runs.test.ts).
+ * A pass must end before the next one starts: the handler starts no Knap after 50 s (its
+ * PASS_WINDOW_MS) nor in the last 5 s, and its DynamoDB calls give up 2 s before this.
  */
-export const DISPATCH_SHARD_GROUPS: readonly (readonly number[])[] = Array.from({ length: DUE_SHARDS }, (_, shard) => [shard]);
+export const DISPATCHER_TIMEOUT = Duration.seconds(55);
+/**
+ * A dispatch message comes back only if its worker failed; by then its pass has ended and the
+ * worker drops it (the next coordinator sees what is still due). Above the function's timeout,
+ * as Lambda requires of an event source's queue.
+ */
+export const DISPATCH_VISIBILITY_TIMEOUT = Duration.seconds(DISPATCHER_TIMEOUT.toSeconds() * 2);
 /**
  * The dispatcher's memory: 1,769 MB is one full vCPU. A pass is CPU-bound (about 1.7 ms of
  * CPU per run, bench/dispatch.ts), and the 256 MB of the other functions is about a seventh
- * of a vCPU: ~85 runs/s per shard instead of ~500. Idle passes (16 a minute) cost ~$1.60 a month.
+ * of a vCPU: ~85 runs/s instead of ~500. An idle minute is one invocation of ~0.1 s.
  */
 export const DISPATCHER_MEMORY_MB = 1769;
-/** EventBridge takes at most five targets per rule: the groups are spread over as many rules as that needs. */
-export const TARGETS_PER_RULE = 5;
 
 export interface KnapRunsProps {
   readonly table: ITable;
   /** The delivery queue (the data stack's), with its dead-letter queue. */
   readonly queue: IQueue;
+  /** The dispatcher's queue of shares of a busy minute (the data stack's, with the other queues). */
+  readonly dispatchQueue: IQueue;
   readonly settings: KnapSettings;
   /** The route functions, so those that create runs (or redeliver them) may queue them. */
   readonly routeFunctions: ReadonlyMap<RouteDefinition, KnapFunction>;
@@ -74,18 +74,22 @@ export interface KnapRunsProps {
 }
 
 /**
- * Knaps that run: the dispatcher every minute, once per shard (EventBridge), the delivery queue with its
- * dead-letter queue (SQS), and the deliverer that drains it.
+ * Knaps that run: the dispatcher (one coordinator invocation a minute from EventBridge, and
+ * its workers from the dispatch queue, at most `dispatchMaxConcurrency` at once), the delivery
+ * queue with its dead-letter queue (SQS), and the deliverer that drains it.
  */
 export class KnapRuns extends Construct {
   readonly queue: IQueue;
+  /** The coordinator's shares of a busy minute, `{"shards": [..], "by"}`, one worker invocation each. */
+  readonly dispatchQueue: IQueue;
   readonly byJob: ReadonlyMap<string, KnapFunction>;
-  /** The every-minute rules: together one dispatcher invocation per shard group. */
-  readonly schedules: readonly Rule[];
+  /** The every-minute rule: one coordinator invocation a minute. */
+  readonly schedule: Rule | undefined;
 
   constructor(scope: Construct, id: string, props: KnapRunsProps) {
     super(scope, id);
     this.queue = props.queue;
+    this.dispatchQueue = props.dispatchQueue;
 
     const byJob = new Map<string, KnapFunction>();
     for (const job of props.jobs ?? allJobs) {
@@ -113,30 +117,24 @@ export class KnapRuns extends Construct {
     deliverer?.live.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     const dispatcher = byJob.get('dispatch-runs');
-    const schedules: Rule[] = [];
     if (dispatcher) {
-      for (let start = 0; start < DISPATCH_SHARD_GROUPS.length; start += TARGETS_PER_RULE) {
-        const groups = DISPATCH_SHARD_GROUPS.slice(start, start + TARGETS_PER_RULE);
-        const first = groups[0]?.[0];
-        const last = groups.at(-1)?.at(-1);
-        schedules.push(
-          new Rule(this, `EveryMinuteShards${first}To${last}`, {
-            description: `Starts the Knap run dispatcher, one invocation per shard group, shards ${first}-${last}`,
-            schedule: Schedule.rate(Duration.minutes(1)),
-            // Two retries; an event older than two minutes is dropped: the next pass catches up.
-            targets: groups.map(
-              (shards) =>
-                new LambdaFunction(dispatcher.live, {
-                  event: RuleTargetInput.fromObject({ shards }),
-                  retryAttempts: 2,
-                  maxEventAge: Duration.minutes(2),
-                }),
-            ),
-          }),
-        );
-      }
+      this.schedule = new Rule(this, 'EveryMinute', {
+        description: 'Starts the Knap run dispatcher (its coordinator) every minute',
+        schedule: Schedule.rate(Duration.minutes(1)),
+        // Two retries; an event older than two minutes is dropped: the next pass catches up.
+        targets: [new LambdaFunction(dispatcher.live, { retryAttempts: 2, maxEventAge: Duration.minutes(2) })],
+      });
+      // A failed or long-throttled coordinator is not run again: the next minute's does the same
+      // work, and a retry beside it would only hold one more of the account's few invocations.
+      dispatcher.live.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
+      // The workers: one invocation per message, never more than the setting at once, whatever is due.
+      dispatcher.live.addEventSource(
+        new SqsEventSource(this.dispatchQueue, { batchSize: 1, maxConcurrency: props.settings.dispatchMaxConcurrency }),
+      );
+      this.dispatchQueue.grantSendMessages(dispatcher);
+      dispatcher.addEnvironment('DISPATCH_QUEUE_URL', this.dispatchQueue.queueUrl);
+      dispatcher.addEnvironment('DISPATCH_WORKERS', String(props.settings.dispatchMaxConcurrency));
     }
-    this.schedules = schedules;
 
     for (const [route, fn] of props.routeFunctions) {
       if (RUN_QUEUEING_ROUTES.includes(route.id)) this.canQueueRuns(fn);

@@ -153,6 +153,11 @@ export interface Repository {
   /** Active scheduled Knaps of one shard of the due index whose next run is at or before `now`, soonest first. */
   dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]>;
   /**
+   * How much of one shard of the due index is due at or before `now`, counted up to `limit`
+   * (one keys-only query, no Knap read), and its oldest `next_run_at` (null when nothing is).
+   */
+  dueSummary(shard: number, now: string, limit: number): Promise<{ due: number; oldest: string | null }>;
+  /**
    * Claims the occurrence `stored.knap.next_run_at` of a Knap: in one conditional write that
    * holds only while the Knap is still at the version read, moves next_run_at (and the due
    * index) to `next`. False when another dispatcher, a PATCH or a DELETE came first.

@@ -67,21 +67,32 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     await this.send(JSON.stringify({ meeting_fan_out: task }));
   }
 
-  /** SendMessage; the SDK's client checks the MD5 SQS answers against the body sent (InvalidChecksumError). */
   private async send(body: string, delaySeconds?: number): Promise<void> {
-    this.client ??= sharedClient ??= sqsClient();
-    const abortSignal = AbortSignal.timeout(SEND_DEADLINE_MS);
-    try {
-      await this.client.send(new SendMessageCommand({ QueueUrl: this.url, MessageBody: body, DelaySeconds: delaySeconds }), {
-        abortSignal,
-      });
-    } catch (error) {
-      // Out of time: a TimeoutError, as an attempt's own timeout is.
-      if (abortSignal.aborted) throw Object.assign(new Error('SQS did not answer SendMessage in time'), { name: 'TimeoutError' });
-      throw error;
-    }
+    this.client ??= sharedSqsClient();
+    await sendMessage(this.client, this.url, body, delaySeconds);
   }
 }
+
+/** The container's one SQS client (sqsClient), made on first use. */
+export const sharedSqsClient = (): SQSClient => {
+  sharedClient ??= sqsClient();
+  return sharedClient;
+};
+
+/**
+ * SendMessage, bounded by SEND_DEADLINE_MS retries included; the SDK's client checks the MD5
+ * SQS answers against the body sent (InvalidChecksumError).
+ */
+export const sendMessage = async (client: SQSClient, url: string, body: string, delaySeconds?: number): Promise<void> => {
+  const abortSignal = AbortSignal.timeout(SEND_DEADLINE_MS);
+  try {
+    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body, DelaySeconds: delaySeconds }), { abortSignal });
+  } catch (error) {
+    // Out of time: a TimeoutError, as an attempt's own timeout is.
+    if (abortSignal.aborted) throw Object.assign(new Error('SQS did not answer SendMessage in time'), { name: 'TimeoutError' });
+    throw error;
+  }
+};
 
 /** A message's JSON, or undefined when it is none. */
 const parseBody = (body: string): unknown => {

@@ -1,22 +1,30 @@
 /**
  * The schedule dispatcher: every active scheduled Knap gets exactly one run per occurrence.
- * Deployed, a Lambda started every minute once per shard calls it for that shard (lib/runs.ts);
- * under `npm start`, a timer every second, over every shard.
+ * Deployed, one coordinator invocation a minute (lib/runs.ts) looks at every shard of the due
+ * index, drains them itself when little is due, and otherwise hands the larger share to at
+ * most a few worker invocations through the dispatch queue (coordinateDispatch); under
+ * `npm start`, a timer every second drains every shard in-process (dispatchDueRuns).
  *
  * For each due Knap (found through the sharded due index, never a scan):
  * 1. put the run, whose id derives from (uuid, occurrence): a second dispatcher, or this
  *    one retried after a crash, writes the same run, never a second one;
- * 2. claim the occurrence: one conditional write moves next_run_at to the next occurrence
+ * 2. queue the run for delivery if this put created it;
+ * 3. claim the occurrence: one conditional write moves next_run_at to the next occurrence
  *    after now (occurrences missed while down collapse into this one run), and fails if
- *    another dispatcher, a PATCH or a DELETE came first;
- * 3. queue the run for delivery (whoever wrote the run, or won the claim: at least once).
- * The run goes first so that a crash between the two writes loses nothing: the occurrence
- * stays due, and the next pass writes the same run again (a no-op) and claims.
+ *    another dispatcher, a PATCH or a DELETE came first; a claim that won for a run this pass
+ *    did not create (an earlier pass stopped between its put and its claim) queues it then.
+ * The run goes first so that a crash between the writes loses nothing: the occurrence stays
+ * due, and the next pass writes the same run again (a no-op) and claims. The delivery is
+ * queued before the claim so that a claim whose answer never comes back (a deadline, a stall)
+ * cannot leave a run claimed and never delivered; delivery is idempotent by run id.
  *
- * Every pass reports its lag (metric DispatcherLagSeconds): now minus the oldest next_run_at
- * it found due, 0 when nothing was. A pass that fails reports nothing, which the lag alarm
- * reads as breaching, as it does a dispatcher that has stopped.
+ * A pass has an end (`stopAt`): past it no Knap is started, the ones under way finish, and
+ * what is left stays due for the next pass. Every pass reports its lag (metric
+ * DispatcherLagSeconds): now minus the oldest next_run_at it found due, 0 when nothing was. A
+ * pass that fails reports nothing, which the lag alarm reads as breaching, as it does a
+ * dispatcher that has stopped.
  */
+import { settleBy } from '../deadlines.js';
 import { isoSeconds } from '../domain/clock.js';
 import type { StoredKnap } from '../domain/knaps.js';
 import { DUE_SHARDS, newRun, runId } from '../domain/runs.js';
@@ -33,9 +41,24 @@ export interface DispatchResult {
   lagSeconds: number;
 }
 
-/** The oldest due occurrence seen so far by a pass, epoch milliseconds. */
+export interface DispatchOptions {
+  /**
+   * Epoch ms (the real clock, as Lambda's timeout is): no Knap is started after it; the ones
+   * under way finish. What is left stays due for the next pass. Undefined: no end.
+   */
+  stopAt?: number;
+  /**
+   * Epoch ms: the queue sends (delivery, fan-out) give up by then, as the DynamoDB calls do by
+   * their scope's deadline, so the invocation fails before its Lambda timeout. A delivery not
+   * queued leaves its occurrence unclaimed: the next pass claims it and queues the run then.
+   */
+  deadline?: number;
+}
+
+/** A pass under way: its counts, the oldest due occurrence seen (epoch ms), and whether it stopped at its end. */
 interface Progress extends DispatchResult {
   oldestDue: number;
+  stopped: boolean;
 }
 
 /** Knaps read per query of one shard. */
@@ -50,8 +73,25 @@ const isDue = ({ knap }: StoredKnap, now: Date): boolean =>
   knap.next_run_at !== null &&
   Date.parse(knap.next_run_at) <= now.getTime();
 
-/** One due Knap: its run, then its claim, then its delivery. */
-const dispatchOne = async (deps: Deps, stored: StoredKnap, now: Date, result: Progress): Promise<void> => {
+class QueueDeadlineError extends Error {
+  override readonly name = 'DeadlineExceededError';
+  constructor(what: string) {
+    super(`${what} did not answer before the invocation's deadline`);
+  }
+}
+
+/** A queue send bounded by the pass's deadline. */
+const sendBy = <T>(send: Promise<T>, options: DispatchOptions, what: string): Promise<T> =>
+  settleBy(send, options.deadline, () => new QueueDeadlineError(what));
+
+/** One due Knap: its run, its delivery, then its claim. */
+const dispatchOne = async (
+  deps: Deps,
+  stored: StoredKnap,
+  now: Date,
+  result: Progress,
+  options: DispatchOptions,
+): Promise<void> => {
   const { knap } = stored;
   const occurrence = knap.next_run_at as string;
   const info = knap.schedule_info as NonNullable<typeof knap.schedule_info>;
@@ -64,35 +104,212 @@ const dispatchOne = async (deps: Deps, stored: StoredKnap, now: Date, result: Pr
     created_at: isoSeconds(now),
   });
   const created = await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [] });
+  if (created) {
+    result.created += 1;
+    await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
+  }
   const claimed = await deps.repo.claimOccurrence(stored, isoSeconds(nextRunAt(info, now)));
-  if (created) result.created += 1;
-  if (claimed) result.claimed += 1;
-  if (created || claimed) await deps.deliveries.enqueue(run.run_id, 0);
+  if (claimed) {
+    result.claimed += 1;
+    if (!created) await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
+  }
 };
 
-/** Drains one shard: batch after batch, while the last one made progress. */
-const drainShard = async (deps: Deps, shard: number, now: Date, result: Progress): Promise<void> => {
+const pastEnd = (options: DispatchOptions): boolean => options.stopAt !== undefined && Date.now() >= options.stopAt;
+
+/** Drains one shard: batch after batch, while the last one made progress and the pass has time. */
+const drainShard = async (deps: Deps, shard: number, now: Date, result: Progress, options: DispatchOptions): Promise<void> => {
   for (;;) {
+    if (pastEnd(options)) {
+      result.stopped = true;
+      return;
+    }
     const due = (await deps.repo.dueKnaps(shard, isoSeconds(now), BATCH)).filter((stored) => isDue(stored, now));
     for (const { knap } of due) result.oldestDue = Math.min(result.oldestDue, Date.parse(knap.next_run_at as string));
     const before = result.claimed;
     for (let start = 0; start < due.length; start += CONCURRENCY) {
-      await Promise.all(due.slice(start, start + CONCURRENCY).map((stored) => dispatchOne(deps, stored, now, result)));
+      if (pastEnd(options)) {
+        result.stopped = true;
+        return;
+      }
+      await Promise.all(due.slice(start, start + CONCURRENCY).map((stored) => dispatchOne(deps, stored, now, result, options)));
     }
     // Nothing claimed: what is left is the index catching up (or another dispatcher's work).
     if (due.length < BATCH || result.claimed === before) return;
   }
 };
 
-/** One pass over every shard (or the given ones), all at once. */
-export const dispatchDueRuns = async (deps: Deps, shards: readonly number[] = allShards()): Promise<DispatchResult> => {
+const newProgress = (): Progress => ({
+  created: 0,
+  claimed: 0,
+  lagSeconds: 0,
+  oldestDue: Number.POSITIVE_INFINITY,
+  stopped: false,
+});
+
+/** Drains the given shards at once, reporting nothing. */
+const drain = async (deps: Deps, shards: readonly number[], now: Date, options: DispatchOptions): Promise<Progress> => {
+  const progress = newProgress();
+  await Promise.all(shards.map((shard) => drainShard(deps, shard, now, progress, options)));
+  return progress;
+};
+
+const lagOf = (now: Date, oldestDue: number): number =>
+  Number.isFinite(oldestDue) ? Math.max(0, Math.round((now.getTime() - oldestDue) / 1000)) : 0;
+
+/** One pass over every shard (or the given ones), all at once, in this process. */
+export const dispatchDueRuns = async (
+  deps: Deps,
+  shards: readonly number[] = allShards(),
+  options: DispatchOptions = {},
+): Promise<DispatchResult> => {
   const now = deps.clock.now();
-  const progress: Progress = { created: 0, claimed: 0, lagSeconds: 0, oldestDue: Number.POSITIVE_INFINITY };
-  await Promise.all(shards.map((shard) => drainShard(deps, shard, now, progress)));
-  const { created, claimed, oldestDue } = progress;
-  const lagSeconds = Number.isFinite(oldestDue) ? Math.max(0, Math.round((now.getTime() - oldestDue) / 1000)) : 0;
+  const { created, claimed, oldestDue } = await drain(deps, shards, now, options);
+  const lagSeconds = lagOf(now, oldestDue);
   deps.metrics.seconds(METRIC.dispatcherLag, lagSeconds);
   return { created, claimed, lagSeconds };
 };
 
 export const allShards = (): number[] => Array.from({ length: DUE_SHARDS }, (_, shard) => shard);
+
+// --- The coordinator: one invocation a minute, fanning out only as the due work requires ---
+
+/** One shard of the due index as the coordinator sees it: how much is due (counted up to a cap), and since when. */
+export interface ShardLoad {
+  shard: number;
+  due: number;
+  /** The oldest due next_run_at (ISO); null when nothing is due. */
+  oldest: string | null;
+}
+
+/** Who drains what this minute: the coordinator its own shards, each message one worker invocation's. */
+export interface DispatchPlan {
+  own: number[];
+  messages: number[][];
+}
+
+/**
+ * Runs the coordinator drains alone, whatever the shards: about 2-3 s of one vCPU
+ * (bench/dispatch.ts). Beyond it, the work is shared with workers.
+ */
+export const COORDINATOR_BUDGET = 1_000;
+/**
+ * Each shard's due entries are counted up to this (one keys-only query page, ~100 KB): enough
+ * to tell a small minute from a large one and to balance the large ones between workers.
+ */
+export const DUE_COUNT_LIMIT = 2_000;
+
+/**
+ * The minute's plan. Little due (at most `budget` runs): the coordinator drains every shard with
+ * work itself and sends nothing. More: the shards with work are shared out between the
+ * coordinator and at most `workers` messages, the largest shard first to the least loaded
+ * (longest processing time first), so each invocation gets about the same number of runs; each
+ * shard goes to exactly one of them. The coordinator keeps the lightest share (it spent its
+ * first moments counting). A single busy shard is never sent: a worker would drain it no faster.
+ */
+export const planDispatch = (loads: readonly ShardLoad[], workers: number, budget = COORDINATOR_BUDGET): DispatchPlan => {
+  const busy = loads.filter((load) => load.due > 0);
+  const total = busy.reduce((sum, load) => sum + load.due, 0);
+  const shares = Math.min(Math.max(0, workers) + 1, busy.length);
+  if (total <= budget || shares <= 1) return { own: busy.map((load) => load.shard), messages: [] };
+  const bins = Array.from({ length: shares }, () => ({ due: 0, shards: [] as number[] }));
+  const largestFirst = [...busy].sort((a, b) => b.due - a.due || a.shard - b.shard);
+  for (const load of largestFirst) {
+    const bin = bins.reduce((least, each) => (each.due < least.due ? each : least));
+    bin.shards.push(load.shard);
+    bin.due += load.due;
+  }
+  const [own, ...rest] = bins.sort((a, b) => a.due - b.due);
+  return { own: own?.shards ?? [], messages: rest.map((bin) => bin.shards) };
+};
+
+/** A worker's message: the shards to drain, and when the minute's pass ends (ISO; a worker that starts later drains nothing). */
+export interface DispatchMessage {
+  shards: number[];
+  by: string;
+}
+
+/**
+ * Where the coordinator sends the shards it does not drain itself: the dispatch queue (SQS,
+ * functions/dispatch-runs/fan-out.ts), whose event source starts a worker invocation per
+ * message, at most maxConcurrency at once.
+ */
+export interface DispatchFanOut {
+  send(message: DispatchMessage): Promise<void>;
+}
+
+export interface CoordinateOptions extends DispatchOptions {
+  /** The fan-out; absent (npm start, a local invocation, tests), the coordinator drains every shard itself. */
+  fanOut?: DispatchFanOut;
+  /** How many worker invocations may run at once (the event source's maxConcurrency). */
+  workers: number;
+  /** Epoch ms: when the minute's workers must stop (a message's `by`). */
+  workersStopAt: number;
+  budget?: number;
+}
+
+export interface CoordinateResult extends DispatchResult {
+  /** Runs found due over every shard, each shard counted up to DUE_COUNT_LIMIT. */
+  due: number;
+  /** The shards this invocation drained itself. */
+  own: number[];
+  /** The messages sent, each one worker invocation's shards. */
+  fannedOut: number[][];
+  /** The pass reached its end with work left: it stays due for the next minute. */
+  stopped: boolean;
+}
+
+/**
+ * The coordinator's minute: counts each shard's due entries (one keys-only query per shard),
+ * plans, sends the workers' messages, then drains its own share until `stopAt`. A message that
+ * cannot be sent is drained here instead, and the error is thrown once that is done (the
+ * errors alarm). Its lag is the minute's: now minus the oldest occurrence due in any shard,
+ * whoever drains it.
+ */
+export const coordinateDispatch = async (deps: Deps, options: CoordinateOptions): Promise<CoordinateResult> => {
+  const now = deps.clock.now();
+  const loads = await Promise.all(
+    allShards().map(
+      async (shard): Promise<ShardLoad> => ({ shard, ...(await deps.repo.dueSummary(shard, isoSeconds(now), DUE_COUNT_LIMIT)) }),
+    ),
+  );
+  const plan = planDispatch(loads, options.fanOut ? options.workers : 0, options.budget);
+  const own = [...plan.own];
+  const fannedOut: number[][] = [];
+  let sendError: unknown;
+  const by = new Date(options.workersStopAt).toISOString();
+  await Promise.all(
+    plan.messages.map(async (shards) => {
+      try {
+        if (options.fanOut) await sendBy(options.fanOut.send({ shards, by }), options, 'The dispatch queue');
+        fannedOut.push(shards);
+      } catch (error) {
+        sendError ??= error;
+        own.push(...shards);
+      }
+    }),
+  );
+  if (sendError !== undefined) {
+    deps.log.error('Fanning out due shards failed; the coordinator drains them itself', {
+      error: (sendError as Error).name,
+      message: (sendError as Error).message,
+    });
+  }
+  const progress = own.length > 0 ? await drain(deps, own, now, options) : newProgress();
+  const oldest = Math.min(
+    progress.oldestDue,
+    ...loads.map((load) => (load.oldest ? Date.parse(load.oldest) : Number.POSITIVE_INFINITY)),
+  );
+  const lagSeconds = lagOf(now, oldest);
+  deps.metrics.seconds(METRIC.dispatcherLag, lagSeconds);
+  if (sendError !== undefined) throw sendError;
+  return {
+    created: progress.created,
+    claimed: progress.claimed,
+    lagSeconds,
+    due: loads.reduce((sum, load) => sum + load.due, 0),
+    own: own.sort((a, b) => a - b),
+    fannedOut,
+    stopped: progress.stopped,
+  };
+};

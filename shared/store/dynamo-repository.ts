@@ -317,6 +317,23 @@ export class DynamoRepository implements Repository {
       .sort((a, b) => (a.knap.next_run_at ?? '').localeCompare(b.knap.next_run_at ?? ''));
   }
 
+  async dueSummary(shard: number, now: string, limit: number): Promise<{ due: number; oldest: string | null }> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
+        ExpressionAttributeValues: { ':shard': key.due(shard), ':now': `${now}~` },
+        // Only the sort key comes back: `<next_run_at>#<uuid>`, soonest first.
+        ProjectionExpression: 'gsi3sk',
+        Limit: limit,
+      }),
+    );
+    const items = result.Items ?? [];
+    const first = items[0]?.gsi3sk;
+    return { due: items.length, oldest: typeof first === 'string' ? (first.split('#')[0] ?? null) : null };
+  }
+
   async claimOccurrence(stored: StoredKnap, next: string): Promise<boolean> {
     const { knap, ownership, version } = stored;
     return this.ifStillAt(version, (condition) =>

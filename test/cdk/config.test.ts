@@ -43,6 +43,7 @@ describe('settings from context (cdk.json or -c)', () => {
       },
       adminThrottle: { rateLimit: 20, burstLimit: 40 },
       reservedConcurrency: {},
+      dispatchMaxConcurrency: 2,
       tableName: null,
       freshDeployment: false,
       tokenKeysSecretArn: null,

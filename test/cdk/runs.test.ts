@@ -1,10 +1,13 @@
 /** The run machinery in the synthesized template: the schedule, the queue, its dead letters, the trigger. */
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
+import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/config.js';
+import { STATEFUL_LOGICAL_IDS } from '../../lib/data.js';
 import { functionLogicalId } from '../../lib/functions.js';
-import { DISPATCH_SHARD_GROUPS, DISPATCHER_MEMORY_MB, TARGETS_PER_RULE } from '../../lib/runs.js';
-import { DUE_SHARDS } from '../../shared/domain/runs.js';
-import { allShards } from '../../shared/services/dispatcher.js';
+import { DISPATCHER_MEMORY_MB, DISPATCHER_TIMEOUT } from '../../lib/runs.js';
+import { testTmpDir } from '../support/tmp.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 let template: Template;
@@ -15,32 +18,46 @@ beforeAll(async () => {
 
 /** The queues are the data stack's (they hold runs on their way). */
 const queues = () => Object.entries(resourcesOf(dataTemplate, 'AWS::SQS::Queue'));
+/** A value of the data stack, read by the stateless one (a weak reference: Fn::GetStackOutput). */
+const fromData = (logicalId: string, attribute = '') => ({
+  'Fn::GetStackOutput': expect.objectContaining({
+    StackName: 'KnapData',
+    OutputName: expect.stringMatching(new RegExp(`^PublishOutput${attribute ? 'FnGetAtt' : 'Ref'}${logicalId}${attribute}`)),
+  }),
+});
+const live = (id: string) => ({ Ref: `${functionLogicalId(id)}Live` });
+/** How an event source mapping names a function's live alias. */
+const liveInMapping = (id: string) => ({
+  'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', live(id)] }] }, ':live']],
+});
+/** The dispatch queue: the data stack's, pinned (lib/data.ts). */
+const dispatchQueueId = (): string => STATEFUL_LOGICAL_IDS.dispatchShares;
 
-test('EventBridge starts the dispatcher (its live alias) every minute once per shard, with retries', () => {
+test('one EventBridge rule starts the dispatcher (its live alias, the coordinator) every minute, with retries', () => {
   const rules = Object.values(resourcesOf(template, 'AWS::Events::Rule'));
-  const live = { Ref: `${functionLogicalId('dispatch-runs')}Live` };
-  const targets = rules.flatMap((rule) => {
-    expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
-    expect(rule.Properties?.Targets.length).toBeLessThanOrEqual(TARGETS_PER_RULE);
-    return rule.Properties?.Targets as { Arn: unknown; Input: string; RetryPolicy: unknown }[];
+  expect(rules).toHaveLength(1);
+  expect(rules[0]?.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
+  // A plain Scheduled Event: the handler coordinates (no constant input naming shards).
+  expect(rules[0]?.Properties?.Targets).toEqual([
+    expect.objectContaining({
+      Arn: live('dispatch-runs'),
+      RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 },
+    }),
+  ]);
+  expect(rules[0]?.Properties?.Targets[0].Input).toBeUndefined();
+  // Lambda does not retry a failed coordinator, nor run one that waited a minute: the next minute's does that work.
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+    FunctionName: { Ref: functionLogicalId('dispatch-runs') },
+    // The alias's name, taken from its ARN: the live alias.
+    Qualifier: { 'Fn::Select': [7, { 'Fn::Split': [':', live('dispatch-runs')] }] },
+    MaximumRetryAttempts: 0,
+    MaximumEventAgeInSeconds: 60,
   });
-  for (const target of targets) {
-    expect(target.Arn).toEqual(live);
-    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 });
-  }
-  // One invocation per shard each minute: every shard of the due index exactly once.
-  const shards = targets.map((target) => JSON.parse(target.Input) as { shards: number[] });
-  expect(shards).toHaveLength(DUE_SHARDS);
-  expect(shards.flatMap((input) => input.shards).sort((a, b) => a - b)).toEqual(allShards());
-  expect(DISPATCH_SHARD_GROUPS).toHaveLength(DUE_SHARDS);
-  // Each rule may invoke the live alias, and nothing else may.
   const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter(
     (permission) => permission.Properties?.Principal === 'events.amazonaws.com',
   );
-  expect(permissions).toHaveLength(rules.length);
-  for (const permission of permissions) {
-    expect(permission.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', FunctionName: live });
-  }
+  expect(permissions).toHaveLength(1);
+  expect(permissions[0]?.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', FunctionName: live('dispatch-runs') });
   template.hasResourceProperties('AWS::Lambda::Function', {
     Description: Match.stringLikeRegexp('due scheduled Knaps'),
     Timeout: 55,
@@ -50,9 +67,63 @@ test('EventBridge starts the dispatcher (its live alias) every minute once per s
   expect(DISPATCHER_MEMORY_MB).toBe(1769);
 });
 
+test('the dispatch queue: the workers, one message each, at most dispatchMaxConcurrency at once', () => {
+  const id = dispatchQueueId();
+  expect(id).toBeDefined();
+  template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    FunctionName: liveInMapping('dispatch-runs'),
+    EventSourceArn: fromData(id, 'Arn'),
+    BatchSize: 1,
+    ScalingConfig: { MaximumConcurrency: DEFAULT_SETTINGS.dispatchMaxConcurrency },
+  });
+  expect(DEFAULT_SETTINGS.dispatchMaxConcurrency).toBe(2);
+  const queue = resourcesOf(dataTemplate, 'AWS::SQS::Queue')[id]!;
+  // Lambda needs the visibility timeout at least the function's; a message seen again is stale and dropped.
+  expect(queue.Properties?.VisibilityTimeout).toBeGreaterThan(DISPATCHER_TIMEOUT.toSeconds());
+  expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 60 });
+  expect(queue.Properties?.RedrivePolicy).toBeUndefined();
+  // The dispatcher knows where to send and how many workers it may count on.
+  const variables = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Environment
+    ?.Variables;
+  expect(variables).toMatchObject({ DISPATCH_QUEUE_URL: fromData(id), DISPATCH_WORKERS: '2' });
+  // Only the dispatcher sends to it or reads it.
+  const policies = Object.values(resourcesOf(template, 'AWS::IAM::Policy')).filter((policy) =>
+    JSON.stringify(policy.Properties?.PolicyDocument).includes(`FnGetAtt${id}Arn`),
+  );
+  const role = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Role;
+  expect(policies.map((policy) => policy.Properties?.Roles)).toEqual([[{ Ref: role['Fn::GetAtt'][0] }]]);
+});
+
+test("dispatchMaxConcurrency: a whole number from 2 (Lambda's minimum for an SQS event source) to 1,000", () => {
+  const settings = (context: Record<string, unknown>) =>
+    settingsFromContext(new App({ context, outdir: join(testTmpDir(), 'runs-settings-app') }).node);
+  expect(settings({}).dispatchMaxConcurrency).toBe(2);
+  expect(settings({ dispatchMaxConcurrency: '16' }).dispatchMaxConcurrency).toBe(16);
+  for (const bad of [1, 0, 1_001, 2.5, 'many']) {
+    expect(() => settings({ dispatchMaxConcurrency: bad })).toThrow(/"dispatchMaxConcurrency".*from 2 to 1000/);
+  }
+});
+
+test(
+  "dispatchMaxConcurrency sets the event source and the coordinator's count of workers",
+  async () => {
+    const { template: other } = await synthesized({ bundle: false, nag: false, context: { dispatchMaxConcurrency: 5 } });
+    other.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: liveInMapping('dispatch-runs'),
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+    expect(
+      resourcesOf(other, 'AWS::Lambda::Function')[functionLogicalId('dispatch-runs')]?.Properties?.Environment?.Variables
+        .DISPATCH_WORKERS,
+    ).toBe('5');
+  },
+  SYNTH_TIMEOUT_MS,
+);
+
 test('the delivery queue: encrypted, TLS only, a dead-letter queue after five receives', () => {
-  expect(queues()).toHaveLength(2);
-  const dlqId = queues().find(([, queue]) => !queue.Properties?.RedrivePolicy)?.[0];
+  expect(queues()).toHaveLength(3);
+  const dlqId = queues().find(([id, queue]) => !queue.Properties?.RedrivePolicy && id !== dispatchQueueId())?.[0];
+  expect(dlqId).toBe(STATEFUL_LOGICAL_IDS.deliveryDeadLetters);
   const deliveries = queues().find(([, queue]) => queue.Properties?.RedrivePolicy)?.[1];
   expect(deliveries?.Properties).toMatchObject({
     SqsManagedSseEnabled: true,
@@ -73,12 +144,7 @@ test('the delivery queue: encrypted, TLS only, a dead-letter queue after five re
 
 test('the deliverer (its live alias) drains the queue in batches, retrying only the runs that failed', () => {
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-    FunctionName: {
-      'Fn::Join': [
-        '',
-        [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: `${functionLogicalId('deliver-runs')}Live` }] }] }, ':live'],
-      ],
-    },
+    FunctionName: liveInMapping('deliver-runs'),
     BatchSize: 10,
     FunctionResponseTypes: ['ReportBatchItemFailures'],
   });

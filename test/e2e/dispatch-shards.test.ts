@@ -1,7 +1,8 @@
 /**
- * The deployed dispatcher runs once per shard group each minute (lib/runs.ts): an invocation
- * with `{"shards": [..]}` drains those shards of the due index and no other; any other event
- * drains them all; a malformed list fails the invocation.
+ * An invocation with `{"shards": [..]}` (a person invoking the dispatcher for some shards)
+ * drains those shards of the due index and no other; any other event is the coordinator, which,
+ * with no fan-out (as here and under `npm start`), drains them all; a malformed list fails the
+ * invocation. The deployed coordinator and its workers: test/integration/dispatch-coordinator.test.ts.
  */
 import { createHandler } from '../../functions/dispatch-runs/handler.js';
 import { DUE_SHARDS } from '../../shared/domain/runs.js';
