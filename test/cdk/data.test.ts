@@ -26,6 +26,8 @@ const PINNED = {
   AdminSignIn: 'AWS::Cognito::UserPoolDomain',
   Deliveries: 'AWS::SQS::Queue',
   DeliveryDeadLetters: 'AWS::SQS::Queue',
+  // The dispatcher's shares of a busy minute: worthless after it (one-minute retention), so not retained.
+  DispatchShares: 'AWS::SQS::Queue',
 };
 
 /**

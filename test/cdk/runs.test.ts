@@ -72,7 +72,12 @@ test('the dispatch queue: the workers, one message each, at most dispatchMaxConc
   expect(id).toBeDefined();
   template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
     FunctionName: liveInMapping('dispatch-runs'),
-    EventSourceArn: fromData(id, 'Arn'),
+    EventSourceArn: {
+      'Fn::GetStackOutput': Match.objectLike({
+        StackName: 'KnapData',
+        OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${id}Arn`),
+      }),
+    },
     BatchSize: 1,
     ScalingConfig: { MaximumConcurrency: DEFAULT_SETTINGS.dispatchMaxConcurrency },
   });
