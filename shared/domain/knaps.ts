@@ -17,6 +17,14 @@ export const ScheduleInfoSchema = v.object({
     v.regex(/^\d{2}:\d{2}$/),
     v.description('Local time of day, HH:MM, 24-hour; hourly and minutely: the first run of each day'),
   ),
+  schedule_times: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))),
+      v.description(
+        'Only on schedules that run at several times of day ("at 9am and 5pm", "0 9,17 * * 1-5"): every time, HH:MM, ascending; schedule_time is the first',
+      ),
+    ),
+  ),
   end_time: v.optional(
     v.nullable(
       v.pipe(

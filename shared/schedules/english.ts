@@ -256,7 +256,9 @@ export function sayScheduleInEnglish(info: ScheduleInfo): string {
   if (SUB_DAILY_KINDS.includes(info.schedule_type)) return saySubDaily(info);
   const interval = info.interval ?? 1;
   const main = interval === 1 ? everyPeriod(info) : everyNPeriods(info, interval);
-  const parts = [`${main.text} at ${info.schedule_time}`, ...onlyClauses(info, main.said)];
+  // Several times of day (issue 46): "at 09:00 and 17:00", which the parser reads back.
+  const times = Array.isArray(info.schedule_times) ? list(info.schedule_times) : info.schedule_time;
+  const parts = [`${main.text} at ${times}`, ...onlyClauses(info, main.said)];
   const anchor = interval === 1 ? null : parseDate(String(info.anchor_date));
   if (anchor) parts.push(`starting ${dateInWords(firstRunFrom(info, anchor))}`);
   parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));

@@ -20,6 +20,8 @@ interface Rule {
   kind: ScheduleKind;
   hour: number;
   minute: number;
+  /** Several times of day (schedule_times), ascending; null for one (hour and minute). */
+  times: Array<{ hour: number; minute: number }> | null;
   daysOfWeek: number[] | null;
   daysOfMonth: number[] | null;
   weeksOfMonth: number[] | null;
@@ -49,6 +51,23 @@ function readTime(value: unknown): { hour: number; minute: number } {
   const m = typeof value === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value) : null;
   if (!m) throw invalid('schedule_time must be HH:MM (24-hour)');
   return { hour: Number(m[1]), minute: Number(m[2]) };
+}
+
+/**
+ * schedule_times (issue 46): absent or null on a schedule with one time of day (every stored
+ * Knap before it); else at least two 'HH:MM', ascending without repeats, the first schedule_time.
+ */
+function readTimes(info: ScheduleInfo): Rule['times'] {
+  const value = info.schedule_times;
+  if (value === undefined || value === null) return null;
+  if (SUB_DAILY_KINDS.includes(info.schedule_type)) throw invalid('schedule_times is for daily to yearly schedules only');
+  if (!Array.isArray(value) || value.length < 2) throw invalid('schedule_times must be a list of at least two HH:MM times');
+  const times = value.map(readTime);
+  for (let k = 1; k < value.length; k++) {
+    if (String(value[k]) <= String(value[k - 1])) throw invalid('schedule_times must be ascending, without repeats');
+  }
+  if (value[0] !== info.schedule_time) throw invalid('schedule_time must be the first of schedule_times');
+  return times;
 }
 
 function readAnchor(info: ScheduleInfo, interval: number): CivilDate | null {
@@ -88,6 +107,7 @@ function compile(info: ScheduleInfo): Rule {
   const rule: Rule = {
     kind: info.schedule_type,
     ...readTime(info.schedule_time),
+    times: readTimes(info),
     daysOfWeek: intList(info.days_of_week, 'days_of_week', isWeekday),
     daysOfMonth: intList(info.days_of_month, 'days_of_month', isMonthDay),
     weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', isWeekOfMonth),
@@ -169,6 +189,22 @@ function seriesRunAfter(rule: Rule, series: DaySeries, date: CivilDate, afterMs:
         bestWall = Math.min(bestWall, m);
       }
     }
+  }
+  return best;
+}
+
+/**
+ * The first of a date's times of day strictly after `afterMs`, or null. Each time gets one instant,
+ * as a single time does (the earlier when clocks go back; moved past a gap); two times that land
+ * on the same instant (02:30 and 03:30 when 02:00 jumps to 03:00) run once.
+ */
+function timesRunAfter(rule: Rule, times: NonNullable<Rule['times']>, date: CivilDate, afterMs: number): number | null {
+  // The least instant, not the first in wall order: a time in the gap moves past the times just
+  // after it (New York, 8 March 2026: 02:30 runs at 03:30 EDT, after 03:00 EDT).
+  let best: number | null = null;
+  for (const { hour, minute } of times) {
+    const instant = localToInstant(date, hour, minute, rule.zone);
+    if (instant > afterMs && (best === null || instant < best)) best = instant;
   }
   return best;
 }
@@ -262,7 +298,9 @@ function firstRunAfter(rule: Rule, after: Date): Date {
     if (dayAllowed(rule, date, day)) {
       const instant = rule.series
         ? seriesRunAfter(rule, rule.series, date, afterMs)
-        : localToInstant(date, rule.hour, rule.minute, rule.zone);
+        : rule.times
+          ? timesRunAfter(rule, rule.times, date, afterMs)
+          : localToInstant(date, rule.hour, rule.minute, rule.zone);
       if (instant !== null && instant > afterMs) return new Date(instant);
     }
     day++;

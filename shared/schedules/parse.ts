@@ -78,6 +78,16 @@ function startDateOf(start: StartMention | null, now: Date, zone: string): Civil
   return start.relative ? relativeDate(start.relative, today) : null;
 }
 
+/** 'HH:MM' of each time of day, ascending without repeats: one unless several are named (issue 46). */
+function timesOfDay(facts: Facts): string[] {
+  if (facts.times.length < 2) {
+    const { hour, minute } = applyPeriod(facts.time, facts.period);
+    return [`${pad2(hour)}:${pad2(minute)}`];
+  }
+  const times = facts.times.map((t) => applyPeriod(t, facts.period)).map(({ hour, minute }) => `${pad2(hour)}:${pad2(minute)}`);
+  return [...new Set(times)].sort();
+}
+
 interface Parsed {
   info: ScheduleInfo;
   /** The start of the start date's day less a millisecond: no run before it. Null without a start. */
@@ -96,8 +106,9 @@ function parse(description: string, options: ParseOptions): Parsed {
     const zone = prefixed ? prefixZone(prefixed.name) : fallbackZone;
     const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
     const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
-    const info = orderFields(withFields(cron.recurrence, { schedule_time: time, ...end, timezone: zone, anchor_date: null }));
-    return { info, notBefore: null };
+    const read = withFields(cron.recurrence, { schedule_time: time, ...end, timezone: zone, anchor_date: null });
+    if (cron.times) read.schedule_times = cron.times;
+    return { info: orderFields(read), notBefore: null };
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
@@ -113,8 +124,9 @@ function parse(description: string, options: ParseOptions): Parsed {
   rejectBareDate(tokens, facts, text);
   const start = startDateOf(facts.start, now, zone);
   const recurrence = start ? dayFromStart(resolved, facts, start) : resolved;
-  const { hour, minute } = applyPeriod(facts.time, facts.period);
-  const info = withFields(recurrence, { schedule_time: `${pad2(hour)}:${pad2(minute)}`, timezone: zone, anchor_date: null });
+  const times = timesOfDay(facts);
+  const info = withFields(recurrence, { schedule_time: times[0] as string, timezone: zone, anchor_date: null });
+  if (times.length > 1) info.schedule_times = times;
   const notBefore = start ? new Date(localToInstant(start, 0, 0, zoneOf(zone)) - 1) : null;
   return { info: withAnchor(orderFields(info), now, start), notBefore };
 }
@@ -187,6 +199,8 @@ export function orderFields(info: ScheduleInfo): ScheduleInfo {
   return {
     schedule_type: info.schedule_type,
     schedule_time: info.schedule_time,
+    // Only schedules with several times of day have the list (issue 46): the others keep their keys.
+    ...(info.schedule_times === undefined ? {} : { schedule_times: info.schedule_times }),
     // Only sub-daily schedules have an end time: other shapes keep exactly the keys they had.
     ...(info.end_time === undefined ? {} : { end_time: info.end_time }),
     days_of_week: info.days_of_week,

@@ -173,6 +173,11 @@ export interface TimeMention {
   explicitHalf: boolean;
   /** noon / midnight. */
   named: boolean;
+  /**
+   * Said in brackets right after another time ("12am (midnight)", "midnight (12am)"): the same
+   * time said again, not one more time of the day (a different one contradicts it).
+   */
+  restates?: boolean;
 }
 
 /** Moves a 12-hour reading into the named part of the day, then checks they agree. */

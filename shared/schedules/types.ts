@@ -20,6 +20,11 @@ export interface ScheduleInfo {
    */
   schedule_time: string;
   /**
+   * Daily to yearly schedules that run at several times of day only (absent otherwise): every
+   * time, 'HH:MM', ascending without repeats, at least two; `schedule_time` is its first.
+   */
+  schedule_times?: string[];
+  /**
    * Hourly and minutely only (absent otherwise): 'HH:MM', the latest time of day a run may
    * be at ("between 8am and 8pm"), or null for no limit before midnight.
    */

@@ -39,6 +39,7 @@ import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
 import { relativeStart } from './relative-start.js';
+import { severalTimes } from './several-times.js';
 import type { StartMention } from './start-date.js';
 import { startDate } from './start-date.js';
 import { subDaily } from './sub-daily.js';
@@ -75,6 +76,7 @@ export const FAMILIES: readonly PhraseFamily[] = [
   zoneWordAfterPlace,
   subDaily,
   timesOfDay,
+  severalTimes,
   partsOfDay,
   startingAtTime,
   daysOfTheWeek,
@@ -98,7 +100,10 @@ export interface Facts {
   start: StartMention | null;
   /** The first zone named (settle has made sure any other is the same zone). */
   zone: ZoneMention | null;
+  /** The first time of day named. */
   time: TimeMention | null;
+  /** Every time of day named, in the order written, each once ("12am (midnight)" is one). */
+  times: TimeMention[];
   period: PeriodMention | null;
   units: UnitMention[];
   weekdayGroups: DaySetMention[];
@@ -124,6 +129,16 @@ export interface Facts {
 const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K) =>
   facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
 
+/** Each time of day once, in the order written; a time restated in brackets is not one more. */
+function distinctTimes(mentions: readonly TimeMention[]): TimeMention[] {
+  const times: TimeMention[] = [];
+  for (const m of mentions) {
+    if (m.restates) continue;
+    if (!times.some((t) => t.time.hour === m.time.hour && t.time.minute === m.time.minute)) times.push(m);
+  }
+  return times;
+}
+
 function gather(facts: readonly Fact[]): Facts {
   const periods = ofKind(facts, 'period').map((f) => f.period);
   const [period] = periods;
@@ -131,6 +146,7 @@ function gather(facts: readonly Fact[]): Facts {
     start: ofKind(facts, 'start')[0]?.start ?? null,
     zone: ofKind(facts, 'zone')[0]?.zone ?? null,
     time: ofKind(facts, 'time')[0]?.time ?? null,
+    times: distinctTimes(ofKind(facts, 'time').map((f) => f.time)),
     // Any "every morning" or "nightly" makes the part of the day a daily recurrence.
     period: period ? { ...period, daily: periods.some((p) => p.daily) } : null,
     units: ofKind(facts, 'unit').map((f) => f.unit),

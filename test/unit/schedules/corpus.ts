@@ -1566,6 +1566,85 @@ export const groups: Group[] = [
       ['weekly starting next Sunday at 9am', weekly([0], '09:00', { timezone: 'America/New_York' }), '2026-03-15T13:00:00Z'],
     ],
   },
+  {
+    // Issue 46, family 1: several times a day ("schedule_times"), in words and as cron lists.
+    name: 'issue 46, family 1: several times a day',
+    now: WED,
+    rows: [
+      ['at 9am and 5pm', daily('09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-04T17:00:00Z'],
+      ['every day at 8:00 and 20:00', daily('08:00', { schedule_times: ['08:00', '20:00'] }), '2026-03-04T20:00:00Z'],
+      ['at noon and 5pm on weekdays', weekly(WEEKDAYS, '12:00', { schedule_times: ['12:00', '17:00'] }), '2026-03-04T12:00:00Z'],
+      ['0 9,17 * * 1-5', weekly(WEEKDAYS, '09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-04T17:00:00Z'],
+      ['cron(0 9,17 ? * MON-FRI *)', weekly(WEEKDAYS, '09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-04T17:00:00Z'],
+      ['at 9, 13 and 17', daily('09:00', { schedule_times: ['09:00', '13:00', '17:00'] }), '2026-03-04T13:00:00Z'],
+      ['twice a day at 9am and 5pm', daily('09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-04T17:00:00Z'],
+      ['twice daily at 8 and 20', daily('08:00', { schedule_times: ['08:00', '20:00'] }), '2026-03-04T20:00:00Z'],
+      ['every Monday at 8am and 6pm', weekly([1], '08:00', { schedule_times: ['08:00', '18:00'] }), '2026-03-09T08:00:00Z'],
+      [
+        'on the 1st of every month at 08:30, 12:30 and 16:30',
+        monthly('08:30', { days_of_month: [1], schedule_times: ['08:30', '12:30', '16:30'] }),
+        '2026-04-01T08:30:00Z',
+      ],
+      [
+        '30 8,12,16 1 * *',
+        monthly('08:30', { days_of_month: [1], schedule_times: ['08:30', '12:30', '16:30'] }),
+        '2026-04-01T08:30:00Z',
+      ],
+      ['0,30 9 * * *', daily('09:00', { schedule_times: ['09:00', '09:30'] }), '2026-03-05T09:00:00Z'],
+      // Berlin is on CET (UTC+1) until 29 March: 21:00 CET is 20:00Z.
+      [
+        'every day at 9am and 9pm Europe/Berlin',
+        daily('09:00', { schedule_times: ['09:00', '21:00'], timezone: 'Europe/Berlin' }),
+        '2026-03-04T20:00:00Z',
+      ],
+      [
+        'every 2 days at 9am and 9pm',
+        daily('09:00', { schedule_times: ['09:00', '21:00'], interval: 2, anchor_date: '2026-03-04' }),
+        '2026-03-04T21:00:00Z',
+      ],
+      ['at 12am (midnight) and noon', daily('00:00', { schedule_times: ['00:00', '12:00'] }), '2026-03-04T12:00:00Z'],
+      ['every evening at 6 and 9', daily('18:00', { schedule_times: ['18:00', '21:00'] }), '2026-03-04T18:00:00Z'],
+      ['at 5pm and 9am', daily('09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-04T17:00:00Z'],
+      ['at 9am and 9am', daily('09:00'), '2026-03-05T09:00:00Z'], // one time said twice
+    ],
+  },
+  {
+    // 01:00 EST is 06:00Z; 02:00 EST jumps to 03:00 EDT (07:00Z). 02:30 runs at 03:30 EDT (07:30Z).
+    name: 'issue 46, family 1 across DST: New York springs forward on 2026-03-08',
+    now: '2026-03-08T06:30:00Z', // 01:30 EST
+    timezone: 'America/New_York',
+    rows: [
+      [
+        'every day at 1:30am and 2:30am',
+        daily('01:30', { schedule_times: ['01:30', '02:30'], timezone: 'America/New_York' }),
+        '2026-03-08T07:30:00Z',
+      ],
+      [
+        '30 1,2 * * *',
+        daily('01:30', { schedule_times: ['01:30', '02:30'], timezone: 'America/New_York' }),
+        '2026-03-08T07:30:00Z',
+      ],
+      // 03:00 EDT (07:00Z) comes before 02:30 moved past the gap (07:30Z).
+      [
+        'at 2:30am and 3am',
+        daily('02:30', { schedule_times: ['02:30', '03:00'], timezone: 'America/New_York' }),
+        '2026-03-08T07:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 03:00 CEST (01:00Z) goes back to 02:00 CET: 02:30 happens at 00:30Z and 01:30Z, and runs at the first.
+    name: 'issue 46, family 1 across DST: Berlin falls back on 2026-10-25',
+    now: '2026-10-25T00:30:00Z', // 02:30 CEST, the first 02:30
+    timezone: 'Europe/Berlin',
+    rows: [
+      [
+        'every day at 2:30 and 3:30',
+        daily('02:30', { schedule_times: ['02:30', '03:30'], timezone: 'Europe/Berlin' }),
+        '2026-10-25T02:30:00Z', // 03:30 CET; not 02:30 CET (01:30Z) again
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1600,7 +1679,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: '0th of every month', detail: ['"0th"'] },
       { phrase: '6th monday of the month', detail: ['"6th monday"'] },
       { phrase: 'every weekday on Sunday', detail: ['"weekday"', '"Sunday"', 'contradict'] },
-      { phrase: 'at 9am and 10pm every day', detail: ['"9am"', '"10pm"'] },
       { phrase: 'every day at 9pm in the morning', detail: ['"9pm"', '"morning"'] },
       { phrase: 'every day in the morning and in the evening', detail: ['"morning"', '"evening"'] },
       { phrase: '', detail: ['blank'] },
@@ -1695,7 +1773,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day at thirteen', detail: ['"at thirteen"'] },
       { phrase: 'every day at 9 hrs', detail: ['"hrs"'] },
       { phrase: 'every day at quarter to twelve am', detail: ['"quarter to twelve am"'] },
-      { phrase: 'every day at seven am and 9pm', detail: ['"seven am"', '"9pm"'] },
     ],
   },
   // Issue 9, family 9: typos two edits away, too short, ambiguous, or real English words.
@@ -1784,7 +1861,6 @@ export const rejectedGroups: RejectionGroup[] = [
     name: 'family 4',
     rows: [
       { phrase: 'rate(1 day)', detail: ['"rate(1 day)"', 'no time of day', '"every day at 9am"'] },
-      { phrase: '0 9,17 * * *', detail: ['"0 9,17 * * *"', 'more than once a day'] },
       { phrase: '30 18 4 */2 *', detail: ['month field "*/2"'] },
       { phrase: '0 9 1 * 1', detail: ['"0 9 1 * 1"', 'either the day of the month or the weekday'] },
       { phrase: 'cron(0 9 1 * ? 2027)', detail: ['the year field must be "*"'] },
@@ -1925,7 +2001,10 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every 8 hours starting at 9 and finishing at 16', detail: ['runs only once a day'] },
       { phrase: 'every hour from 18 to 6', detail: ['"from 18 to 6" runs backwards'] },
       { phrase: 'every hour from 9pm in the morning to noon', detail: ['"9pm in the morning"', '"morning"', 'contradict'] },
-      { phrase: 'starting at 9 and finishing at 17', detail: ['Only one time of day per schedule', '"9"', '"17"'] },
+      {
+        phrase: 'starting at 9 and finishing at 17',
+        detail: ['"finishing at 17" closes a window', 'every hour from 9am to 5pm'],
+      },
       {
         phrase: 'every 2 hours starting at 9 and finishing at 17 and from 18 to 20',
         detail: ['"starting at 9 and finishing at 17"', '"from 18 to 20"', 'contradict'],
@@ -1942,8 +2021,7 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every hour from 12 to 12', detail: ['runs only once a day'] },
       { phrase: 'twice a month on the 3rd', detail: ['"twice a month" does not match the days named (1 day a month)'] },
       { phrase: 'three times a week on Mondays and Fridays', detail: ['"three times a week" does not match the days named'] },
-      { phrase: 'twice a day at 9am and 5pm', detail: ['Only one time of day per schedule', '"9am"', '"5pm"'] },
-      { phrase: 'twice a day', detail: ['"twice a day" is not supported', 'every 12 hours'] },
+      { phrase: 'twice a day', detail: ['Please say the times of day "twice a day" runs at', '"twice a day at 9am and 5pm"'] },
       { phrase: 'twice a week every hour', detail: ['"twice a week"', '"every hour"', 'contradict'] },
       { phrase: 'twice a month on Mondays', detail: ['Say which "Mondays" of the month'] },
       { phrase: 'every day on the 15th of every week', detail: ['"every day"', '"every week"', 'contradict'] },
@@ -1989,6 +2067,19 @@ export const rejectedGroups: RejectionGroup[] = [
         detail: ['Only one start date', '"starting next Tuesday"', '"starting 30 November 2026"'],
       },
       { phrase: 'next Tuesday at 9am', detail: ['"next" (in "next Tuesday")', 'one-off'] },
+    ],
+  },
+  // Issue 46, family 1: several times a day that are not clear, or do not fit.
+  {
+    name: 'issue 46, family 1',
+    rows: [
+      { phrase: 'at 9 and 5', detail: ['"at 9 and 5" is not clear', '"at 9am and 5pm"', '"at 09:00 and 17:00"'] },
+      { phrase: 'twice a day at 9am', detail: ['"twice a day" does not match the times named ("9am")'] },
+      { phrase: 'three times a day at 9am and 5pm', detail: ['"three times a day" does not match the times named'] },
+      { phrase: 'every hour at 9am and 5pm', detail: ['A time of day ("9am") does not fit "every hour"'] },
+      { phrase: '*/15 9,17 * * *', detail: ['"*/15 9,17 * * *"', 'a list with a step'] },
+      { phrase: 'at 9am (10am) every day', detail: ['"9am" and "10am" contradict each other'] },
+      { phrase: 'from 9am to 5pm every day', detail: ['"to 5pm" closes a window', 'every hour from 9am to 5pm'] },
     ],
   },
 ];

@@ -116,6 +116,16 @@ const sentences: Array<[ScheduleInfo, string]> = [
     weekly([1], { interval: 3, anchor_date: '2026-12-07', months_of_year: [12] }),
     'Every 3 weeks on Monday in December at 09:00, starting Monday 7 December 2026, UTC',
   ],
+  // Issue 46: several times of day, each said.
+  [info({ schedule_times: ['09:00', '17:00'] }), 'Every day at 09:00 and 17:00, UTC'],
+  [
+    weekly([1, 2, 3, 4, 5], { schedule_time: '08:30', schedule_times: ['08:30', '12:30', '16:30'] }),
+    'Every weekday at 08:30, 12:30 and 16:30, UTC',
+  ],
+  [
+    info({ schedule_times: ['09:00', '21:00'], interval: 2, anchor_date: '2026-03-04' }),
+    'Every 2 days at 09:00 and 21:00, starting Wednesday 4 March 2026, UTC',
+  ],
   [info({ timezone: 'Etc/GMT-2' }), 'Every day at 09:00, Etc/GMT-2'],
   [info({ timezone: 'US/Eastern' }), 'Every day at 09:00, US/Eastern'],
   [info({ timezone: 'America/Argentina/Buenos_Aires' }), 'Every day at 09:00, America/Argentina/Buenos_Aires'],
@@ -386,6 +396,43 @@ describe('sayScheduleInEnglish: random hourly and minutely schedules', () => {
         },
       ),
       { numRuns: 100, seed: 25 },
+    );
+  });
+});
+
+// ---- issue 46: random schedules with several times of day ---------------------------------------
+
+const timeSet = fc
+  .uniqueArray(
+    fc.integer({ min: 0, max: 24 * 60 - 1 }).map((m) => hhmm(m)),
+    { minLength: 2, maxLength: 4 },
+  )
+  .map((times) => [...times].sort());
+const severalTimesSchedules = fc.tuple(shapes, timeSet, fc.constantFrom(...ZONES), anchor).map(([shape, times, timezone, date]) =>
+  info({
+    ...shape,
+    schedule_time: times[0] as string,
+    schedule_times: times,
+    timezone,
+    anchor_date: shape.interval > 1 ? date.toISOString().slice(0, 10) : null,
+  }),
+);
+
+describe('sayScheduleInEnglish: random schedules at several times of day (issue 46)', () => {
+  test('read back, each gives the same next 20 runs (DST days included)', () => {
+    fc.assert(
+      fc.property(
+        severalTimesSchedules,
+        fc.constantFrom('2026-03-07T12:00:00Z', '2026-03-28T12:00:00Z', '2026-10-24T20:00:00Z'),
+        (schedule, at) => {
+          const from = new Date(at);
+          const expected = runs(schedule, from);
+          fc.pre(expected[0] !== 'no further run');
+          const back = parseSchedule(sayScheduleInEnglish(schedule), { now: NOW });
+          expect(runs(back, from)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200, seed: 46 },
     );
   });
 });

@@ -238,3 +238,80 @@ describe('runSearch: nextRunAt compiled once', () => {
     expect(() => runSearch(never)(at('2026-03-04T00:00:00Z'))).toThrow(ScheduleError);
   });
 });
+
+describe('nextRunAt: several times a day (issue 46, schedule_times)', () => {
+  const times = (list: string[], x: Partial<ScheduleInfo> = {}) =>
+    info({ schedule_time: list[0] as string, schedule_times: list, ...x });
+
+  test('each time of each day, in order', () => {
+    expect(runs(times(['09:00', '17:00']), '2026-03-04T10:00:00Z', 4)).toEqual([
+      '2026-03-04T17:00:00.000Z',
+      '2026-03-05T09:00:00.000Z',
+      '2026-03-05T17:00:00.000Z',
+      '2026-03-06T09:00:00.000Z',
+    ]);
+  });
+
+  test('on the days the other fields allow: weekdays, Friday to Monday', () => {
+    const weekdays = times(['09:00', '17:00'], { schedule_type: 'weekly', days_of_week: [1, 2, 3, 4, 5] });
+    expect(runs(weekdays, '2026-03-06T10:00:00Z', 3)).toEqual([
+      '2026-03-06T17:00:00.000Z',
+      '2026-03-09T09:00:00.000Z',
+      '2026-03-09T17:00:00.000Z',
+    ]);
+  });
+
+  test('New York springs forward: 02:30 runs at 03:30 EDT, after 03:00 EDT, and each runs once', () => {
+    const ny = times(['01:30', '02:30', '03:00'], { timezone: 'America/New_York' });
+    expect(runs(ny, '2026-03-08T05:00:00Z', 4)).toEqual([
+      '2026-03-08T06:30:00.000Z', // 01:30 EST
+      '2026-03-08T07:00:00.000Z', // 03:00 EDT
+      '2026-03-08T07:30:00.000Z', // 02:30, moved past the gap: 03:30 EDT
+      '2026-03-09T05:30:00.000Z', // 01:30 EDT
+    ]);
+  });
+
+  test('two times that land on one instant in the gap run once', () => {
+    const ny = times(['02:30', '03:30'], { timezone: 'America/New_York' });
+    expect(runs(ny, '2026-03-08T05:00:00Z', 2)).toEqual(['2026-03-08T07:30:00.000Z', '2026-03-09T06:30:00.000Z']);
+  });
+
+  test('Berlin falls back: 02:30 runs at its first instant only, then 03:30 CET', () => {
+    const berlin = times(['02:30', '03:30'], { timezone: 'Europe/Berlin' });
+    expect(runs(berlin, '2026-10-24T23:00:00Z', 3)).toEqual([
+      '2026-10-25T00:30:00.000Z', // 02:30 CEST
+      '2026-10-25T02:30:00.000Z', // 03:30 CET; not 02:30 CET (01:30Z)
+      '2026-10-26T01:30:00.000Z',
+    ]);
+  });
+
+  test('an interval counts days from the anchor, each with all its times', () => {
+    const everyOther = times(['09:00', '21:00'], { interval: 2, anchor_date: '2026-03-04' });
+    expect(runs(everyOther, '2026-03-04T10:00:00Z', 3)).toEqual([
+      '2026-03-04T21:00:00.000Z',
+      '2026-03-06T09:00:00.000Z',
+      '2026-03-06T21:00:00.000Z',
+    ]);
+  });
+
+  test('a stored schedule_info without schedule_times (every Knap before issue 46) runs as before', () => {
+    const stored = info({ schedule_time: '09:00' });
+    delete (stored as Partial<ScheduleInfo>).schedule_times;
+    expect(next(stored, '2026-03-04T10:00:00Z')).toBe('2026-03-05T09:00:00.000Z');
+    expect(next({ ...stored, schedule_times: null } as unknown as ScheduleInfo, '2026-03-04T10:00:00Z')).toBe(
+      '2026-03-05T09:00:00.000Z',
+    );
+  });
+
+  test.each<[Partial<ScheduleInfo>, string]>([
+    [{ schedule_times: ['09:00'] }, 'at least two'],
+    [{ schedule_times: ['17:00', '09:00'] }, 'ascending'],
+    [{ schedule_times: ['09:00', '09:00'] }, 'ascending'],
+    [{ schedule_times: ['09:00', '25:00'] }, 'HH:MM'],
+    [{ schedule_time: '08:00', schedule_times: ['09:00', '17:00'] }, 'first of schedule_times'],
+    [{ schedule_type: 'hourly', end_time: null, schedule_times: ['00:00', '12:00'], schedule_time: '00:00' }, 'daily to yearly'],
+  ])('refuses a malformed schedule_times: %j', (x, detail) => {
+    expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(ScheduleError);
+    expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
+  });
+});

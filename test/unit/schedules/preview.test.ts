@@ -38,6 +38,9 @@ test.each<[string, string | null, number]>([
   ['every other week on Tuesday at 7:45pm starting next Tuesday', 'Australia/Sydney', 9],
   ['every 5 years on the fifth Wednesday of February', 'UTC', 50],
   ['0 9 * * 1-5', 'Europe/Paris', 1],
+  // Issue 46: every time of day among the runs.
+  ['at 9am and 5pm on weekdays', 'Europe/Berlin', 6],
+  ['0 9,17 * * 1-5', 'America/New_York', 10],
 ])('%s (%s, count %d): the runs nextRunAt finds one after another', (description, timezone, count) => {
   const preview = previewSchedule(deps, { schedule_description: description, timezone, count });
   expect(preview).toEqual(expected(description, timezone, count));

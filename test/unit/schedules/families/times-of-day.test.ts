@@ -14,11 +14,21 @@ describe('family 8: times of day', () => {
     expect(read.claimed).toEqual(claimed);
   });
 
-  test.each([
-    ['at 9am and 5pm', 'Only one time of day per schedule is supported, found "9am" and "5pm"'],
-    ['at 12am (noon)', 'contradict'],
-    ['at 25:00', 'Invalid time of day "25:00"'],
-  ])('refuses %s', (phrase, detail) => {
+  test('several times are several facts (issue 46: several-times.ts settles them)', () => {
+    const read = readWith(timesOfDay, 'at 9am and 5pm');
+    expect(read.facts.times.map((t) => t.time)).toEqual([
+      { hour: 9, minute: 0 },
+      { hour: 17, minute: 0 },
+    ]);
+    expect(read.claimed).toEqual(['at', '9', 'am', '5', 'pm']);
+  });
+
+  test('a time in brackets right after another restates it', () => {
+    const read = readWith(timesOfDay, 'at 12am (midnight) daily');
+    expect(read.facts.times.map((t) => t.text)).toEqual(['12am']);
+  });
+
+  test.each([['at 25:00', 'Invalid time of day "25:00"']])('refuses %s', (phrase, detail) => {
     expect(() => readWith(timesOfDay, phrase)).toThrow(detail);
   });
 });
