@@ -5,12 +5,13 @@
  * for "0 9,17 * * *"), and refused where schedule_info cannot hold them: lists with steps, minute steps that do not
  * divide the hour, steps in the day fields, day-of-month and day-of-week both set (cron runs on
  * either, schedule_info needs both), years. EventBridge rate(N hours / minutes) is every N hours
- * / minutes from midnight; rate(N days) is refused (it has no time of day).
+ * / minutes from midnight, and rate(N days) every N days at midnight (issue 46).
  */
 import { quote, ScheduleError } from './errors.js';
 import { checkSubDailyInterval, hhmm } from './families/sub-daily.js';
 import type { Recurrence } from './resolve.js';
 import type { ScheduleKind } from './types.js';
+import { MAX_INTERVAL } from './vocabulary.js';
 
 export interface CronReading {
   recurrence: Recurrence;
@@ -131,10 +132,9 @@ function subDaily(
 function readRate(description: string, count: number, unit: string): CronReading {
   const what = `The rate expression ${quote(description.trim())} is not supported`;
   if (/^(second|seconds)$/.test(unit)) throw new ScheduleError(`${what}: nothing runs more often than once a minute`);
+  if (/^(day|days)$/.test(unit)) return readRateDays(description, count);
   if (!/^(minute|minutes|hour|hours)$/.test(unit)) {
-    // rate(N days) counts from when the rule is created: it has no time of day to keep.
-    const every = count === 1 ? `every ${unit.replace(/s$/, '')}` : `every ${count} ${unit}`;
-    throw new ScheduleError(`${what}: rate() has no time of day; say e.g. "${every} at 9am"`);
+    throw new ScheduleError(`${what}: rate() takes minutes, hours or days`);
   }
   const hourly = unit.startsWith('hour');
   checkSubDailyInterval(hourly ? 'hour' : 'minute', count, description.trim(), false, `every ${count} ${unit}`);
@@ -150,6 +150,29 @@ function readRate(description: string, count: number, unit: string): CronReading
     hour: 0,
     minute: 0,
     endTime: null,
+  };
+}
+
+/**
+ * rate(1 day), rate(3 days) (issue 46): every N days at midnight, as rate(N hours) runs from
+ * midnight (EventBridge counts from when the rule was created; on the clock is the reading that
+ * survives a redeploy). The read-back says "at 00:00": say "every day at 9am" for another time.
+ */
+function readRateDays(description: string, count: number): CronReading {
+  if (count < 1 || count > MAX_INTERVAL.day) {
+    throw new ScheduleError(`The rate expression ${quote(description.trim())} is not supported (days: 1 to ${MAX_INTERVAL.day})`);
+  }
+  return {
+    recurrence: {
+      days_of_week: null,
+      days_of_month: null,
+      weeks_of_month: null,
+      months_of_year: null,
+      schedule_type: 'daily',
+      interval: count,
+    },
+    hour: 0,
+    minute: 0,
   };
 }
 

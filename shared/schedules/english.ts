@@ -230,7 +230,22 @@ function everyFewPhrase(info: ScheduleInfo): string {
   const fromMidnight = info.end_time == null && hour === '00' && MINUTES_PER_DAY % step === 0;
   if (fromMidnight && info.schedule_type === 'hourly') return `${every} at :${minute}`;
   if (fromMidnight && minute === '00') return every;
+  // Minutes that do not divide the day from midnight (issue 46): the restart is the choice made.
+  const restarts = info.end_time == null && hour === '00' && minute === '00' && info.schedule_type === 'minutely';
+  if (restarts) return `${every}, restarting at midnight`;
   return `${every} from ${info.schedule_time} to ${info.end_time ?? '23:59'}`;
+}
+
+/**
+ * The zone as a person reads it: an IANA name as stored, but IANA's fixed offsets, whose POSIX
+ * sign reads backwards (Etc/GMT-2 is two hours ahead of UTC), as "UTC+02:00" (issue 46). The
+ * parser reads "UTC+02:00" back as Etc/GMT-2.
+ */
+export function zoneInWords(timezone: unknown): string {
+  const name = String(timezone ?? DEFAULT_TIMEZONE);
+  const m = /^Etc\/GMT([+-])(\d{1,2})$/.exec(name);
+  if (!m || Number(m[2]) === 0) return name;
+  return `UTC${m[1] === '-' ? '+' : '-'}${String(m[2]).padStart(2, '0')}:00`;
 }
 
 /** "Every hour at :15, every weekday, Europe/Berlin": the days said as a daily schedule's would be. */
@@ -241,14 +256,15 @@ function saySubDaily(info: ScheduleInfo): string {
     const days = everyPeriod({ ...info, interval: 1 });
     parts.push(days.text.charAt(0).toLowerCase() + days.text.slice(1), ...onlyClauses(info, days.said));
   }
-  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
+  parts.push(zoneInWords(info.timezone));
   return parts.join(', ');
 }
 
 /**
  * The schedule said back in plain English, e.g. "Every weekday at 09:00, Europe/Berlin" or
  * "Every 2 weeks on Monday at 10:00, starting Monday 30 November 2026, UTC": a capital first,
- * the 24-hour time, an every-N schedule's first run, and the time zone as stored, last.
+ * the 24-hour time, an every-N schedule's first run, and the time zone as stored (a fixed offset
+ * as "UTC+02:00"), last.
  * Throws ScheduleError for a malformed schedule_info, as nextRunAt does.
  */
 export function sayScheduleInEnglish(info: ScheduleInfo): string {
@@ -261,6 +277,6 @@ export function sayScheduleInEnglish(info: ScheduleInfo): string {
   const parts = [`${main.text} at ${times}`, ...onlyClauses(info, main.said)];
   const anchor = interval === 1 ? null : parseDate(String(info.anchor_date));
   if (anchor) parts.push(`starting ${dateInWords(firstRunFrom(info, anchor))}`);
-  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
+  parts.push(zoneInWords(info.timezone));
   return parts.join(', ');
 }

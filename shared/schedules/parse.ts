@@ -108,7 +108,9 @@ function parse(description: string, options: ParseOptions): Parsed {
     const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
     const read = withFields(cron.recurrence, { schedule_time: time, ...end, timezone: zone, anchor_date: null });
     if (cron.times) read.schedule_times = cron.times;
-    return { info: orderFields(read), notBefore: null };
+    // rate(3 days) is pinned to its first run as "every 3 days" is.
+    const anchored = read.schedule_type === 'daily' ? withAnchor(orderFields(read), now, null) : orderFields(read);
+    return { info: anchored, notBefore: null };
   }
   const tokens = tokenize(text);
   correctTypos(tokens);

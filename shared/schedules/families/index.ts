@@ -38,6 +38,7 @@ import { deicticDates } from './one-offs.js';
 import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
+import { placeNames } from './place-names.js';
 import { relativeStart } from './relative-start.js';
 import { severalTimes } from './several-times.js';
 import type { StartMention } from './start-date.js';
@@ -74,6 +75,7 @@ export const FAMILIES: readonly PhraseFamily[] = [
   zoneNames,
   placeTimes,
   zoneWordAfterPlace,
+  placeNames,
   subDaily,
   timesOfDay,
   severalTimes,

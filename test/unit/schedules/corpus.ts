@@ -1645,6 +1645,56 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 46, family 2: how people write times, intervals, day names and zones.
+    name: 'issue 46, family 2: formats and zones',
+    now: WED,
+    rows: [
+      ['08h30 every day', daily('08:30'), '2026-03-05T08:30:00Z'],
+      ['every day at 8h05', daily('08:05'), '2026-03-05T08:05:00Z'],
+      ['at 18h on weekdays', weekly(WEEKDAYS, '18:00'), '2026-03-04T18:00:00Z'],
+      ['every day at 9 o clock', daily('09:00'), '2026-03-05T09:00:00Z'],
+      ['rate(1 day)', daily('00:00'), '2026-03-05T00:00:00Z'],
+      ['rate(3 days)', daily('00:00', { interval: 3, anchor_date: '2026-03-05' }), '2026-03-05T00:00:00Z'],
+      // 600 minutes since midnight: the 86th step of 7 is 602, 10:02.
+      ['every 7 minutes', minutely(7, '00:00', null), '2026-03-04T10:02:00Z'],
+      ['rate(7 minutes)', minutely(7, '00:00', null), '2026-03-04T10:02:00Z'],
+      ['every 7 minutes, restarting at midnight', minutely(7, '00:00', null), '2026-03-04T10:02:00Z'],
+      ['every wendsday at 9', weekly([3], '09:00'), '2026-03-11T09:00:00Z'],
+      ['every wensday at 11am', weekly([3], '11:00'), '2026-03-04T11:00:00Z'],
+      ['every day at 9am in Berlin', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+      ['at 8:30 (New York) on weekdays', weekly(WEEKDAYS, '08:30', { timezone: 'America/New_York' }), '2026-03-04T13:30:00Z'],
+      ['weekdays at 9 in Japan', weekly(WEEKDAYS, '09:00', { timezone: 'Asia/Tokyo' }), '2026-03-05T00:00:00Z'],
+      ['every day at 9am CET/CEST', daily('09:00', { timezone: 'Europe/Berlin' }), '2026-03-05T08:00:00Z'],
+      ['every day at 9am EST/EDT', daily('09:00', { timezone: 'America/New_York' }), '2026-03-04T14:00:00Z'],
+      ['every day at 9 in Paris time', daily('09:00', { timezone: 'Europe/Paris' }), '2026-03-05T08:00:00Z'],
+      // 1 April 2026 is a Wednesday: the first Monday is 6 April, 08:30 JST is 23:30Z the day before.
+      [
+        'on the first Monday of each month at 8:30 in Tokyo',
+        monthly('08:30', { days_of_week: [1], weeks_of_month: [1], timezone: 'Asia/Tokyo' }),
+        '2026-04-05T23:30:00Z',
+      ],
+      ['every day at 9 (Los Angeles)', daily('09:00', { timezone: 'America/Los_Angeles' }), '2026-03-04T17:00:00Z'],
+      ['every day at 9 UTC+02:00', daily('09:00', { timezone: 'Etc/GMT-2' }), '2026-03-05T07:00:00Z'],
+    ],
+  },
+  {
+    // 02:00 CET (01:00Z) jumps to 03:00 CEST: 02:30 runs at 03:30 CEST (01:30Z).
+    name: 'issue 46, family 2 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    rows: [
+      ['every day at 2:30 in Berlin', daily('02:30', { timezone: 'Europe/Berlin' }), '2026-03-29T01:30:00Z'],
+      ['every day at 08h30 (Berlin)', daily('08:30', { timezone: 'Europe/Berlin' }), '2026-03-29T06:30:00Z'],
+      ['every day at 2:30 CET/CEST', daily('02:30', { timezone: 'Europe/Berlin' }), '2026-03-29T01:30:00Z'],
+    ],
+  },
+  {
+    // Every 7 minutes around the gap: 01:59 CET (00:59Z) ran; 03:02 CEST (01:02Z) is the next
+    // slot that exists, before 02:06, which is in the gap and runs moved past it (01:06Z).
+    name: 'issue 46, family 2 across DST: every 7 minutes as Berlin springs forward',
+    now: '2026-03-29T00:59:00Z',
+    rows: [['every 7 minutes CET/CEST', minutely(7, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-29T01:02:00Z']],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1860,7 +1910,6 @@ export const rejectedGroups: RejectionGroup[] = [
   {
     name: 'family 4',
     rows: [
-      { phrase: 'rate(1 day)', detail: ['"rate(1 day)"', 'no time of day', '"every day at 9am"'] },
       { phrase: '30 18 4 */2 *', detail: ['month field "*/2"'] },
       { phrase: '0 9 1 * 1', detail: ['"0 9 1 * 1"', 'either the day of the month or the weekday'] },
       { phrase: 'cron(0 9 1 * ? 2027)', detail: ['the year field must be "*"'] },
@@ -1873,7 +1922,6 @@ export const rejectedGroups: RejectionGroup[] = [
     name: 'family 1',
     rows: [
       { phrase: 'every 5 hours', detail: ['"every 5 hours" does not divide the day', 'between 8am and 8pm'] },
-      { phrase: 'every 7 minutes', detail: ['"every 7 minutes" does not divide the day'] },
       { phrase: 'every 30 seconds', detail: ['more often than once a minute', '"every 30 seconds"'] },
       { phrase: 'every second', detail: ['more often than once a minute'] },
       { phrase: 'every 24 hours', detail: ['"every 24 hours" is not a supported interval', 'every day at 9am'] },
@@ -2080,6 +2128,20 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: '*/15 9,17 * * *', detail: ['"*/15 9,17 * * *"', 'a list with a step'] },
       { phrase: 'at 9am (10am) every day', detail: ['"9am" and "10am" contradict each other'] },
       { phrase: 'from 9am to 5pm every day', detail: ['"to 5pm" closes a window', 'every hour from 9am to 5pm'] },
+    ],
+  },
+  // Issue 46, family 2: zones, formats and rates that stay refused.
+  {
+    name: 'issue 46, family 2',
+    rows: [
+      { phrase: 'every day at 9am EST/PST', detail: ['Conflicting time zones "EST" and "PST"'] },
+      { phrase: 'every day at 9 in Easter', detail: ['Could not understand "in Easter"'] },
+      { phrase: 'every day at 9 in Australia', detail: ['Could not understand "in Australia"'] },
+      { phrase: 'every day 18h', detail: ['Could not understand "18h"'] },
+      { phrase: 'rate(1 week)', detail: ['"rate(1 week)"', 'rate() takes minutes, hours or days'] },
+      { phrase: 'rate(400 days)', detail: ['"rate(400 days)"', 'days: 1 to 365'] },
+      { phrase: 'every 5 hours', detail: ['"every 5 hours" does not divide the day', '1, 2, 3, 4, 6, 8 or 12 hours'] },
+      { phrase: 'every 7 minutes at 9am', detail: ['A time of day ("9am") does not fit "every 7 minutes"'] },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 /** sayScheduleInEnglish: exact sentences, and every sentence read back by the parser. */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import { zoneInWords } from '../../../shared/schedules/english.js';
 import {
   describeSchedule,
   nextRunAt,
@@ -126,7 +127,17 @@ const sentences: Array<[ScheduleInfo, string]> = [
     info({ schedule_times: ['09:00', '21:00'], interval: 2, anchor_date: '2026-03-04' }),
     'Every 2 days at 09:00 and 21:00, starting Wednesday 4 March 2026, UTC',
   ],
-  [info({ timezone: 'Etc/GMT-2' }), 'Every day at 09:00, Etc/GMT-2'],
+  // Issue 46: IANA's fixed offsets, whose POSIX sign reads backwards, as UTC offsets.
+  [info({ timezone: 'Etc/GMT-2' }), 'Every day at 09:00, UTC+02:00'],
+  [info({ timezone: 'Etc/GMT+5' }), 'Every day at 09:00, UTC-05:00'],
+  [info({ timezone: 'Etc/GMT+12' }), 'Every day at 09:00, UTC-12:00'],
+  [info({ timezone: 'Etc/GMT-14' }), 'Every day at 09:00, UTC+14:00'],
+  [info({ timezone: 'Etc/GMT' }), 'Every day at 09:00, Etc/GMT'],
+  // Issue 46: minutes that do not divide the day restart at midnight, and say so.
+  [
+    info({ schedule_type: 'minutely', schedule_time: '00:00', end_time: null, interval: 7 }),
+    'Every 7 minutes, restarting at midnight, UTC',
+  ],
   [info({ timezone: 'US/Eastern' }), 'Every day at 09:00, US/Eastern'],
   [info({ timezone: 'America/Argentina/Buenos_Aires' }), 'Every day at 09:00, America/Argentina/Buenos_Aires'],
   // The first run, not the anchor as stored, when the anchor is no run date: Sunday 8 March
@@ -226,7 +237,8 @@ describe('sayScheduleInEnglish: every accepted corpus phrase, said back and read
   test.each(accepted)('[$group] "$phrase"', ({ info: original, now }) => {
     const sentence = sayScheduleInEnglish(original);
     expect(sentence).toMatch(/^[A-Z]/);
-    expect(sentence.endsWith(`, ${original.timezone}`)).toBe(true);
+    // The zone as stored, a fixed offset as "UTC+02:00" (issue 46).
+    expect(sentence.endsWith(`, ${zoneInWords(original.timezone)}`)).toBe(true);
     if (SUB_DAILY_KINDS.includes(original.schedule_type)) {
       // "Every 4 hours at :00", "Every 20 minutes", "Every 3 hours from 08:00 to 20:00": no anchor.
       expect(sentence).toMatch(/^Every (hour|minute|\d+ (hours|minutes))\b/);
@@ -353,7 +365,7 @@ const subDailyShapes = fc.oneof(
     end_time: null,
   })),
   fc
-    .constantFrom(1, 2, 5, 10, 15, 20, 30, 45, 90, 120, 360)
+    .constantFrom(1, 2, 5, 7, 10, 11, 15, 20, 30, 45, 90, 100, 120, 360)
     .map((interval) => ({ schedule_type: 'minutely' as const, interval, schedule_time: '00:00', end_time: null })),
   // Within the hours of a window, any step that fits in it twice.
   fc.integer({ min: 1, max: 11 }).chain((interval) =>
