@@ -38,6 +38,14 @@ export const ScheduleInfoSchema = v.object({
   days_of_month: days('1..31, -1 = last day of the month'),
   weeks_of_month: days('1..5, -1 = last; with days_of_week ("first Monday")'),
   months_of_year: days('1 = January ... 12 = December'),
+  set_positions: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.number(), v.integer())),
+      v.description(
+        'Only on working-day schedules ("first business day of the month": days_of_week Monday to Friday, [1]; "last weekday": [-1]): RFC 5545 BYSETPOS among the month\'s days the other fields allow',
+      ),
+    ),
+  ),
   interval: v.pipe(
     v.number(),
     v.integer(),

@@ -84,6 +84,21 @@ function nthWords(weeks: readonly number[], days: readonly number[]): string {
   return `${list(ordinals)} ${dayNames(days)}`;
 }
 
+/**
+ * "first weekday", "first and last weekday", "6th weekday", "last weekend day" (issue 46): the
+ * positions among the month's days (set_positions), as the parser reads them back. Other days
+ * than weekdays or weekend days (no description makes them) are listed: "first of the Mondays
+ * and Wednesdays".
+ */
+function positionWords(positions: readonly number[], days: readonly number[]): string {
+  const ordinals = list(
+    ascending(positions).map((p) => (p === -1 ? 'last' : p < 0 ? `${ordinal(-p)} from last` : (WEEK_ORDINALS[p] ?? ordinal(p)))),
+  );
+  if (sameList(ascending(days), WORKWEEK)) return `${ordinals} weekday`;
+  if (sameList(ascending(days), [0, 6])) return `${ordinals} weekend day`;
+  return `${ordinals} of the ${list(mondayFirst(days).map((d) => `${WEEKDAY_NAMES[d]}s`))}`;
+}
+
 function monthWords(months: readonly number[]): string {
   return list(ascending(months).map((m) => MONTH_NAMES[m] as string));
 }
@@ -91,6 +106,8 @@ function monthWords(months: readonly number[]): string {
 /** Which days of a month it runs on: nth weekdays ("the first Monday") or days of the month. */
 function daysOfTheMonth(info: ScheduleInfo): Phrase | null {
   const { days_of_week: weekdays, weeks_of_month: weeks, days_of_month: monthDays } = info;
+  const positions = Array.isArray(info.set_positions) ? info.set_positions : null;
+  if (positions && weekdays) return { text: `the ${positionWords(positions, weekdays)}`, said: ['days_of_week'] };
   if (weeks && weekdays) return { text: `the ${nthWords(weeks, weekdays)}`, said: ['weeks_of_month', 'days_of_week'] };
   if (monthDays) return { text: `the ${monthDayWords(monthDays)}`, said: ['days_of_month'] };
   return null;
@@ -109,7 +126,7 @@ function dateWords(days: Phrase, info: ScheduleInfo, months: readonly number[]):
 
 /** Whether the parser's "of every quarter" means exactly these months. */
 function isQuarterly(info: ScheduleInfo, months: readonly number[]): boolean {
-  const marks = info.weeks_of_month ?? info.days_of_month ?? [];
+  const marks = info.weeks_of_month ?? info.set_positions ?? info.days_of_month ?? [];
   const lastOnly = marks.every((m) => m === -1);
   if (!lastOnly && marks.includes(-1)) return false;
   return sameList(ascending(months), lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS);

@@ -26,6 +26,10 @@ interface Rule {
   daysOfMonth: number[] | null;
   weeksOfMonth: number[] | null;
   months: number[] | null;
+  /** RFC 5545 BYSETPOS within each month over the days the other fields allow (issue 46), or null. */
+  setPositions: number[] | null;
+  /** The month (year * 12 + month) whose days setPositions picks, worked out once per month. */
+  positioned: { month: number; days: ReadonlySet<number> } | null;
   interval: number;
   anchorDay: number | null;
   /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
@@ -82,13 +86,15 @@ function checkShape(rule: Rule): void {
   const needs: Record<ScheduleKind, boolean> = {
     daily: true,
     weekly: rule.daysOfWeek !== null,
-    monthly: rule.daysOfMonth !== null || rule.weeksOfMonth !== null,
-    yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null),
+    monthly: rule.daysOfMonth !== null || rule.weeksOfMonth !== null || rule.setPositions !== null,
+    yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null || rule.setPositions !== null),
     hourly: true,
     minutely: true,
   };
   if (!needs[rule.kind]) throw invalid(`a ${rule.kind} schedule is missing the days it runs on`);
   if (rule.weeksOfMonth && !rule.daysOfWeek) throw invalid('weeks_of_month needs days_of_week');
+  if (rule.setPositions && !rule.daysOfWeek) throw invalid('set_positions needs days_of_week');
+  if (rule.setPositions && rule.series) throw invalid('set_positions is for daily to yearly schedules only');
 }
 
 // The allowed values of each list, made once rather than as closures on every compile.
@@ -96,6 +102,8 @@ const isWeekday = (n: number) => n >= 0 && n <= 6;
 const isMonthDay = (n: number) => n === -1 || (n >= 1 && n <= 31);
 const isWeekOfMonth = (n: number) => n === -1 || (n >= 1 && n <= 5);
 const isMonth = (n: number) => n >= 1 && n <= 12;
+// A month has at most 31 days to choose among: BYSETPOS of 1..31 or -1..-31.
+const isSetPosition = (n: number) => n !== 0 && n >= -31 && n <= 31;
 
 function compile(info: ScheduleInfo): Rule {
   if (typeof info !== 'object' || info === null) throw invalid('not an object');
@@ -112,6 +120,8 @@ function compile(info: ScheduleInfo): Rule {
     daysOfMonth: intList(info.days_of_month, 'days_of_month', isMonthDay),
     weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', isWeekOfMonth),
     months: intList(info.months_of_year, 'months_of_year', isMonth),
+    setPositions: intList(info.set_positions ?? null, 'set_positions', isSetPosition),
+    positioned: null,
     interval,
     anchorDay,
     anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
@@ -243,6 +253,36 @@ function monthAllowed(rule: Rule, date: CivilDate): boolean {
 }
 
 function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
+  if (!dayMatches(rule, date, day)) return false;
+  if (rule.setPositions && !positionedDays(rule, date).has(date.day)) return false;
+  return inIntervalPeriod(rule, date, day);
+}
+
+/**
+ * The days of the date's month that set_positions picks: the month's days that the other fields
+ * allow, numbered from the first (1, 2 ...) and from the last (-1, -2 ...), as RFC 5545's BYSETPOS
+ * numbers the set a monthly rule expands to.
+ */
+function positionedDays(rule: Rule, date: CivilDate): ReadonlySet<number> {
+  const month = date.year * 12 + date.month;
+  if (rule.positioned?.month === month) return rule.positioned.days;
+  const matching: number[] = [];
+  const first = dayNumber(date.year, date.month, 1);
+  const length = daysInMonth(date.year, date.month);
+  for (let d = 1; d <= length; d++) {
+    if (dayMatches(rule, { year: date.year, month: date.month, day: d }, first + d - 1)) matching.push(d);
+  }
+  const days = new Set<number>();
+  for (const p of rule.setPositions ?? []) {
+    const d = p > 0 ? matching[p - 1] : matching[matching.length + p];
+    if (d !== undefined) days.add(d);
+  }
+  rule.positioned = { month, days };
+  return days;
+}
+
+/** Whether the date's weekday, day of the month and week of the month are the schedule's. */
+function dayMatches(rule: Rule, date: CivilDate, day: number): boolean {
   const length = daysInMonth(date.year, date.month);
   const isLast = date.day === length;
   if (rule.daysOfWeek && !rule.daysOfWeek.includes(weekdayOf(day))) return false;
@@ -252,7 +292,7 @@ function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
     const lastWeek = date.day + 7 > length;
     if (!rule.weeksOfMonth.includes(nth) && !(lastWeek && rule.weeksOfMonth.includes(-1))) return false;
   }
-  return inIntervalPeriod(rule, date, day);
+  return true;
 }
 
 /**

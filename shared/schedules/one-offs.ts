@@ -20,7 +20,8 @@ export function oneOff(what: string, example: string): ScheduleError {
 export function rejectBareDate(tokens: readonly Token[], facts: Facts, description: string): void {
   // "only in March" (cron descriptions) restricts a recurrence to a month: not a date.
   if (facts.units.length > 0 || facts.weekdayGroups.length > 0 || facts.months.length !== 1 || facts.onlyInMonths) return;
-  const days = facts.monthDays.length + facts.nth.reduce((n, m) => n + m.weeks.length * m.days.length, 0);
+  // "the first business day of January" is one date too: set positions pick one day each.
+  const days = facts.monthDays.length + facts.nth.reduce((n, m) => n + m.weeks.length * (m.setPositions ? 1 : m.days.length), 0);
   if (days !== 1) return;
   if (tokens.some((t) => isWord(t, 'every', 'each'))) return;
   const month = facts.months[0] as { token: Token };

@@ -209,6 +209,7 @@ export function orderFields(info: ScheduleInfo): ScheduleInfo {
     days_of_month: info.days_of_month,
     weeks_of_month: info.weeks_of_month,
     months_of_year: info.months_of_year,
+    ...(info.set_positions === undefined ? {} : { set_positions: info.set_positions }),
     interval: info.interval,
     timezone: info.timezone,
     anchor_date: info.anchor_date,

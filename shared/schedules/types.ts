@@ -37,6 +37,12 @@ export interface ScheduleInfo {
   weeks_of_month: number[] | null;
   /** 1 = January ... 12 = December. */
   months_of_year: number[] | null;
+  /**
+   * Working days of the month (issue 46; absent otherwise): RFC 5545 BYSETPOS within each month
+   * over the days the other fields allow ("first business day": days_of_week Monday to Friday,
+   * set_positions [1]; "last weekday": [-1]). 1..23 or -1..-23, ascending with negatives last.
+   */
+  set_positions?: number[];
   /** Every N minutes / hours / days / weeks / months / years (unit given by schedule_type); default 1. */
   interval: number;
   /** IANA time zone name; default 'UTC'. */

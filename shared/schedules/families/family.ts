@@ -28,6 +28,11 @@ export interface NthMention {
   text: string;
   /** "every second Tuesday": without a month in sight it means every other Tuesday. */
   everyOrdinal: number | null;
+  /**
+   * "first business day", "last weekday" (issue 46): `weeks` are positions among the month's
+   * `days` (RFC 5545 BYSETPOS), not weeks of the month.
+   */
+  setPositions?: boolean;
 }
 
 export interface ValueMention {

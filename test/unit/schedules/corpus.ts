@@ -1695,6 +1695,141 @@ export const groups: Group[] = [
     now: '2026-03-29T00:59:00Z',
     rows: [['every 7 minutes CET/CEST', minutely(7, '00:00', null, { timezone: 'Europe/Berlin' }), '2026-03-29T01:02:00Z']],
   },
+  {
+    // Issue 46, family 3: working days of the month (set_positions, RFC 5545 BYSETPOS).
+    // March 2026: Sunday 1 to Tuesday 31; April 2026 starts on a Wednesday.
+    name: 'issue 46, family 3: working days of the month',
+    now: WED,
+    rows: [
+      [
+        'first business day of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      [
+        'first business day of every month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      ['last weekday of every month', monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1] }), '2026-03-31T09:00:00Z'],
+      [
+        'every last weekday of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      [
+        'last business day of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      [
+        'the last working day of each month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      // March's third working day is Wednesday 4 (08:00 has passed); April's is Friday 3.
+      [
+        'on the 3rd working day of each month at 8am',
+        monthly('08:00', { days_of_week: WEEKDAYS, set_positions: [3] }),
+        '2026-04-03T08:00:00Z',
+      ],
+      [
+        'first and last weekday of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1, -1] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      [
+        'last business day of the quarter',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1], months_of_year: [3, 6, 9, 12] }),
+        '2026-03-31T09:00:00Z',
+      ],
+      [
+        'first business day of every quarter',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1], months_of_year: [1, 4, 7, 10] }),
+        '2026-04-01T09:00:00Z',
+      ],
+      // 1 January 2027 is a Friday.
+      [
+        'every year on the first business day of January',
+        yearly([1], '09:00', { days_of_week: WEEKDAYS, set_positions: [1] }),
+        '2027-01-01T09:00:00Z',
+      ],
+      [
+        'every 2 months on the first business day',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1], interval: 2, anchor_date: '2026-04-01' }),
+        '2026-04-01T09:00:00Z',
+      ],
+      // March's first weekend day is Sunday 1; April's Saturday 4.
+      [
+        'first weekend day of the month at 10am',
+        monthly('10:00', { days_of_week: [0, 6], set_positions: [1] }),
+        '2026-04-04T10:00:00Z',
+      ],
+      // Berlin is on CEST from 29 March: 17:00 is 15:00Z.
+      [
+        'last weekday of every month at 5pm Europe/Berlin',
+        monthly('17:00', { days_of_week: WEEKDAYS, set_positions: [-1], timezone: 'Europe/Berlin' }),
+        '2026-03-31T15:00:00Z',
+      ],
+      [
+        'first business day of the month at 08:00 and 17:00',
+        monthly('08:00', { days_of_week: WEEKDAYS, set_positions: [1], schedule_times: ['08:00', '17:00'] }),
+        '2026-04-01T08:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 1 August 2026 is a Saturday: the first business day is Monday 3 August.
+    name: 'issue 46, family 3: a month that starts on a weekend',
+    now: '2026-07-15T00:00:00Z',
+    rows: [
+      [
+        'first business day of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [1] }),
+        '2026-08-03T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 31 May 2026 is a Sunday: the last business day is Friday 29 May.
+    name: 'issue 46, family 3: a month that ends on a weekend',
+    now: '2026-05-15T00:00:00Z',
+    rows: [
+      [
+        'last business day of the month',
+        monthly('09:00', { days_of_week: WEEKDAYS, set_positions: [-1] }),
+        '2026-05-29T09:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 31 March 2026 is a Tuesday: the last weekend day is Sunday 29, when 02:30 does not exist
+    // in Berlin and runs at 03:30 CEST (01:30Z).
+    name: 'issue 46, family 3 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-20T00:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      [
+        'last weekend day of the month at 2:30',
+        monthly('02:30', { days_of_week: [0, 6], set_positions: [-1], timezone: 'Europe/Berlin' }),
+        '2026-03-29T01:30:00Z',
+      ],
+    ],
+  },
+  {
+    // October 2026's first weekend day is Saturday 3 (past); November's is Sunday 1, when 01:30
+    // happens twice in New York: the first, 01:30 EDT (05:30Z).
+    name: 'issue 46, family 3 across DST: New York falls back on 2026-11-01',
+    now: '2026-10-20T00:00:00Z',
+    timezone: 'America/New_York',
+    rows: [
+      [
+        'first weekend day of the month at 1:30am',
+        monthly('01:30', { days_of_week: [0, 6], set_positions: [1], timezone: 'America/New_York' }),
+        '2026-11-01T05:30:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1749,8 +1884,6 @@ export const rejectedGroups: RejectionGroup[] = [
       // 'at 9am' was refused here ("how often"): since issue 25 a time alone is daily (family 4 group).
       { phrase: 'Europe/Berlin', detail: ['"Europe/Berlin"', 'how often'] },
       { phrase: 'every evening', detail: ['"evening"'] },
-      { phrase: 'every last weekday of the month', detail: ['"last weekday"'] },
-      { phrase: 'last business day of the month', detail: ['"last business day"'] },
       { phrase: 'every 0 days', detail: ['"every 0 days"'] },
       { phrase: 'every 400 days', detail: ['"every 400 days"'] },
       { phrase: 'every 2 quarters', detail: ['"every 2 quarters"'] },
@@ -1847,7 +1980,7 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every 4th Monday every week', detail: ['"every week"', '"4th Monday"', 'contradict'] },
       { phrase: 'every second Monday every 3 weeks', detail: ['"every 3 weeks"', '"second Monday"', 'contradict'] },
       { phrase: 'every 4th Monday on the 15th', detail: ['"4th Monday"', '"15th"', 'contradict'] },
-      { phrase: 'every 4th weekday', detail: ['"4th weekday" (an nth working day) is not supported'] },
+      { phrase: 'every 4th weekday', detail: ['"every 4th weekday" is not clear', '"the 4th weekday of every month"'] },
       { phrase: 'every 3rd Monday every year', detail: ['Say which month "3rd Monday" is in'] },
       { phrase: 'every fourth Monday and second Tuesday', detail: ['"fourth Monday"', '"second Tuesday"'] },
     ],
@@ -1877,8 +2010,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'Mondays except Mondays', detail: ['"Mondays except Mondays" leaves no day to run'] },
       { phrase: 'every day except holidays', detail: ['Could not understand "except holidays"'] },
       { phrase: 'weekdays except weekdays', detail: ['"except" before "weekdays" is not supported'] },
-      { phrase: 'the last working day of each month', detail: ['"last working day"', 'cannot express it exactly'] },
-      { phrase: 'first business day of every month', detail: ['"first business day"', 'cannot express it exactly'] },
     ],
   },
   // Issue 9, family 7: zones that are not exact, ambiguous or unknown.
@@ -2142,6 +2273,21 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'rate(400 days)', detail: ['"rate(400 days)"', 'days: 1 to 365'] },
       { phrase: 'every 5 hours', detail: ['"every 5 hours" does not divide the day', '1, 2, 3, 4, 6, 8 or 12 hours'] },
       { phrase: 'every 7 minutes at 9am', detail: ['A time of day ("9am") does not fit "every 7 minutes"'] },
+    ],
+  },
+  // Issue 46, family 3: working days that are not clear, or that some months lack.
+  {
+    name: 'issue 46, family 3',
+    rows: [
+      { phrase: 'every second business day', detail: ['"every second business day" is not clear', 'of every month'] },
+      { phrase: 'the 21st business day of the month', detail: ['"21st business day" is not a weekday every month has'] },
+      { phrase: 'the 9th weekend day of the month', detail: ['"9th weekend day" is not a weekend day every month has'] },
+      { phrase: 'first business day and first Monday of the month', detail: ['"first business day" and "first Monday"'] },
+      {
+        phrase: 'the first business day of January',
+        detail: ['one-off date', 'every year on the first business day of January'],
+      },
+      { phrase: 'first business day every week', detail: ['contradict'] },
     ],
   },
 ];

@@ -117,6 +117,21 @@ const sentences: Array<[ScheduleInfo, string]> = [
     weekly([1], { interval: 3, anchor_date: '2026-12-07', months_of_year: [12] }),
     'Every 3 weeks on Monday in December at 09:00, starting Monday 7 December 2026, UTC',
   ],
+  // Issue 46: working days of the month (set_positions).
+  [monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [1] }), 'On the first weekday of every month at 09:00, UTC'],
+  [
+    monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [1], months_of_year: [1, 4, 7, 10] }),
+    'On the first weekday of every quarter at 09:00, UTC',
+  ],
+  [monthly({ days_of_week: [0, 6], set_positions: [-1] }), 'On the last weekend day of every month at 09:00, UTC'],
+  [
+    yearly([1], { days_of_week: [1, 2, 3, 4, 5], set_positions: [1] }),
+    'Every year on the first weekday of January at 09:00, UTC',
+  ],
+  [
+    monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [6], interval: 3, anchor_date: '2026-03-09' }),
+    'Every 3 months on the 6th weekday at 09:00, starting Monday 9 March 2026, UTC',
+  ],
   // Issue 46: several times of day, each said.
   [info({ schedule_times: ['09:00', '17:00'] }), 'Every day at 09:00 and 17:00, UTC'],
   [
@@ -178,6 +193,12 @@ const sentences: Array<[ScheduleInfo, string]> = [
 
 const NOW = new Date('2026-03-04T10:00:00Z');
 const FROM = new Date('2026-01-01T00:00:00Z');
+
+test('issue 46: set positions among other days than weekdays (no description makes them) are said truthfully', () => {
+  expect(sayScheduleInEnglish(monthly({ days_of_week: [1, 3], set_positions: [2] }))).toBe(
+    'On the second of the Mondays and Wednesdays of every month at 09:00, UTC',
+  );
+});
 
 describe('sayScheduleInEnglish: exact sentences', () => {
   test.each(sentences)('%j', (schedule, sentence) => {
@@ -269,10 +290,18 @@ const time = fc
   .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
   .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
 const anchor = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true });
-/** Days of a month (days_of_month) or nth weekdays (weeks_of_month with days_of_week). */
+/** Issue 46: positions among the working days (or weekend days) of each month. */
+const setPositions = fc.record({
+  days_of_week: fc.constantFrom([1, 2, 3, 4, 5], [0, 6]).map((d) => [...d]),
+  set_positions: fc
+    .uniqueArray(fc.constantFrom(1, 2, 3, 4, 5, 8, -1), { minLength: 1, maxLength: 2 })
+    .map((v) => [...v].sort((a, b) => (a === -1 ? 99 : a) - (b === -1 ? 99 : b))),
+});
+/** Days of a month (days_of_month), nth weekdays (weeks_of_month with days_of_week) or set positions. */
 const monthDays = fc.oneof(
   monthDaySet.map((days) => ({ days_of_month: days })),
   fc.record({ weeks_of_month: weekSet, days_of_week: weekdaySet }),
+  setPositions,
 );
 
 const shapes = fc.oneof(
@@ -293,11 +322,13 @@ const shapes = fc.oneof(
   // The parser's quarters: the first months, or the last ones when every mark is "last".
   monthDays
     .filter((days) => {
-      const marks = 'days_of_month' in days ? days.days_of_month : days.weeks_of_month;
+      const marks =
+        'days_of_month' in days ? days.days_of_month : 'set_positions' in days ? days.set_positions : days.weeks_of_month;
       return marks.every((m) => m === -1) || !marks.includes(-1);
     })
     .map((days) => {
-      const marks = 'days_of_month' in days ? days.days_of_month : days.weeks_of_month;
+      const marks =
+        'days_of_month' in days ? days.days_of_month : 'set_positions' in days ? days.set_positions : days.weeks_of_month;
       const months = marks.every((m) => m === -1) ? [3, 6, 9, 12] : [1, 4, 7, 10];
       return { schedule_type: 'monthly' as const, ...days, months_of_year: months, interval: 1 };
     }),

@@ -315,3 +315,71 @@ describe('nextRunAt: several times a day (issue 46, schedule_times)', () => {
     expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
   });
 });
+
+describe('nextRunAt: working days of the month (issue 46, set_positions)', () => {
+  const WORKWEEK = [1, 2, 3, 4, 5];
+  const positions = (set_positions: number[], x: Partial<ScheduleInfo> = {}) =>
+    info({ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions, ...x });
+
+  // 2026: 1 Aug is a Saturday, 31 May a Sunday, 1 Nov a Sunday, 31 Oct a Saturday.
+  test('the first business day skips a weekend at the start of the month', () => {
+    expect(runs(positions([1]), '2026-07-15T00:00:00Z', 4)).toEqual([
+      '2026-08-03T09:00:00.000Z',
+      '2026-09-01T09:00:00.000Z',
+      '2026-10-01T09:00:00.000Z',
+      '2026-11-02T09:00:00.000Z',
+    ]);
+  });
+
+  test('the last business day skips a weekend at the end of the month', () => {
+    expect(runs(positions([-1]), '2026-05-01T00:00:00Z', 6)).toEqual([
+      '2026-05-29T09:00:00.000Z',
+      '2026-06-30T09:00:00.000Z',
+      '2026-07-31T09:00:00.000Z',
+      '2026-08-31T09:00:00.000Z',
+      '2026-09-30T09:00:00.000Z',
+      '2026-10-30T09:00:00.000Z',
+    ]);
+  });
+
+  test('first and last, within the months given', () => {
+    expect(runs(positions([1, -1], { months_of_year: [2] }), '2027-01-01T00:00:00Z', 3)).toEqual([
+      '2027-02-01T09:00:00.000Z', // 1 February 2027 is a Monday
+      '2027-02-26T09:00:00.000Z', // 28 February 2027 is a Sunday
+      '2028-02-01T09:00:00.000Z',
+    ]);
+  });
+
+  test('a position a month lacks is skipped (the 23rd weekday: 23 weekdays in a month)', () => {
+    // March 2026 has 22 weekdays, April 22, June 22; July 2026 has 23: its last, Friday the 31st.
+    expect(next(positions([23]), '2026-03-01T00:00:00Z')).toBe('2026-07-31T09:00:00.000Z');
+  });
+
+  test('every 2 months from the anchor', () => {
+    expect(runs(positions([1], { interval: 2, anchor_date: '2026-04-01' }), '2026-03-04T10:00:00Z', 3)).toEqual([
+      '2026-04-01T09:00:00.000Z',
+      '2026-06-01T09:00:00.000Z',
+      '2026-08-03T09:00:00.000Z',
+    ]);
+  });
+
+  test('New York falls back on Sunday 1 November: the first weekend day at 01:30 runs once, at 01:30 EDT', () => {
+    const weekend = info({
+      schedule_type: 'monthly',
+      days_of_week: [0, 6],
+      set_positions: [1],
+      schedule_time: '01:30',
+      timezone: 'America/New_York',
+    });
+    expect(runs(weekend, '2026-10-20T00:00:00Z', 2)).toEqual(['2026-11-01T05:30:00.000Z', '2026-12-05T06:30:00.000Z']);
+  });
+
+  test.each<[Partial<ScheduleInfo>, string]>([
+    [{ schedule_type: 'monthly', set_positions: [1], days_of_month: [1] }, 'set_positions needs days_of_week'],
+    [{ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions: [0] }, 'set_positions'],
+    [{ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions: [] }, 'set_positions'],
+    [{ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions: [32] }, 'set_positions'],
+  ])('refuses a malformed set_positions: %j', (x, detail) => {
+    expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
+  });
+});
