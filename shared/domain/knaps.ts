@@ -53,7 +53,30 @@ export const ScheduleInfoSchema = v.object({
     v.description('Every N minutes, hours, days, weeks, months or years (the unit is schedule_type)'),
   ),
   timezone: v.pipe(v.string(), v.description('IANA time zone of schedule_time')),
-  anchor_date: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('Local date of the first run when interval > 1'))),
+  anchor_date: v.nullable(
+    v.pipe(
+      v.string(),
+      v.isoDate(),
+      v.description('Local date of the first run when interval > 1; of the one run of a once schedule'),
+    ),
+  ),
+  until: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.description(
+        'Only on schedules that end ("until 31 December 2026", "for 4 weeks", "10 times"): the last instant a run may be at, inclusive, ISO 8601 UTC',
+      ),
+    ),
+  ),
+  count: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Only on "10 times" schedules: how many runs in all, missed ones included; until is the last'),
+    ),
+  ),
 });
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));

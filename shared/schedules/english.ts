@@ -28,6 +28,7 @@ const UNIT_NAMES: Readonly<Record<ScheduleKind, string>> = {
   yearly: 'year',
   hourly: 'hour',
   minutely: 'minute',
+  once: 'day',
 };
 const WEEK_ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
 const WORKWEEK = [1, 2, 3, 4, 5];
@@ -286,7 +287,8 @@ function saySubDaily(info: ScheduleInfo): string {
  */
 export function sayScheduleInEnglish(info: ScheduleInfo): string {
   checkScheduleInfo(info);
-  if (SUB_DAILY_KINDS.includes(info.schedule_type)) return saySubDaily(info);
+  if (info.schedule_type === 'once') return sayOnce(info);
+  if (SUB_DAILY_KINDS.includes(info.schedule_type)) return withEnd(saySubDaily(info), info);
   const interval = info.interval ?? 1;
   const main = interval === 1 ? everyPeriod(info) : everyNPeriods(info, interval);
   // Several times of day (issue 46): "at 09:00 and 17:00", which the parser reads back.
@@ -295,5 +297,32 @@ export function sayScheduleInEnglish(info: ScheduleInfo): string {
   const anchor = interval === 1 ? null : parseDate(String(info.anchor_date));
   if (anchor) parts.push(`starting ${dateInWords(firstRunFrom(info, anchor))}`);
   parts.push(zoneInWords(info.timezone));
-  return parts.join(', ');
+  return withEnd(parts.join(', '), info);
+}
+
+const timesInWords = (info: ScheduleInfo): string =>
+  Array.isArray(info.schedule_times) ? list(info.schedule_times) : info.schedule_time;
+
+/** "Once on Friday 6 March 2026 at 15:00, UTC" (issue 46), which the parser reads back. */
+function sayOnce(info: ScheduleInfo): string {
+  const date = parseDate(String(info.anchor_date)) as CivilDate;
+  return `Once on ${dateInWords(date)} at ${timesInWords(info)}, ${zoneInWords(info.timezone)}`;
+}
+
+/**
+ * The end after the zone (issue 46): "..., UTC, until Thursday 31 December 2026" when `until` is
+ * the last second of a local date, as the parser makes it from an end date or a duration; "..., 10
+ * times" for a count. Another instant is said with its local time, which is not read back.
+ */
+function withEnd(sentence: string, info: ScheduleInfo): string {
+  if (typeof info.count === 'number') return `${sentence}, ${info.count} times`;
+  if (typeof info.until !== 'string') return sentence;
+  const zone = zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE)));
+  const until = Date.parse(info.until);
+  const local = localDayNumber(until, zone);
+  const date = civilDate(local);
+  const endOfDay = localToInstant(civilDate(local + 1), 0, 0, zone) - 1000 === until;
+  if (endOfDay) return `${sentence}, until ${dateInWords(date)}`;
+  const wall = new Date(until + zone.offset(until) * 60_000).toISOString().slice(11, 16);
+  return `${sentence}, until ${dateInWords(date)} ${wall} (the last run)`;
 }

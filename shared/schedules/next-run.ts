@@ -35,6 +35,8 @@ interface Rule {
   /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
   anchorPeriod: number | null;
   zone: Zone;
+  /** The last instant a run may be at (until, issue 46), in ms; null for no end. */
+  until: number | null;
   /** Set for hourly and minutely schedules. */
   series: DaySeries | null;
 }
@@ -74,7 +76,28 @@ function readTimes(info: ScheduleInfo): Rule['times'] {
   return times;
 }
 
+/** until (issue 46): absent or null for no end; else an ISO 8601 instant. */
+function readUntil(info: ScheduleInfo): number | null {
+  const value = info.until;
+  if (value === undefined || value === null) return null;
+  const ms =
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw invalid('until must be an ISO 8601 UTC instant');
+  const count = info.count;
+  if (count !== undefined && count !== null && !(Number.isInteger(count) && count >= 1)) {
+    throw invalid('count must be a positive integer');
+  }
+  return ms;
+}
+
 function readAnchor(info: ScheduleInfo, interval: number): CivilDate | null {
+  // A one-off runs on its date (issue 46).
+  if (info.schedule_type === 'once') {
+    const date = typeof info.anchor_date === 'string' ? parseDate(info.anchor_date) : null;
+    if (!date) throw invalid('anchor_date (YYYY-MM-DD) is the date of a once schedule');
+    if (interval !== 1) throw invalid('a once schedule has interval 1');
+    return date;
+  }
   // Sub-daily intervals count hours or minutes within each day: there is nothing to anchor.
   if (interval === 1 || SUB_DAILY_KINDS.includes(info.schedule_type)) return null;
   const anchor = typeof info.anchor_date === 'string' ? parseDate(info.anchor_date) : null;
@@ -90,8 +113,12 @@ function checkShape(rule: Rule): void {
     yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null || rule.setPositions !== null),
     hourly: true,
     minutely: true,
+    once: true,
   };
   if (!needs[rule.kind]) throw invalid(`a ${rule.kind} schedule is missing the days it runs on`);
+  const days = [rule.daysOfWeek, rule.daysOfMonth, rule.weeksOfMonth, rule.months, rule.setPositions];
+  if (rule.kind === 'once' && days.some((d) => d !== null))
+    throw invalid('a once schedule runs on anchor_date only: no day fields');
   if (rule.weeksOfMonth && !rule.daysOfWeek) throw invalid('weeks_of_month needs days_of_week');
   if (rule.setPositions && !rule.daysOfWeek) throw invalid('set_positions needs days_of_week');
   if (rule.setPositions && rule.series) throw invalid('set_positions is for daily to yearly schedules only');
@@ -126,6 +153,7 @@ function compile(info: ScheduleInfo): Rule {
     anchorDay,
     anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
     zone: zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE))),
+    until: readUntil(info),
     series: null,
   };
   if (SUB_DAILY_KINDS.includes(rule.kind)) rule.series = readSeries(info, rule);
@@ -300,7 +328,22 @@ function dayMatches(rule: Rule, date: CivilDate, day: number): boolean {
  * each gets one instant, so a wall time repeated when clocks go back never runs twice.
  */
 export function nextRunAt(info: ScheduleInfo, after: Date): Date {
+  return orEnded(firstRunAfter(compile(info), after), after);
+}
+
+/**
+ * The first run strictly after `after`, or null when the schedule has ended: a once schedule
+ * after its run, one with `until` (or `count`) after its last (issue 46). Throws, as nextRunAt
+ * does, for a malformed schedule_info and for no run in the next 400 years.
+ */
+export function nextRunOrNull(info: ScheduleInfo, after: Date): Date | null {
   return firstRunAfter(compile(info), after);
+}
+
+/** nextRunAt's answer: a schedule that has ended has no next run, which it cannot return. */
+function orEnded(run: Date | null, after: Date): Date {
+  if (run) return run;
+  throw new ScheduleError(`This schedule has ended: it has no run after ${after.toISOString().replace(/\.\d{3}Z$/, 'Z')}`);
 }
 
 /**
@@ -308,6 +351,12 @@ export function nextRunAt(info: ScheduleInfo, after: Date): Date {
  * compiled once. Throws now what nextRunAt would throw for a malformed schedule_info.
  */
 export function runSearch(info: ScheduleInfo): (after: Date) => Date {
+  const rule = compile(info);
+  return (after) => orEnded(firstRunAfter(rule, after), after);
+}
+
+/** runSearch that answers null once the schedule has ended (issue 46), as nextRunOrNull does. */
+export function runSearchOrNull(info: ScheduleInfo): (after: Date) => Date | null {
   const rule = compile(info);
   return (after) => firstRunAfter(rule, after);
 }
@@ -322,14 +371,29 @@ function dayAfter(date: CivilDate, day: number): CivilDate {
   return civilDate(day);
 }
 
-function firstRunAfter(rule: Rule, after: Date): Date {
+/** The one run of a once schedule, if it is after `afterMs` (and not past its until). */
+function onceRunAfter(rule: Rule, afterMs: number): Date | null {
+  const date = civilDate(rule.anchorDay as number);
+  const instant = rule.times
+    ? timesRunAfter(rule, rule.times, date, afterMs)
+    : localToInstant(date, rule.hour, rule.minute, rule.zone);
+  if (instant === null || instant <= afterMs || (rule.until !== null && instant > rule.until)) return null;
+  return new Date(instant);
+}
+
+function firstRunAfter(rule: Rule, after: Date): Date | null {
   const afterMs = after instanceof Date ? after.getTime() : NaN;
   if (!Number.isFinite(afterMs)) throw new ScheduleError('Invalid reference time: not a valid Date');
+  if (rule.kind === 'once') return onceRunAfter(rule, afterMs);
+  if (rule.until !== null && afterMs >= rule.until) return null;
+  // No date past the end's local date (and the day after it, for a shifted wall time) can run.
+  const lastDay = rule.until === null ? Number.POSITIVE_INFINITY : localDayNumber(rule.until, rule.zone) + 1;
   // One day early: a shifted wall time near midnight can land on the following local date.
   let day = Math.max(localDayNumber(afterMs, rule.zone) - 1, rule.anchorDay ?? -Infinity);
   let date = civilDate(day);
   const lastYear = date.year + HORIZON_YEARS;
   while (date.year <= lastYear) {
+    if (day > lastDay) return null;
     if (!monthAllowed(rule, date)) {
       day = dayNumber(date.year, date.month + 1, 1);
       date = civilDate(day);
@@ -341,7 +405,9 @@ function firstRunAfter(rule: Rule, after: Date): Date {
         : rule.times
           ? timesRunAfter(rule, rule.times, date, afterMs)
           : localToInstant(date, rule.hour, rule.minute, rule.zone);
-      if (instant !== null && instant > afterMs) return new Date(instant);
+      if (instant !== null && instant > afterMs) {
+        return rule.until !== null && instant > rule.until ? null : new Date(instant);
+      }
     }
     day++;
     date = dayAfter(date, day);

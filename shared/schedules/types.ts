@@ -1,6 +1,6 @@
-export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly' | 'hourly' | 'minutely';
+export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly' | 'hourly' | 'minutely' | 'once';
 
-export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly', 'hourly', 'minutely'];
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly', 'hourly', 'minutely', 'once'];
 
 /** Schedules that run several times a day: every `interval` hours or minutes from `schedule_time`. */
 export const SUB_DAILY_KINDS: readonly ScheduleKind[] = ['hourly', 'minutely'];
@@ -48,7 +48,16 @@ export interface ScheduleInfo {
   /** IANA time zone name; default 'UTC'. */
   timezone: string;
   /**
-   * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly), else null. Runs happen only
+   * Schedules with an end only (issue 46; absent otherwise): the last instant a run may be at,
+   * ISO 8601 UTC with 'Z' and no milliseconds, inclusive ("until 31 December 2026" is that day's
+   * last second in `timezone`; "10 times" the tenth run).
+   */
+  until?: string;
+  /** "10 times" (issue 46; absent otherwise): how many runs, missed ones included; `until` is the last. */
+  count?: number;
+  /**
+   * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly); for a 'once'
+   * schedule (issue 46) the date of its one run; else null. Runs happen only
    * on or after it, in the periods (day / ISO week / month / year) that are a multiple of
    * `interval` away from the anchor's period.
    */

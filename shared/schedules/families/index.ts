@@ -14,14 +14,17 @@ import { bareMonthDays, months } from './calendar-dates.js';
 import { dayLists } from './day-lists.js';
 import { dayNumbers } from './day-numbers.js';
 import { daysOfTheWeek } from './days-of-the-week.js';
+import { ends } from './ends.js';
 import { exclusions } from './exclusions.js';
 import type {
   DaySetMention,
+  EndMention,
   Fact,
   FrequencyMention,
   MinuteMention,
   MonthSetMention,
   NthMention,
+  OnceMention,
   PhraseFamily,
   Stage,
   UnitMention,
@@ -34,7 +37,7 @@ import type {
 import { frequencyWords, type TimesPerMention } from './frequency-words.js';
 import { intervals } from './intervals.js';
 import { monthExclusions } from './month-exclusions.js';
-import { deicticDates } from './one-offs.js';
+import { deicticDates, writtenDates } from './one-offs.js';
 import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
@@ -67,10 +70,12 @@ export type {
 };
 
 export const FAMILIES: readonly PhraseFamily[] = [
+  ends,
   openEnded,
   relativeStart,
   startDate,
   deicticDates,
+  writtenDates,
   zoneKeywords,
   zoneNames,
   placeTimes,
@@ -125,6 +130,10 @@ export interface Facts {
   weeksOfMonth: WeeksMention[];
   /** "except August": months taken out of the others (issue 25, family 7). */
   excludedMonths: MonthSetMention[];
+  /** "until 31 December 2026", "10 times", "for 4 weeks" (issue 46, family 4). */
+  ends: EndMention[];
+  /** "tomorrow", "next Friday", "on 3 March 2027" (issue 46, family 4). */
+  once: OnceMention | null;
 }
 
 /** The facts of one kind. */
@@ -164,6 +173,8 @@ function gather(facts: readonly Fact[]): Facts {
     timesPer: ofKind(facts, 'timesPer').map((f) => f.timesPer),
     weeksOfMonth: ofKind(facts, 'weeksOfMonth').map((f) => f.weeks),
     excludedMonths: ofKind(facts, 'excludedMonths').map((f) => f.months),
+    ends: ofKind(facts, 'end').map((f) => f.end),
+    once: ofKind(facts, 'once')[0]?.once ?? null,
   };
 }
 

@@ -31,6 +31,10 @@ const hourly = (interval: number, start: string, end: string | null, x: Partial<
 const minutely = (interval: number, start: string, end: string | null, x: Partial<Info> = {}): Info =>
   scheduleInfo({ schedule_type: 'minutely', schedule_time: start, end_time: end, interval, ...x });
 
+/** Issue 46: one run on `date` at `time`. */
+const once = (date: string, time: string, x: Partial<Info> = {}): Info =>
+  scheduleInfo({ schedule_type: 'once', schedule_time: time, anchor_date: date, ...x });
+
 export type Row = [phrase: string, info: Info, nextRunAt: string];
 
 export interface Group {
@@ -1830,6 +1834,84 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 46, family 4: one-off runs ("once" on anchor_date). Wednesday 4 March 2026, 10:00Z:
+    // "this Tuesday" is 10 March, "next Friday" the Friday of next week, 13 March.
+    name: 'issue 46, family 4: one-off runs',
+    now: WED,
+    rows: [
+      ['tomorrow at 9', once('2026-03-05', '09:00'), '2026-03-05T09:00:00Z'],
+      ['tomorrow', once('2026-03-05', '09:00'), '2026-03-05T09:00:00Z'],
+      ['today at 5pm', once('2026-03-04', '17:00'), '2026-03-04T17:00:00Z'],
+      ['this Tuesday at 4pm', once('2026-03-10', '16:00'), '2026-03-10T16:00:00Z'],
+      ['next Friday at 3pm', once('2026-03-13', '15:00'), '2026-03-13T15:00:00Z'],
+      ['next Friday', once('2026-03-13', '09:00'), '2026-03-13T09:00:00Z'],
+      ['coming Monday at 8', once('2026-03-09', '08:00'), '2026-03-09T08:00:00Z'],
+      ['on 3 March 2027 at 14:00', once('2027-03-03', '14:00'), '2027-03-03T14:00:00Z'],
+      ['once on Wednesday 3 March 2027 at 14:00', once('2027-03-03', '14:00'), '2027-03-03T14:00:00Z'],
+      ['2027-03-03 at 14:00', once('2027-03-03', '14:00'), '2027-03-03T14:00:00Z'],
+      ['April 9th at 7am', once('2026-04-09', '07:00'), '2026-04-09T07:00:00Z'],
+      ['April 9th 2027 at 7am', once('2027-04-09', '07:00'), '2027-04-09T07:00:00Z'],
+      ['January 1st at midnight', once('2027-01-01', '00:00'), '2027-01-01T00:00:00Z'],
+      ['the 25th of December', once('2026-12-25', '09:00'), '2026-12-25T09:00:00Z'],
+      // 3 March 2026 has passed: the next 3 March; 12:00 CET is 11:00Z.
+      ['on 3 March at noon Europe/Berlin', once('2027-03-03', '12:00', { timezone: 'Europe/Berlin' }), '2027-03-03T11:00:00Z'],
+      ['the fourth Thursday of November', once('2026-11-26', '09:00'), '2026-11-26T09:00:00Z'],
+      ['tomorrow at 9am and 5pm', once('2026-03-05', '09:00', { schedule_times: ['09:00', '17:00'] }), '2026-03-05T09:00:00Z'],
+    ],
+  },
+  {
+    // 01:30 happens twice in New York on Sunday 1 November 2026: the first, 01:30 EDT (05:30Z).
+    name: 'issue 46, family 4 across DST: New York falls back on 2026-11-01',
+    now: '2026-10-31T12:00:00Z',
+    timezone: 'America/New_York',
+    rows: [['tomorrow at 1:30am', once('2026-11-01', '01:30', { timezone: 'America/New_York' }), '2026-11-01T05:30:00Z']],
+  },
+  {
+    // Issue 46, family 4: ends. A date ends with its last second in the zone; "for 4 weeks" from
+    // Wednesday 4 March with Tuesday 31 March; "10 times" with the tenth run.
+    name: 'issue 46, family 4: ends',
+    now: WED,
+    rows: [
+      ['every day until December 31', daily('09:00', { until: '2026-12-31T23:59:59Z' }), '2026-03-05T09:00:00Z'],
+      ['every day until 31 December 2026', daily('09:00', { until: '2026-12-31T23:59:59Z' }), '2026-03-05T09:00:00Z'],
+      [
+        'every weekday at 9 until 31 December 2026 Europe/Berlin',
+        weekly(WEEKDAYS, '09:00', { timezone: 'Europe/Berlin', until: '2026-12-31T22:59:59Z' }),
+        '2026-03-05T08:00:00Z',
+      ],
+      ['every Monday for 4 weeks', weekly([1], '09:00', { until: '2026-03-31T23:59:59Z' }), '2026-03-09T09:00:00Z'],
+      ['every Monday for 6 weeks', weekly([1], '09:00', { until: '2026-04-14T23:59:59Z' }), '2026-03-09T09:00:00Z'],
+      ['daily for the next three months', daily('09:00', { until: '2026-06-03T23:59:59Z' }), '2026-03-05T09:00:00Z'],
+      ['every day 10 times', daily('09:00', { until: '2026-03-14T09:00:00Z', count: 10 }), '2026-03-05T09:00:00Z'],
+      // Thu 5 March, then Tue and Thu every other week: 17, 19, 31 March, 2, 14, 16, 28 April.
+      [
+        'Every other week on Tuesday and Thursday, for 8 occurrences',
+        weekly([2, 4], '09:00', { interval: 2, anchor_date: '2026-03-05', until: '2026-04-28T09:00:00Z', count: 8 }),
+        '2026-03-05T09:00:00Z',
+      ],
+      ['every hour until 5 March 2026', hourly(1, '00:00', null, { until: '2026-03-05T23:59:59Z' }), '2026-03-04T11:00:00Z'],
+    ],
+  },
+  {
+    // 02:30 does not exist in Berlin on 29 March 2026 and runs at 03:30 CEST (01:30Z); CEST ends
+    // a day at 22:00Z.
+    name: 'issue 46, family 4 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-28T12:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      [
+        'every day at 2:30 until 30 March 2026',
+        daily('02:30', { timezone: 'Europe/Berlin', until: '2026-03-30T21:59:59Z' }),
+        '2026-03-29T01:30:00Z',
+      ],
+      [
+        'every day at 2:30 3 times',
+        daily('02:30', { timezone: 'Europe/Berlin', until: '2026-03-31T00:30:00Z', count: 3 }),
+        '2026-03-29T01:30:00Z',
+      ],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -1879,8 +1961,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day at 9am UTC+5:30', detail: ['"UTC+5:30"'] },
       { phrase: 'every day at 9am UTC-13', detail: ['Unsupported time zone "UTC-13"', 'from UTC-12 to UTC+14'] },
       { phrase: 'every day at 9am GMT-14', detail: ['Unsupported time zone "GMT-14"', 'from UTC-12 to UTC+14'] },
-      { phrase: 'tomorrow at 9', detail: ['"tomorrow"', 'one-off'] },
-      { phrase: 'next tuesday at 9', detail: ['"next"', 'one-off'] },
       // 'at 9am' was refused here ("how often"): since issue 25 a time alone is daily (family 4 group).
       { phrase: 'Europe/Berlin', detail: ['"Europe/Berlin"', 'how often'] },
       { phrase: 'every evening', detail: ['"evening"'] },
@@ -1916,26 +1996,16 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every 2 weeks starting 30 November', detail: ['Could not read the date after "starting"'] },
     ],
   },
-  // Issue 9, family 10: one-offs are refused, never turned into a recurrence.
+  // Issue 9, family 10: one-offs are refused, never turned into a recurrence. Since issue 46 a
+  // day or a date is a one-off run ("once", issue 46 family 4); these still are not.
   {
     name: 'family 10',
     rows: [
       ...[
-        ['this Tuesday at 4pm', '"this" (in "this Tuesday")'],
-        ['next Friday', '"next" (in "next Friday")'],
-        ['coming Monday at 8', '"coming" (in "coming Monday")'],
         ['this April', '"this" (in "this April")'],
-        ['tomorrow', '"tomorrow"'],
-        ['today at 5pm', '"today"'],
         ['tonight at 11', '"tonight"'],
-        ['April 9th at 7am', '"April 9th"'],
-        ['January 1st at midnight', '"January 1st"'],
-        ['the 25th of December', '"25th of December"'],
-        ['on 3 March at noon Europe/Berlin', '"3 March"'],
-        ['the fourth Thursday of November', '"fourth Thursday of November"'],
         ['next month', '"next month"'],
         ['next Monday to Friday', '"next" (in "next Monday")'],
-        ['April 9th 2027 at 7am', '"2027"'],
       ].map(([phrase, quoted]) => ({
         phrase,
         detail: [quoted as string, 'one-off', 'this describes one date; say "every ..." for a recurrence'],
@@ -1996,7 +2066,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'days 1 and Monday', detail: ['"Monday"', '"1"', 'contradict'] },
       { phrase: 'day 31 of April every year', detail: ['"April 31" is not a valid date'] },
       { phrase: 'on days 5 and 20 of January and July', detail: ['Several days in several months'] },
-      { phrase: 'day 5 of March', detail: ['one-off', '"5 of March"'] },
     ],
   },
   // Issue 9, family 5: exclusions with nothing to take from, and nth business days.
@@ -2085,20 +2154,12 @@ export const rejectedGroups: RejectionGroup[] = [
   {
     name: 'issue 25, family 2',
     rows: [
-      { phrase: 'every day until 31 December 2026', detail: ['An end date ("until 31 December 2026") is not supported'] },
       { phrase: 'every Monday until December', detail: ['An end date ("until December")'] },
       { phrase: 'daily at 9am until the end of the year', detail: ['An end date ("until the end of the year")'] },
       { phrase: 'every weekday till next Friday', detail: ['An end date ("till next Friday")'] },
       { phrase: 'every Friday until tomorrow', detail: ['An end date ("until tomorrow")'] },
-      { phrase: 'every Monday for 6 weeks', detail: ['A number of runs ("for 6 weeks") is not supported'] },
-      { phrase: 'every day 10 times', detail: ['A number of runs ("10 times")'] },
-      { phrase: 'daily for the next three months', detail: ['A number of runs ("for the next three months")'] },
       // RFC 5545's examples with a COUNT or an UNTIL.
-      {
-        phrase: 'Every other week on Tuesday and Thursday, for 8 occurrences',
-        detail: ['A number of runs ("for 8 occurrences")'],
-      },
-      { phrase: 'Weekly until December 24, 1997', detail: ['An end date ("until December 24, 1997")'] },
+      { phrase: 'Weekly until December 24, 1997', detail: ['ends ("until December 24, 1997") before its first run'] },
       { phrase: 'indefinitely', detail: ['Could not tell how often to run "indefinitely"'] },
       { phrase: 'every blorpday forever', detail: ['Could not understand "every blorpday"'] },
       // "including weekends" adds nothing only to "every day": beside days named it says too much.
@@ -2245,7 +2306,6 @@ export const rejectedGroups: RejectionGroup[] = [
         phrase: 'every 2 weeks starting next Tuesday starting 30 November 2026',
         detail: ['Only one start date', '"starting next Tuesday"', '"starting 30 November 2026"'],
       },
-      { phrase: 'next Tuesday at 9am', detail: ['"next" (in "next Tuesday")', 'one-off'] },
     ],
   },
   // Issue 46, family 1: several times a day that are not clear, or do not fit.
@@ -2283,11 +2343,26 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'the 21st business day of the month', detail: ['"21st business day" is not a weekday every month has'] },
       { phrase: 'the 9th weekend day of the month', detail: ['"9th weekend day" is not a weekend day every month has'] },
       { phrase: 'first business day and first Monday of the month', detail: ['"first business day" and "first Monday"'] },
-      {
-        phrase: 'the first business day of January',
-        detail: ['one-off date', 'every year on the first business day of January'],
-      },
       { phrase: 'first business day every week', detail: ['contradict'] },
+    ],
+  },
+  // Issue 46, family 4: one-off runs already past, ends before the first run, mixed words.
+  {
+    name: 'issue 46, family 4',
+    rows: [
+      { phrase: 'today at 9am', detail: ['"today" (2026-03-04 at 09:00 UTC) is already past'] },
+      { phrase: 'on 3 March 2025 at 9', detail: ['is already past'] },
+      { phrase: 'every day until 31 December 2025', detail: ['ends ("until 31 December 2025") before its first run'] },
+      { phrase: 'tomorrow at 9 every day', detail: ['"tomorrow" is one run and "every day" repeats'] },
+      {
+        phrase: 'every Monday until next Friday',
+        detail: ['An end date ("until next Friday") is not understood', 'until 31 December 2026'],
+      },
+      { phrase: 'every day 2000 times', detail: ['"2000 times" is not a supported number (1 to 1000)'] },
+      { phrase: 'every day until 31 December 2026 until 1 January 2027', detail: ['Only one end of each kind'] },
+      { phrase: 'on Tuesday 3 March 2027', detail: ['3 March 2027 is a Wednesday, not a Tuesday'] },
+      { phrase: 'on 30 February 2027', detail: ['"30 February 2027" is not a valid date'] },
+      { phrase: 'every day until February 30', detail: ['"February 30" is not a valid date'] },
     ],
   },
 ];

@@ -132,6 +132,17 @@ const sentences: Array<[ScheduleInfo, string]> = [
     monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [6], interval: 3, anchor_date: '2026-03-09' }),
     'Every 3 months on the 6th weekday at 09:00, starting Monday 9 March 2026, UTC',
   ],
+  // Issue 46: one-off runs and ends.
+  [
+    info({ schedule_type: 'once', anchor_date: '2026-03-06', schedule_time: '15:00' }),
+    'Once on Friday 6 March 2026 at 15:00, UTC',
+  ],
+  [info({ until: '2026-12-31T23:59:59Z' }), 'Every day at 09:00, UTC, until Thursday 31 December 2026'],
+  [
+    info({ timezone: 'Europe/Berlin', until: '2026-12-31T22:59:59Z' }),
+    'Every day at 09:00, Europe/Berlin, until Thursday 31 December 2026',
+  ],
+  [info({ until: '2026-03-14T09:00:00Z', count: 10 }), 'Every day at 09:00, UTC, 10 times'],
   // Issue 46: several times of day, each said.
   [info({ schedule_times: ['09:00', '17:00'] }), 'Every day at 09:00 and 17:00, UTC'],
   [
@@ -259,7 +270,10 @@ describe('sayScheduleInEnglish: every accepted corpus phrase, said back and read
     const sentence = sayScheduleInEnglish(original);
     expect(sentence).toMatch(/^[A-Z]/);
     // The zone as stored, a fixed offset as "UTC+02:00" (issue 46).
-    expect(sentence.endsWith(`, ${zoneInWords(original.timezone)}`)).toBe(true);
+    // An end (issue 46) follows the zone: ", until Thursday 31 December 2026", ", 10 times".
+    const withoutEnd = sentence.replace(/, (until [^,]*|\d+ times)$/, '');
+    expect(withoutEnd.endsWith(`, ${zoneInWords(original.timezone)}`)).toBe(true);
+    if (original.until) expect(sentence).toMatch(/, (until [^,]*|\d+ times)$/);
     if (SUB_DAILY_KINDS.includes(original.schedule_type)) {
       // "Every 4 hours at :00", "Every 20 minutes", "Every 3 hours from 08:00 to 20:00": no anchor.
       expect(sentence).toMatch(/^Every (hour|minute|\d+ (hours|minutes))\b/);

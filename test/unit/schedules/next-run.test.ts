@@ -1,5 +1,5 @@
 /** Focused tests of nextRunAt on hand-built schedules; expected instants worked out by hand. */
-import { nextRunAt, runSearch, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
+import { nextRunAt, nextRunOrNull, runSearch, ScheduleError, type ScheduleInfo } from '../../../shared/schedules/index.js';
 import { scheduleInfo as info } from '../../support/schedule-info.js';
 
 const at = (iso: string) => new Date(iso);
@@ -380,6 +380,59 @@ describe('nextRunAt: working days of the month (issue 46, set_positions)', () =>
     [{ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions: [] }, 'set_positions'],
     [{ schedule_type: 'monthly', days_of_week: WORKWEEK, set_positions: [32] }, 'set_positions'],
   ])('refuses a malformed set_positions: %j', (x, detail) => {
+    expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
+  });
+});
+
+describe('nextRunAt: one-off runs and ends (issue 46)', () => {
+  const once = info({ schedule_type: 'once', anchor_date: '2026-03-06', schedule_time: '15:00' });
+
+  test('a once schedule runs on its date, then never again', () => {
+    expect(next(once, '2026-03-04T10:00:00Z')).toBe('2026-03-06T15:00:00.000Z');
+    expect(nextRunOrNull(once, at('2026-03-06T15:00:00Z'))).toBeNull();
+    expect(() => nextRunAt(once, at('2026-03-06T15:00:00Z'))).toThrow('This schedule has ended');
+    // Reactivated a year later: still no run.
+    expect(nextRunOrNull(once, at('2027-03-06T00:00:00Z'))).toBeNull();
+  });
+
+  test('a once schedule with several times runs each, in its zone, across a DST change', () => {
+    const ny = info({
+      schedule_type: 'once',
+      anchor_date: '2026-11-01',
+      schedule_time: '01:30',
+      schedule_times: ['01:30', '09:00'],
+      timezone: 'America/New_York',
+    });
+    const runs = [nextRunOrNull(ny, at('2026-10-31T00:00:00Z'))];
+    runs.push(nextRunOrNull(ny, runs[0] as Date));
+    runs.push(nextRunOrNull(ny, runs[1] as Date));
+    expect(runs.map((r) => r?.toISOString() ?? null)).toEqual(['2026-11-01T05:30:00.000Z', '2026-11-01T14:00:00.000Z', null]);
+  });
+
+  test('until is inclusive, and no run comes after it', () => {
+    const daily = info({ until: '2026-03-06T09:00:00Z' });
+    expect(runs(daily, '2026-03-04T10:00:00Z', 2)).toEqual(['2026-03-05T09:00:00.000Z', '2026-03-06T09:00:00.000Z']);
+    expect(nextRunOrNull(daily, at('2026-03-06T09:00:00Z'))).toBeNull();
+    expect(nextRunOrNull(daily, at('2030-01-01T00:00:00Z'))).toBeNull();
+  });
+
+  test('an hourly schedule stops at its until, within the day', () => {
+    const hourly = info({ schedule_type: 'hourly', schedule_time: '00:00', end_time: null, until: '2026-03-04T12:30:00Z' });
+    expect(next(hourly, '2026-03-04T11:00:00Z')).toBe('2026-03-04T12:00:00.000Z');
+    expect(nextRunOrNull(hourly, at('2026-03-04T12:00:00Z'))).toBeNull();
+  });
+
+  test('a stored schedule_info without until or count (every Knap before issue 46) never ends', () => {
+    expect(next(info({}), '2300-01-01T00:00:00Z')).toBe('2300-01-01T09:00:00.000Z');
+  });
+
+  test.each<[Partial<ScheduleInfo>, string]>([
+    [{ schedule_type: 'once', anchor_date: null }, 'anchor_date'],
+    [{ schedule_type: 'once', anchor_date: '2026-03-06', days_of_week: [1] }, 'no day fields'],
+    [{ schedule_type: 'once', anchor_date: '2026-03-06', interval: 2 }, 'interval 1'],
+    [{ until: '31 December 2026' }, 'until must be an ISO 8601 UTC instant'],
+    [{ until: '2026-12-31T23:59:59Z', count: 0 }, 'count must be a positive integer'],
+  ])('refuses a malformed end or one-off: %j', (x, detail) => {
     expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
   });
 });
