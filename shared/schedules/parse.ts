@@ -123,6 +123,7 @@ function parse(description: string, options: ParseOptions): Parsed {
   const timing = subDailyTiming(facts);
   if (timing) {
     const info = orderFields(subDailyInfo(timing, facts, tokens, text, zone));
+    if (facts.ends.length === 0) return { info, notBefore: null };
     return { info: orderFields(withEnds(info, facts.ends, now, now, null)), notBefore: null };
   }
   // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").

@@ -45,8 +45,21 @@ function zoneWords(view: View, after: Token): Token[] {
   return isWord(a, 'time', 'timezone', 'zone') ? [a] : [];
 }
 
+/** Whether the text just before `at` (spaces aside) is an opening bracket: no slice of the text per token. */
+function bracketBefore(description: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && /\s/.test(description.charAt(k))) k--;
+  return description.charAt(k) === '(';
+}
+
+function bracketAfter(description: string, at: number): boolean {
+  let k = at;
+  while (k < description.length && /\s/.test(description.charAt(k))) k++;
+  return description.charAt(k) === ')';
+}
+
 const inBrackets = (description: string, first: Token, last: Token): boolean =>
-  /\(\s*$/.test(description.slice(0, first.start)) && /^\s*\)/.test(description.slice(last.end));
+  bracketBefore(description, first.start) && bracketAfter(description, last.end);
 
 export const placeNames: PhraseFamily = {
   name: 'places named for a zone',
@@ -55,7 +68,7 @@ export const placeNames: PhraseFamily = {
     const t = view.free[i];
     if (t?.kind !== 'word') return null;
     const lead = isWord(t, 'in') ? 1 : 0;
-    if (lead === 0 && !/\(\s*$/.test(view.description.slice(0, t.start))) return null;
+    if (lead === 0 && !bracketBefore(view.description, t.start)) return null;
     const start = view.free[i + lead];
     if (!start || (lead === 1 && view.all[view.all.indexOf(t) + 1] !== start)) return null;
     const place = placeAt(wordsFrom(view, i + lead, 3));
