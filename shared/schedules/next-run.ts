@@ -11,9 +11,16 @@ const MINUTE_MS = 60_000;
 /** Hourly and minutely: the day's runs, in minutes since local midnight. */
 interface DaySeries {
   start: number;
-  /** Latest run of the day (inclusive). */
+  /** Latest run of the day (inclusive); of the next day for a window across midnight. */
   end: number;
   step: number;
+  /**
+   * A window across midnight ("every hour between 9pm and 2am", issue 46): end_time before
+   * schedule_time. Its runs belong to the day it starts on: that day's from `start` to 23:59
+   * (`late`), then the next day's from the series' first step after midnight to `end` (`early`,
+   * null when no step falls there).
+   */
+  wrap: { late: DaySeries; early: DaySeries | null } | null;
 }
 
 interface Rule {
@@ -169,11 +176,33 @@ function readSeries(info: ScheduleInfo, rule: Rule): DaySeries {
   const step = rule.kind === 'hourly' ? rule.interval * 60 : rule.interval;
   if (rule.interval > (MAX_STEP[rule.kind] ?? 0)) throw invalid(`interval of a ${rule.kind} schedule must be under a day`);
   const start = rule.hour * 60 + rule.minute;
-  if (info.end_time === null || info.end_time === undefined) return { start, end: 24 * 60 - 1, step };
+  if (info.end_time === null || info.end_time === undefined) return { start, end: 24 * 60 - 1, step, wrap: null };
   const end = readTime(info.end_time);
   const endMinutes = end.hour * 60 + end.minute;
-  if (endMinutes < start) throw invalid('end_time must not be before schedule_time');
-  return { start, end: endMinutes, step };
+  if (endMinutes >= start) return { start, end: endMinutes, step, wrap: null };
+  // Across midnight (issue 46): the series goes on after midnight at the same pace.
+  const late: DaySeries = { start, end: 24 * 60 - 1, step, wrap: null };
+  const firstAfterMidnight = start + Math.ceil((24 * 60 - start) / step) * step - 24 * 60;
+  const early: DaySeries | null =
+    firstAfterMidnight <= endMinutes ? { start: firstAfterMidnight, end: endMinutes, step, wrap: null } : null;
+  return { start, end: endMinutes, step, wrap: { late, early } };
+}
+
+/**
+ * The first run after `afterMs` of a window across midnight that starts on `date`: its evening
+ * on the date, then its small hours on the next date (each as seriesRunAfter finds them, DST
+ * included).
+ */
+function wrappedRunAfter(
+  rule: Rule,
+  wrap: NonNullable<DaySeries['wrap']>,
+  date: CivilDate,
+  day: number,
+  afterMs: number,
+): number | null {
+  const late = seriesRunAfter(rule, wrap.late, date, afterMs);
+  if (late !== null || !wrap.early) return late;
+  return seriesRunAfter(rule, wrap.early, dayAfter(date, day + 1), afterMs);
 }
 
 /** The first instant (to the minute) in [lo, hi] whose offset is `to`; lo has another offset. */
@@ -401,7 +430,9 @@ function firstRunAfter(rule: Rule, after: Date): Date | null {
     }
     if (dayAllowed(rule, date, day)) {
       const instant = rule.series
-        ? seriesRunAfter(rule, rule.series, date, afterMs)
+        ? rule.series.wrap
+          ? wrappedRunAfter(rule, rule.series.wrap, date, day, afterMs)
+          : seriesRunAfter(rule, rule.series, date, afterMs)
         : rule.times
           ? timesRunAfter(rule, rule.times, date, afterMs)
           : localToInstant(date, rule.hour, rule.minute, rule.zone);

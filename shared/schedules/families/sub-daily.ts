@@ -304,12 +304,10 @@ export function subDailyTiming(facts: Facts): SubDailyTiming | null {
   }
   const end = window?.end ?? null;
   if (window && end !== null) {
-    if (end < start) {
-      throw new ScheduleError(
-        `${quote(window.text)} runs backwards or across midnight, which is not supported: say e.g. "between 8am and 8pm"`,
-      );
-    }
-    if (end - start < step) {
+    // Across midnight (issue 46): "between 9pm and 2am" runs 21:00 ... 23:00, 00:00 ... 02:00,
+    // the small hours belonging to the evening before.
+    const span = end >= start ? end - start : end + MINUTES_PER_DAY - start;
+    if (span < step) {
       throw new ScheduleError(
         `${quote(freq.text)} ${quote(window.text)} runs only once a day (at ${hhmm(start)}): say e.g. "every day at ${hhmm(start)}"`,
       );

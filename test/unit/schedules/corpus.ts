@@ -1912,6 +1912,49 @@ export const groups: Group[] = [
       ],
     ],
   },
+  {
+    // Issue 46, family 5: windows across midnight. The small hours belong to the evening before.
+    name: 'issue 46, family 5: windows across midnight',
+    now: WED,
+    rows: [
+      ['every hour between 9pm and 2am', hourly(1, '21:00', '02:00'), '2026-03-04T21:00:00Z'],
+      ['every 3 hours between 8pm and 6am', hourly(3, '20:00', '06:00'), '2026-03-04T20:00:00Z'],
+      ['every 3 hours starting at 8pm and ending at 6am', hourly(3, '20:00', '06:00'), '2026-03-04T20:00:00Z'],
+      ['every hour from 18 to 6', hourly(1, '18:00', '06:00'), '2026-03-04T18:00:00Z'],
+      ['every 30 minutes from 23:00 to 01:00', minutely(30, '23:00', '01:00'), '2026-03-04T23:00:00Z'],
+      // Friday's window runs on into Saturday: Friday 6 March 22:00, then Saturday 00:00 ... 04:00.
+      [
+        'every 2 hours between 10pm and 4am on Fridays',
+        hourly(2, '22:00', '04:00', { days_of_week: [5] }),
+        '2026-03-06T22:00:00Z',
+      ],
+    ],
+  },
+  {
+    // 00:30 on Thursday 5 March: inside the window that started on Wednesday evening.
+    name: 'issue 46, family 5: in the small hours',
+    now: '2026-03-05T00:30:00Z',
+    rows: [
+      ['every hour between 9pm and 2am', hourly(1, '21:00', '02:00'), '2026-03-05T01:00:00Z'],
+      // Saturday 7 March 00:30 would be Friday's window; on a Thursday it is not.
+      [
+        'every 2 hours between 10pm and 4am on Fridays',
+        hourly(2, '22:00', '04:00', { days_of_week: [5] }),
+        '2026-03-06T22:00:00Z',
+      ],
+    ],
+  },
+  {
+    // Berlin, night of Saturday 28 to Sunday 29 March 2026: 02:00 CET jumps to 03:00 CEST. After
+    // 01:00 CET (00:00Z) the next hour that exists is 03:00 CEST (01:00Z); 02:00 is in the gap and
+    // runs moved past it, at the same instant, once.
+    name: 'issue 46, family 5 across DST: Berlin springs forward on 2026-03-29',
+    now: '2026-03-29T00:00:00Z',
+    timezone: 'Europe/Berlin',
+    rows: [
+      ['every hour between 10pm and 4am', hourly(1, '22:00', '04:00', { timezone: 'Europe/Berlin' }), '2026-03-29T01:00:00Z'],
+    ],
+  },
 ];
 
 export const accepted = groups.flatMap((g) =>
@@ -2129,7 +2172,6 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every hour at 9am', detail: ['"9am"', 'does not fit "every hour"'] },
       { phrase: 'every hour in the morning', detail: ['"every hour" in "morning" is not supported'] },
       { phrase: 'every hour from 9am', detail: ['both ends of "from 9am"'] },
-      { phrase: 'every 3 hours between 8pm and 6am', detail: ['runs backwards or across midnight'] },
       { phrase: 'every 8 hours between 9am and 4pm', detail: ['runs only once a day'] },
       { phrase: 'hourly at :75', detail: ['":75" is not a minute of the hour'] },
       { phrase: 'every 20 minutes at :05', detail: ['"at :05"', 'does not fit "every 20 minutes"'] },
@@ -2237,9 +2279,7 @@ export const rejectedGroups: RejectionGroup[] = [
     name: 'issue 25, family 10',
     rows: [
       { phrase: 'every hour starting at 9', detail: ['Please give both ends of "starting at 9"'] },
-      { phrase: 'every 3 hours starting at 8pm and ending at 6am', detail: ['runs backwards or across midnight'] },
       { phrase: 'every 8 hours starting at 9 and finishing at 16', detail: ['runs only once a day'] },
-      { phrase: 'every hour from 18 to 6', detail: ['"from 18 to 6" runs backwards'] },
       { phrase: 'every hour from 9pm in the morning to noon', detail: ['"9pm in the morning"', '"morning"', 'contradict'] },
       {
         phrase: 'starting at 9 and finishing at 17',

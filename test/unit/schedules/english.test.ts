@@ -430,6 +430,16 @@ const subDailyShapes = fc.oneof(
     })),
   ),
 );
+/** Issue 46: windows across midnight, from the evening into the small hours, two runs at least. */
+const acrossMidnight = fc
+  .tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 18 * 60, max: 24 * 60 - 1 }), fc.integer({ min: 0, max: 6 * 60 }))
+  .filter(([hours, start, end]) => end + 24 * 60 - start >= hours * 60)
+  .map(([interval, start, end]) => ({
+    schedule_type: 'hourly' as const,
+    interval,
+    schedule_time: hhmm(start),
+    end_time: hhmm(end),
+  }));
 const subDailyDays = fc.oneof(
   fc.constant({}),
   weekdaySet.map((days) => ({ days_of_week: days })),
@@ -437,7 +447,7 @@ const subDailyDays = fc.oneof(
   monthDaySet.map((days) => ({ days_of_month: days })),
 );
 const subDailySchedules = fc
-  .tuple(subDailyShapes, subDailyDays, fc.constantFrom(...ZONES))
+  .tuple(fc.oneof(subDailyShapes, acrossMidnight), subDailyDays, fc.constantFrom(...ZONES))
   .map(([shape, days, timezone]) => info({ ...shape, ...days, timezone }));
 
 describe('sayScheduleInEnglish: random hourly and minutely schedules', () => {

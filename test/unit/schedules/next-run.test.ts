@@ -436,3 +436,49 @@ describe('nextRunAt: one-off runs and ends (issue 46)', () => {
     expect(() => nextRunAt(info(x), at('2026-03-04T10:00:00Z'))).toThrow(detail);
   });
 });
+
+describe('nextRunAt: windows across midnight (issue 46)', () => {
+  const night = (x: Partial<ScheduleInfo> = {}) =>
+    info({ schedule_type: 'hourly', schedule_time: '21:00', end_time: '02:00', ...x });
+
+  test('the evening, then the small hours of the next day, then the next evening', () => {
+    expect(runs(night(), '2026-03-04T20:30:00Z', 7)).toEqual([
+      '2026-03-04T21:00:00.000Z',
+      '2026-03-04T22:00:00.000Z',
+      '2026-03-04T23:00:00.000Z',
+      '2026-03-05T00:00:00.000Z',
+      '2026-03-05T01:00:00.000Z',
+      '2026-03-05T02:00:00.000Z',
+      '2026-03-05T21:00:00.000Z',
+    ]);
+  });
+
+  test('the small hours belong to the day the window starts on', () => {
+    const fridays = night({ days_of_week: [5] });
+    // Thursday 5 March 00:30: Wednesday's window, not a Friday's.
+    expect(next(fridays, '2026-03-05T00:30:00Z')).toBe('2026-03-06T21:00:00.000Z');
+    // Saturday 7 March 00:30: Friday's window goes on.
+    expect(next(fridays, '2026-03-07T00:30:00Z')).toBe('2026-03-07T01:00:00.000Z');
+  });
+
+  test('a step that does not land on midnight keeps its pace across it', () => {
+    const every90 = info({ schedule_type: 'minutely', schedule_time: '22:00', end_time: '03:00', interval: 90 });
+    expect(runs(every90, '2026-03-04T21:00:00Z', 5)).toEqual([
+      '2026-03-04T22:00:00.000Z',
+      '2026-03-04T23:30:00.000Z',
+      '2026-03-05T01:00:00.000Z',
+      '2026-03-05T02:30:00.000Z',
+      '2026-03-05T22:00:00.000Z',
+    ]);
+  });
+
+  test('New York falls back in the window: 01:00 runs twice (EDT, then EST), as hourly series do', () => {
+    const ny = night({ timezone: 'America/New_York' });
+    expect(runs(ny, '2026-11-01T04:30:00Z', 4)).toEqual([
+      '2026-11-01T05:00:00.000Z', // 01:00 EDT
+      '2026-11-01T06:00:00.000Z', // 01:00 EST
+      '2026-11-01T07:00:00.000Z', // 02:00 EST
+      '2026-11-02T02:00:00.000Z', // 21:00 EST
+    ]);
+  });
+});
