@@ -2405,6 +2405,17 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'every day until February 30', detail: ['"February 30" is not a valid date'] },
     ],
   },
+  // Issue 46, family 5: windows across midnight that fit one run.
+  {
+    name: 'issue 46, family 5',
+    rows: [
+      {
+        phrase: 'every 8 hours between 10pm and 2am',
+        detail: ['"every 8 hours" "between 10pm and 2am" runs only once a day (at 22:00)'],
+      },
+      { phrase: 'every hour from 23:30 to 00:15', detail: ['runs only once a day (at 23:30)'] },
+    ],
+  },
 ];
 
 export const rejected = rejectedGroups.flatMap((g) => g.rows);
