@@ -17,6 +17,14 @@ export const ScheduleInfoSchema = v.object({
     v.regex(/^\d{2}:\d{2}$/),
     v.description('Local time of day, HH:MM, 24-hour; hourly and minutely: the first run of each day'),
   ),
+  schedule_times: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(/^\d{2}:\d{2}$/))),
+      v.description(
+        'Only on schedules that run at several times of day ("at 9am and 5pm", "0 9,17 * * 1-5"): every time, HH:MM, ascending; schedule_time is the first',
+      ),
+    ),
+  ),
   end_time: v.optional(
     v.nullable(
       v.pipe(
@@ -30,6 +38,14 @@ export const ScheduleInfoSchema = v.object({
   days_of_month: days('1..31, -1 = last day of the month'),
   weeks_of_month: days('1..5, -1 = last; with days_of_week ("first Monday")'),
   months_of_year: days('1 = January ... 12 = December'),
+  set_positions: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.number(), v.integer())),
+      v.description(
+        'Only on working-day schedules ("first business day of the month": days_of_week Monday to Friday, [1]; "last weekday": [-1]): RFC 5545 BYSETPOS among the month\'s days the other fields allow',
+      ),
+    ),
+  ),
   interval: v.pipe(
     v.number(),
     v.integer(),
@@ -37,7 +53,30 @@ export const ScheduleInfoSchema = v.object({
     v.description('Every N minutes, hours, days, weeks, months or years (the unit is schedule_type)'),
   ),
   timezone: v.pipe(v.string(), v.description('IANA time zone of schedule_time')),
-  anchor_date: v.nullable(v.pipe(v.string(), v.isoDate(), v.description('Local date of the first run when interval > 1'))),
+  anchor_date: v.nullable(
+    v.pipe(
+      v.string(),
+      v.isoDate(),
+      v.description('Local date of the first run when interval > 1; of the one run of a once schedule'),
+    ),
+  ),
+  until: v.optional(
+    v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.description(
+        'Only on schedules that end ("until 31 December 2026", "for 4 weeks", "10 times"): the last instant a run may be at, inclusive, ISO 8601 UTC',
+      ),
+    ),
+  ),
+  count: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Only on "10 times" schedules: how many runs in all, missed ones included; until is the last'),
+    ),
+  ),
 });
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));

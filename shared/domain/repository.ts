@@ -160,9 +160,11 @@ export interface Repository {
   /**
    * Claims the occurrence `stored.knap.next_run_at` of a Knap: in one conditional write that
    * holds only while the Knap is still at the version read, moves next_run_at (and the due
-   * index) to `next`. False when another dispatcher, a PATCH or a DELETE came first.
+   * index) to `next`; `null` when the schedule has ended (a one-off, `until`, `count`): the Knap
+   * leaves the due index with next_run_at null. False when another dispatcher, a PATCH or a
+   * DELETE came first.
    */
-  claimOccurrence(stored: StoredKnap, next: string): Promise<boolean>;
+  claimOccurrence(stored: StoredKnap, next: string | null): Promise<boolean>;
   /** Gives scheduled Knaps written before the due index existed their entry in it; returns how many. Idempotent. */
   backfillDueIndex(): Promise<number>;
 

@@ -311,6 +311,10 @@ export const schedulePreviewRequestExamples: Examples<SchedulePreviewRequest> = 
     summary: 'Weekdays at 9, in Paris: the next three runs',
     value: { schedule_description: 'every weekday at 9am', timezone: 'Europe/Paris', count: 3 },
   },
+  several_times: {
+    summary: 'Twice a day on weekdays, in Paris: every time of day among the runs',
+    value: { schedule_description: 'at 9am and 5pm on weekdays', timezone: 'Europe/Paris', count: 4 },
+  },
 };
 
 export const schedulePreviewExamples: Examples<SchedulePreview> = {
@@ -330,6 +334,25 @@ export const schedulePreviewExamples: Examples<SchedulePreview> = {
       },
       next_runs: ['2026-11-24T08:00:00Z', '2026-11-25T08:00:00Z', '2026-11-26T08:00:00Z'],
       description: 'Every weekday at 09:00, Europe/Paris',
+    },
+  },
+  several_times: {
+    summary: `Read on ${PREVIEW_ASKED_AT} (a Monday): schedule_times holds every time of day`,
+    value: {
+      schedule_info: {
+        schedule_type: 'weekly',
+        schedule_time: '09:00',
+        schedule_times: ['09:00', '17:00'],
+        days_of_week: [1, 2, 3, 4, 5],
+        days_of_month: null,
+        weeks_of_month: null,
+        months_of_year: null,
+        interval: 1,
+        timezone: 'Europe/Paris',
+        anchor_date: null,
+      },
+      next_runs: ['2026-11-23T16:00:00Z', '2026-11-24T08:00:00Z', '2026-11-24T16:00:00Z', '2026-11-25T08:00:00Z'],
+      description: 'Every weekday at 09:00 and 17:00, Europe/Paris',
     },
   },
 };

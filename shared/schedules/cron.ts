@@ -1,16 +1,17 @@
 /**
  * Cron expressions given as the description: a 5-field cron ("0 9 * * 1-5") or an EventBridge
  * cron(...) with 6 fields ("cron(0 9 ? * MON-FRI *)"), mapped to the schedule_info the same
- * words would give ("every weekday at 9am", "every 4 hours" for "0 *\/4 * * *"), and refused
- * where schedule_info cannot hold them: lists of minutes or hours, minute steps that do not
+ * words would give ("every weekday at 9am", "every 4 hours" for "0 *\/4 * * *", "at 9am and 5pm"
+ * for "0 9,17 * * *"), and refused where schedule_info cannot hold them: lists with steps, minute steps that do not
  * divide the hour, steps in the day fields, day-of-month and day-of-week both set (cron runs on
  * either, schedule_info needs both), years. EventBridge rate(N hours / minutes) is every N hours
- * / minutes from midnight; rate(N days) is refused (it has no time of day).
+ * / minutes from midnight, and rate(N days) every N days at midnight (issue 46).
  */
 import { quote, ScheduleError } from './errors.js';
 import { checkSubDailyInterval, hhmm } from './families/sub-daily.js';
 import type { Recurrence } from './resolve.js';
 import type { ScheduleKind } from './types.js';
+import { MAX_INTERVAL } from './vocabulary.js';
 
 export interface CronReading {
   recurrence: Recurrence;
@@ -18,6 +19,23 @@ export interface CronReading {
   minute: number;
   /** Hourly and minutely readings only: the last run of the day ('HH:MM'), or null. */
   endTime?: string | null;
+  /** Lists of minutes or hours ("0 9,17 * * 1-5"): every time of day, 'HH:MM', ascending (issue 46). */
+  times?: string[];
+}
+
+/** Most times of day a cron list may name: more is a step ("*\/30 9-17") said another way. */
+const MAX_LISTED_TIMES = 48;
+
+/**
+ * "0 9,17", "30 8,12,16", "0,30 9": lists (and ranges) of plain minutes and hours, each minute
+ * at each hour, as several times of day. Null when a field has a step or "*".
+ */
+function timeList(minuteF: string, hourF: string): string[] | null {
+  if (!/^[\d,-]+$/.test(minuteF) || !/^[\d,-]+$/.test(hourF)) return null;
+  const minutes = list(minuteF, 0, 59, null, 0);
+  const hours = list(hourF, 0, 23, null, 0);
+  if (!minutes || !hours || minutes.length * hours.length > MAX_LISTED_TIMES) return null;
+  return hours.flatMap((h) => minutes.map((m) => hhmm(h * 60 + m)));
 }
 
 /** The values a minute or hour field takes: start, start + step, ... up to end. */
@@ -114,10 +132,9 @@ function subDaily(
 function readRate(description: string, count: number, unit: string): CronReading {
   const what = `The rate expression ${quote(description.trim())} is not supported`;
   if (/^(second|seconds)$/.test(unit)) throw new ScheduleError(`${what}: nothing runs more often than once a minute`);
+  if (/^(day|days)$/.test(unit)) return readRateDays(description, count);
   if (!/^(minute|minutes|hour|hours)$/.test(unit)) {
-    // rate(N days) counts from when the rule is created: it has no time of day to keep.
-    const every = count === 1 ? `every ${unit.replace(/s$/, '')}` : `every ${count} ${unit}`;
-    throw new ScheduleError(`${what}: rate() has no time of day; say e.g. "${every} at 9am"`);
+    throw new ScheduleError(`${what}: rate() takes minutes, hours or days`);
   }
   const hourly = unit.startsWith('hour');
   checkSubDailyInterval(hourly ? 'hour' : 'minute', count, description.trim(), false, `every ${count} ${unit}`);
@@ -133,6 +150,29 @@ function readRate(description: string, count: number, unit: string): CronReading
     hour: 0,
     minute: 0,
     endTime: null,
+  };
+}
+
+/**
+ * rate(1 day), rate(3 days) (issue 46): every N days at midnight, as rate(N hours) runs from
+ * midnight (EventBridge counts from when the rule was created; on the clock is the reading that
+ * survives a redeploy). The read-back says "at 00:00": say "every day at 9am" for another time.
+ */
+function readRateDays(description: string, count: number): CronReading {
+  if (count < 1 || count > MAX_INTERVAL.day) {
+    throw new ScheduleError(`The rate expression ${quote(description.trim())} is not supported (days: 1 to ${MAX_INTERVAL.day})`);
+  }
+  return {
+    recurrence: {
+      days_of_week: null,
+      days_of_month: null,
+      weeks_of_month: null,
+      months_of_year: null,
+      schedule_type: 'daily',
+      interval: count,
+    },
+    hour: 0,
+    minute: 0,
   };
 }
 
@@ -154,25 +194,43 @@ export function readCron(description: string): CronReading | null {
   }
   const minutes = sequence(minuteF, 59);
   const hours = sequence(hourF, 23);
+  const times = minutes && hours ? null : timeList(minuteF, hourF);
+  if (times) return { ...readDays(description, eb !== null, domF, monthF, dowF), ...firstOf(times), times };
   if (!minutes || !hours) {
-    const why = 'it runs more than once a day at times schedule_info cannot hold (lists of minutes or hours)';
-    throw refuse(description, `${why}; say e.g. "0 9 * * *" or "0 */4 * * *"`);
+    const why = 'it runs more than once a day at times schedule_info cannot hold (a list with a step or "*")';
+    throw refuse(description, `${why}; say e.g. "0 9,17 * * *" or "0 */4 * * *"`);
   }
   const once = minutes.start === minutes.end && hours.start === hours.end;
   const several = once ? null : subDaily(description, minutes, hours);
-  const months = list(monthF, 1, 12, MONTH_NAMES, 1);
-  if (months === undefined) throw refuse(description, `month field ${quote(monthF)} (lists and ranges only, no steps)`);
-  const dom = domF === 'L' ? [-1] : list(domF, 1, 31, null, 0);
-  if (dom === undefined) throw refuse(description, `day-of-month field ${quote(domF)} (lists, ranges or L only, no steps or W)`);
-  const dow = readDayOfWeek(dowF, eb !== null, description);
-  if (dom && dow) {
-    throw refuse(description, 'cron runs when either the day of the month or the weekday matches; schedule_info needs both');
-  }
-  const recurrence = toRecurrence(dom, dow, months);
+  const { recurrence } = readDays(description, eb !== null, domF, monthF, dowF);
   if (!several) return { recurrence, hour: hours.start, minute: minutes.start };
   // The day fields only pick the days: any days_of_week / days_of_month shape is fine.
   const { kind, interval, ...time } = several;
   return { recurrence: { ...recurrence, schedule_type: kind, interval }, ...time };
+}
+
+const firstOf = (times: string[]): { hour: number; minute: number } => {
+  const [h, m] = (times[0] as string).split(':');
+  return { hour: Number(h), minute: Number(m) };
+};
+
+/** The three day fields: the days the cron runs on. */
+function readDays(
+  description: string,
+  eventBridge: boolean,
+  domF: string,
+  monthF: string,
+  dowF: string,
+): { recurrence: Recurrence } {
+  const months = list(monthF, 1, 12, MONTH_NAMES, 1);
+  if (months === undefined) throw refuse(description, `month field ${quote(monthF)} (lists and ranges only, no steps)`);
+  const dom = domF === 'L' ? [-1] : list(domF, 1, 31, null, 0);
+  if (dom === undefined) throw refuse(description, `day-of-month field ${quote(domF)} (lists, ranges or L only, no steps or W)`);
+  const dow = readDayOfWeek(dowF, eventBridge, description);
+  if (dom && dow) {
+    throw refuse(description, 'cron runs when either the day of the month or the weekday matches; schedule_info needs both');
+  }
+  return { recurrence: toRecurrence(dom, dow, months) };
 }
 
 interface DayOfWeek {

@@ -28,6 +28,7 @@ const UNIT_NAMES: Readonly<Record<ScheduleKind, string>> = {
   yearly: 'year',
   hourly: 'hour',
   minutely: 'minute',
+  once: 'day',
 };
 const WEEK_ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth'];
 const WORKWEEK = [1, 2, 3, 4, 5];
@@ -84,6 +85,21 @@ function nthWords(weeks: readonly number[], days: readonly number[]): string {
   return `${list(ordinals)} ${dayNames(days)}`;
 }
 
+/**
+ * "first weekday", "first and last weekday", "6th weekday", "last weekend day" (issue 46): the
+ * positions among the month's days (set_positions), as the parser reads them back. Other days
+ * than weekdays or weekend days (no description makes them) are listed: "first of the Mondays
+ * and Wednesdays".
+ */
+function positionWords(positions: readonly number[], days: readonly number[]): string {
+  const ordinals = list(
+    ascending(positions).map((p) => (p === -1 ? 'last' : p < 0 ? `${ordinal(-p)} from last` : (WEEK_ORDINALS[p] ?? ordinal(p)))),
+  );
+  if (sameList(ascending(days), WORKWEEK)) return `${ordinals} weekday`;
+  if (sameList(ascending(days), [0, 6])) return `${ordinals} weekend day`;
+  return `${ordinals} of the ${list(mondayFirst(days).map((d) => `${WEEKDAY_NAMES[d]}s`))}`;
+}
+
 function monthWords(months: readonly number[]): string {
   return list(ascending(months).map((m) => MONTH_NAMES[m] as string));
 }
@@ -91,6 +107,8 @@ function monthWords(months: readonly number[]): string {
 /** Which days of a month it runs on: nth weekdays ("the first Monday") or days of the month. */
 function daysOfTheMonth(info: ScheduleInfo): Phrase | null {
   const { days_of_week: weekdays, weeks_of_month: weeks, days_of_month: monthDays } = info;
+  const positions = Array.isArray(info.set_positions) ? info.set_positions : null;
+  if (positions && weekdays) return { text: `the ${positionWords(positions, weekdays)}`, said: ['days_of_week'] };
   if (weeks && weekdays) return { text: `the ${nthWords(weeks, weekdays)}`, said: ['weeks_of_month', 'days_of_week'] };
   if (monthDays) return { text: `the ${monthDayWords(monthDays)}`, said: ['days_of_month'] };
   return null;
@@ -109,7 +127,7 @@ function dateWords(days: Phrase, info: ScheduleInfo, months: readonly number[]):
 
 /** Whether the parser's "of every quarter" means exactly these months. */
 function isQuarterly(info: ScheduleInfo, months: readonly number[]): boolean {
-  const marks = info.weeks_of_month ?? info.days_of_month ?? [];
+  const marks = info.weeks_of_month ?? info.set_positions ?? info.days_of_month ?? [];
   const lastOnly = marks.every((m) => m === -1);
   if (!lastOnly && marks.includes(-1)) return false;
   return sameList(ascending(months), lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS);
@@ -230,7 +248,22 @@ function everyFewPhrase(info: ScheduleInfo): string {
   const fromMidnight = info.end_time == null && hour === '00' && MINUTES_PER_DAY % step === 0;
   if (fromMidnight && info.schedule_type === 'hourly') return `${every} at :${minute}`;
   if (fromMidnight && minute === '00') return every;
+  // Minutes that do not divide the day from midnight (issue 46): the restart is the choice made.
+  const restarts = info.end_time == null && hour === '00' && minute === '00' && info.schedule_type === 'minutely';
+  if (restarts) return `${every}, restarting at midnight`;
   return `${every} from ${info.schedule_time} to ${info.end_time ?? '23:59'}`;
+}
+
+/**
+ * The zone as a person reads it: an IANA name as stored, but IANA's fixed offsets, whose POSIX
+ * sign reads backwards (Etc/GMT-2 is two hours ahead of UTC), as "UTC+02:00" (issue 46). The
+ * parser reads "UTC+02:00" back as Etc/GMT-2.
+ */
+export function zoneInWords(timezone: unknown): string {
+  const name = String(timezone ?? DEFAULT_TIMEZONE);
+  const m = /^Etc\/GMT([+-])(\d{1,2})$/.exec(name);
+  if (!m || Number(m[2]) === 0) return name;
+  return `UTC${m[1] === '-' ? '+' : '-'}${String(m[2]).padStart(2, '0')}:00`;
 }
 
 /** "Every hour at :15, every weekday, Europe/Berlin": the days said as a daily schedule's would be. */
@@ -241,24 +274,55 @@ function saySubDaily(info: ScheduleInfo): string {
     const days = everyPeriod({ ...info, interval: 1 });
     parts.push(days.text.charAt(0).toLowerCase() + days.text.slice(1), ...onlyClauses(info, days.said));
   }
-  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
+  parts.push(zoneInWords(info.timezone));
   return parts.join(', ');
 }
 
 /**
  * The schedule said back in plain English, e.g. "Every weekday at 09:00, Europe/Berlin" or
  * "Every 2 weeks on Monday at 10:00, starting Monday 30 November 2026, UTC": a capital first,
- * the 24-hour time, an every-N schedule's first run, and the time zone as stored, last.
+ * the 24-hour time, an every-N schedule's first run, and the time zone as stored (a fixed offset
+ * as "UTC+02:00"), last.
  * Throws ScheduleError for a malformed schedule_info, as nextRunAt does.
  */
 export function sayScheduleInEnglish(info: ScheduleInfo): string {
   checkScheduleInfo(info);
-  if (SUB_DAILY_KINDS.includes(info.schedule_type)) return saySubDaily(info);
+  if (info.schedule_type === 'once') return sayOnce(info);
+  if (SUB_DAILY_KINDS.includes(info.schedule_type)) return withEnd(saySubDaily(info), info);
   const interval = info.interval ?? 1;
   const main = interval === 1 ? everyPeriod(info) : everyNPeriods(info, interval);
-  const parts = [`${main.text} at ${info.schedule_time}`, ...onlyClauses(info, main.said)];
+  // Several times of day (issue 46): "at 09:00 and 17:00", which the parser reads back.
+  const times = Array.isArray(info.schedule_times) ? list(info.schedule_times) : info.schedule_time;
+  const parts = [`${main.text} at ${times}`, ...onlyClauses(info, main.said)];
   const anchor = interval === 1 ? null : parseDate(String(info.anchor_date));
   if (anchor) parts.push(`starting ${dateInWords(firstRunFrom(info, anchor))}`);
-  parts.push(String(info.timezone ?? DEFAULT_TIMEZONE));
-  return parts.join(', ');
+  parts.push(zoneInWords(info.timezone));
+  return withEnd(parts.join(', '), info);
+}
+
+const timesInWords = (info: ScheduleInfo): string =>
+  Array.isArray(info.schedule_times) ? list(info.schedule_times) : info.schedule_time;
+
+/** "Once on Friday 6 March 2026 at 15:00, UTC" (issue 46), which the parser reads back. */
+function sayOnce(info: ScheduleInfo): string {
+  const date = parseDate(String(info.anchor_date)) as CivilDate;
+  return `Once on ${dateInWords(date)} at ${timesInWords(info)}, ${zoneInWords(info.timezone)}`;
+}
+
+/**
+ * The end after the zone (issue 46): "..., UTC, until Thursday 31 December 2026" when `until` is
+ * the last second of a local date, as the parser makes it from an end date or a duration; "..., 10
+ * times" for a count. Another instant is said with its local time, which is not read back.
+ */
+function withEnd(sentence: string, info: ScheduleInfo): string {
+  if (typeof info.count === 'number') return `${sentence}, ${info.count} times`;
+  if (typeof info.until !== 'string') return sentence;
+  const zone = zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE)));
+  const until = Date.parse(info.until);
+  const local = localDayNumber(until, zone);
+  const date = civilDate(local);
+  const endOfDay = localToInstant(civilDate(local + 1), 0, 0, zone) - 1000 === until;
+  if (endOfDay) return `${sentence}, until ${dateInWords(date)}`;
+  const wall = new Date(until + zone.offset(until) * 60_000).toISOString().slice(11, 16);
+  return `${sentence}, until ${dateInWords(date)} ${wall} (the last run)`;
 }

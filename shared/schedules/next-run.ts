@@ -11,24 +11,39 @@ const MINUTE_MS = 60_000;
 /** Hourly and minutely: the day's runs, in minutes since local midnight. */
 interface DaySeries {
   start: number;
-  /** Latest run of the day (inclusive). */
+  /** Latest run of the day (inclusive); of the next day for a window across midnight. */
   end: number;
   step: number;
+  /**
+   * A window across midnight ("every hour between 9pm and 2am", issue 46): end_time before
+   * schedule_time. Its runs belong to the day it starts on: that day's from `start` to 23:59
+   * (`late`), then the next day's from the series' first step after midnight to `end` (`early`,
+   * null when no step falls there).
+   */
+  wrap: { late: DaySeries; early: DaySeries | null } | null;
 }
 
 interface Rule {
   kind: ScheduleKind;
   hour: number;
   minute: number;
+  /** Several times of day (schedule_times), ascending; null for one (hour and minute). */
+  times: Array<{ hour: number; minute: number }> | null;
   daysOfWeek: number[] | null;
   daysOfMonth: number[] | null;
   weeksOfMonth: number[] | null;
   months: number[] | null;
+  /** RFC 5545 BYSETPOS within each month over the days the other fields allow (issue 46), or null. */
+  setPositions: number[] | null;
+  /** The month (year * 12 + month) whose days setPositions picks, worked out once per month. */
+  positioned: { month: number; days: ReadonlySet<number> } | null;
   interval: number;
   anchorDay: number | null;
   /** periodIndex of the anchor date; null when there is no anchor (interval 1). */
   anchorPeriod: number | null;
   zone: Zone;
+  /** The last instant a run may be at (until, issue 46), in ms; null for no end. */
+  until: number | null;
   /** Set for hourly and minutely schedules. */
   series: DaySeries | null;
 }
@@ -51,7 +66,45 @@ function readTime(value: unknown): { hour: number; minute: number } {
   return { hour: Number(m[1]), minute: Number(m[2]) };
 }
 
+/**
+ * schedule_times (issue 46): absent or null on a schedule with one time of day (every stored
+ * Knap before it); else at least two 'HH:MM', ascending without repeats, the first schedule_time.
+ */
+function readTimes(info: ScheduleInfo): Rule['times'] {
+  const value = info.schedule_times;
+  if (value === undefined || value === null) return null;
+  if (SUB_DAILY_KINDS.includes(info.schedule_type)) throw invalid('schedule_times is for daily to yearly schedules only');
+  if (!Array.isArray(value) || value.length < 2) throw invalid('schedule_times must be a list of at least two HH:MM times');
+  const times = value.map(readTime);
+  for (let k = 1; k < value.length; k++) {
+    if (String(value[k]) <= String(value[k - 1])) throw invalid('schedule_times must be ascending, without repeats');
+  }
+  if (value[0] !== info.schedule_time) throw invalid('schedule_time must be the first of schedule_times');
+  return times;
+}
+
+/** until (issue 46): absent or null for no end; else an ISO 8601 instant. */
+function readUntil(info: ScheduleInfo): number | null {
+  const value = info.until;
+  if (value === undefined || value === null) return null;
+  const ms =
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw invalid('until must be an ISO 8601 UTC instant');
+  const count = info.count;
+  if (count !== undefined && count !== null && !(Number.isInteger(count) && count >= 1)) {
+    throw invalid('count must be a positive integer');
+  }
+  return ms;
+}
+
 function readAnchor(info: ScheduleInfo, interval: number): CivilDate | null {
+  // A one-off runs on its date (issue 46).
+  if (info.schedule_type === 'once') {
+    const date = typeof info.anchor_date === 'string' ? parseDate(info.anchor_date) : null;
+    if (!date) throw invalid('anchor_date (YYYY-MM-DD) is the date of a once schedule');
+    if (interval !== 1) throw invalid('a once schedule has interval 1');
+    return date;
+  }
   // Sub-daily intervals count hours or minutes within each day: there is nothing to anchor.
   if (interval === 1 || SUB_DAILY_KINDS.includes(info.schedule_type)) return null;
   const anchor = typeof info.anchor_date === 'string' ? parseDate(info.anchor_date) : null;
@@ -63,13 +116,19 @@ function checkShape(rule: Rule): void {
   const needs: Record<ScheduleKind, boolean> = {
     daily: true,
     weekly: rule.daysOfWeek !== null,
-    monthly: rule.daysOfMonth !== null || rule.weeksOfMonth !== null,
-    yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null),
+    monthly: rule.daysOfMonth !== null || rule.weeksOfMonth !== null || rule.setPositions !== null,
+    yearly: rule.months !== null && (rule.daysOfMonth !== null || rule.weeksOfMonth !== null || rule.setPositions !== null),
     hourly: true,
     minutely: true,
+    once: true,
   };
   if (!needs[rule.kind]) throw invalid(`a ${rule.kind} schedule is missing the days it runs on`);
+  const days = [rule.daysOfWeek, rule.daysOfMonth, rule.weeksOfMonth, rule.months, rule.setPositions];
+  if (rule.kind === 'once' && days.some((d) => d !== null))
+    throw invalid('a once schedule runs on anchor_date only: no day fields');
   if (rule.weeksOfMonth && !rule.daysOfWeek) throw invalid('weeks_of_month needs days_of_week');
+  if (rule.setPositions && !rule.daysOfWeek) throw invalid('set_positions needs days_of_week');
+  if (rule.setPositions && rule.series) throw invalid('set_positions is for daily to yearly schedules only');
 }
 
 // The allowed values of each list, made once rather than as closures on every compile.
@@ -77,6 +136,8 @@ const isWeekday = (n: number) => n >= 0 && n <= 6;
 const isMonthDay = (n: number) => n === -1 || (n >= 1 && n <= 31);
 const isWeekOfMonth = (n: number) => n === -1 || (n >= 1 && n <= 5);
 const isMonth = (n: number) => n >= 1 && n <= 12;
+// A month has at most 31 days to choose among: BYSETPOS of 1..31 or -1..-31.
+const isSetPosition = (n: number) => n !== 0 && n >= -31 && n <= 31;
 
 function compile(info: ScheduleInfo): Rule {
   if (typeof info !== 'object' || info === null) throw invalid('not an object');
@@ -88,14 +149,18 @@ function compile(info: ScheduleInfo): Rule {
   const rule: Rule = {
     kind: info.schedule_type,
     ...readTime(info.schedule_time),
+    times: readTimes(info),
     daysOfWeek: intList(info.days_of_week, 'days_of_week', isWeekday),
     daysOfMonth: intList(info.days_of_month, 'days_of_month', isMonthDay),
     weeksOfMonth: intList(info.weeks_of_month, 'weeks_of_month', isWeekOfMonth),
     months: intList(info.months_of_year, 'months_of_year', isMonth),
+    setPositions: intList(info.set_positions ?? null, 'set_positions', isSetPosition),
+    positioned: null,
     interval,
     anchorDay,
     anchorPeriod: anchor && anchorDay !== null ? periodIndex(info.schedule_type, anchor, anchorDay) : null,
     zone: zoneOf(resolveZone(String(info.timezone ?? DEFAULT_TIMEZONE))),
+    until: readUntil(info),
     series: null,
   };
   if (SUB_DAILY_KINDS.includes(rule.kind)) rule.series = readSeries(info, rule);
@@ -111,11 +176,33 @@ function readSeries(info: ScheduleInfo, rule: Rule): DaySeries {
   const step = rule.kind === 'hourly' ? rule.interval * 60 : rule.interval;
   if (rule.interval > (MAX_STEP[rule.kind] ?? 0)) throw invalid(`interval of a ${rule.kind} schedule must be under a day`);
   const start = rule.hour * 60 + rule.minute;
-  if (info.end_time === null || info.end_time === undefined) return { start, end: 24 * 60 - 1, step };
+  if (info.end_time === null || info.end_time === undefined) return { start, end: 24 * 60 - 1, step, wrap: null };
   const end = readTime(info.end_time);
   const endMinutes = end.hour * 60 + end.minute;
-  if (endMinutes < start) throw invalid('end_time must not be before schedule_time');
-  return { start, end: endMinutes, step };
+  if (endMinutes >= start) return { start, end: endMinutes, step, wrap: null };
+  // Across midnight (issue 46): the series goes on after midnight at the same pace.
+  const late: DaySeries = { start, end: 24 * 60 - 1, step, wrap: null };
+  const firstAfterMidnight = start + Math.ceil((24 * 60 - start) / step) * step - 24 * 60;
+  const early: DaySeries | null =
+    firstAfterMidnight <= endMinutes ? { start: firstAfterMidnight, end: endMinutes, step, wrap: null } : null;
+  return { start, end: endMinutes, step, wrap: { late, early } };
+}
+
+/**
+ * The first run after `afterMs` of a window across midnight that starts on `date`: its evening
+ * on the date, then its small hours on the next date (each as seriesRunAfter finds them, DST
+ * included).
+ */
+function wrappedRunAfter(
+  rule: Rule,
+  wrap: NonNullable<DaySeries['wrap']>,
+  date: CivilDate,
+  day: number,
+  afterMs: number,
+): number | null {
+  const late = seriesRunAfter(rule, wrap.late, date, afterMs);
+  if (late !== null || !wrap.early) return late;
+  return seriesRunAfter(rule, wrap.early, dayAfter(date, day + 1), afterMs);
 }
 
 /** The first instant (to the minute) in [lo, hi] whose offset is `to`; lo has another offset. */
@@ -173,6 +260,22 @@ function seriesRunAfter(rule: Rule, series: DaySeries, date: CivilDate, afterMs:
   return best;
 }
 
+/**
+ * The first of a date's times of day strictly after `afterMs`, or null. Each time gets one instant,
+ * as a single time does (the earlier when clocks go back; moved past a gap); two times that land
+ * on the same instant (02:30 and 03:30 when 02:00 jumps to 03:00) run once.
+ */
+function timesRunAfter(rule: Rule, times: NonNullable<Rule['times']>, date: CivilDate, afterMs: number): number | null {
+  // The least instant, not the first in wall order: a time in the gap moves past the times just
+  // after it (New York, 8 March 2026: 02:30 runs at 03:30 EDT, after 03:00 EDT).
+  let best: number | null = null;
+  for (const { hour, minute } of times) {
+    const instant = localToInstant(date, hour, minute, rule.zone);
+    if (instant > afterMs && (best === null || instant < best)) best = instant;
+  }
+  return best;
+}
+
 /** Throws the ScheduleError nextRunAt would for a malformed schedule_info; walks no dates. */
 export function checkScheduleInfo(info: ScheduleInfo): void {
   compile(info);
@@ -207,6 +310,36 @@ function monthAllowed(rule: Rule, date: CivilDate): boolean {
 }
 
 function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
+  if (!dayMatches(rule, date, day)) return false;
+  if (rule.setPositions && !positionedDays(rule, date).has(date.day)) return false;
+  return inIntervalPeriod(rule, date, day);
+}
+
+/**
+ * The days of the date's month that set_positions picks: the month's days that the other fields
+ * allow, numbered from the first (1, 2 ...) and from the last (-1, -2 ...), as RFC 5545's BYSETPOS
+ * numbers the set a monthly rule expands to.
+ */
+function positionedDays(rule: Rule, date: CivilDate): ReadonlySet<number> {
+  const month = date.year * 12 + date.month;
+  if (rule.positioned?.month === month) return rule.positioned.days;
+  const matching: number[] = [];
+  const first = dayNumber(date.year, date.month, 1);
+  const length = daysInMonth(date.year, date.month);
+  for (let d = 1; d <= length; d++) {
+    if (dayMatches(rule, { year: date.year, month: date.month, day: d }, first + d - 1)) matching.push(d);
+  }
+  const days = new Set<number>();
+  for (const p of rule.setPositions ?? []) {
+    const d = p > 0 ? matching[p - 1] : matching[matching.length + p];
+    if (d !== undefined) days.add(d);
+  }
+  rule.positioned = { month, days };
+  return days;
+}
+
+/** Whether the date's weekday, day of the month and week of the month are the schedule's. */
+function dayMatches(rule: Rule, date: CivilDate, day: number): boolean {
   const length = daysInMonth(date.year, date.month);
   const isLast = date.day === length;
   if (rule.daysOfWeek && !rule.daysOfWeek.includes(weekdayOf(day))) return false;
@@ -216,7 +349,7 @@ function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
     const lastWeek = date.day + 7 > length;
     if (!rule.weeksOfMonth.includes(nth) && !(lastWeek && rule.weeksOfMonth.includes(-1))) return false;
   }
-  return inIntervalPeriod(rule, date, day);
+  return true;
 }
 
 /**
@@ -224,7 +357,22 @@ function dayAllowed(rule: Rule, date: CivilDate, day: number): boolean {
  * each gets one instant, so a wall time repeated when clocks go back never runs twice.
  */
 export function nextRunAt(info: ScheduleInfo, after: Date): Date {
+  return orEnded(firstRunAfter(compile(info), after), after);
+}
+
+/**
+ * The first run strictly after `after`, or null when the schedule has ended: a once schedule
+ * after its run, one with `until` (or `count`) after its last (issue 46). Throws, as nextRunAt
+ * does, for a malformed schedule_info and for no run in the next 400 years.
+ */
+export function nextRunOrNull(info: ScheduleInfo, after: Date): Date | null {
   return firstRunAfter(compile(info), after);
+}
+
+/** nextRunAt's answer: a schedule that has ended has no next run, which it cannot return. */
+function orEnded(run: Date | null, after: Date): Date {
+  if (run) return run;
+  throw new ScheduleError(`This schedule has ended: it has no run after ${after.toISOString().replace(/\.\d{3}Z$/, 'Z')}`);
 }
 
 /**
@@ -232,6 +380,12 @@ export function nextRunAt(info: ScheduleInfo, after: Date): Date {
  * compiled once. Throws now what nextRunAt would throw for a malformed schedule_info.
  */
 export function runSearch(info: ScheduleInfo): (after: Date) => Date {
+  const rule = compile(info);
+  return (after) => orEnded(firstRunAfter(rule, after), after);
+}
+
+/** runSearch that answers null once the schedule has ended (issue 46), as nextRunOrNull does. */
+export function runSearchOrNull(info: ScheduleInfo): (after: Date) => Date | null {
   const rule = compile(info);
   return (after) => firstRunAfter(rule, after);
 }
@@ -246,14 +400,29 @@ function dayAfter(date: CivilDate, day: number): CivilDate {
   return civilDate(day);
 }
 
-function firstRunAfter(rule: Rule, after: Date): Date {
+/** The one run of a once schedule, if it is after `afterMs` (and not past its until). */
+function onceRunAfter(rule: Rule, afterMs: number): Date | null {
+  const date = civilDate(rule.anchorDay as number);
+  const instant = rule.times
+    ? timesRunAfter(rule, rule.times, date, afterMs)
+    : localToInstant(date, rule.hour, rule.minute, rule.zone);
+  if (instant === null || instant <= afterMs || (rule.until !== null && instant > rule.until)) return null;
+  return new Date(instant);
+}
+
+function firstRunAfter(rule: Rule, after: Date): Date | null {
   const afterMs = after instanceof Date ? after.getTime() : NaN;
   if (!Number.isFinite(afterMs)) throw new ScheduleError('Invalid reference time: not a valid Date');
+  if (rule.kind === 'once') return onceRunAfter(rule, afterMs);
+  if (rule.until !== null && afterMs >= rule.until) return null;
+  // No date past the end's local date (and the day after it, for a shifted wall time) can run.
+  const lastDay = rule.until === null ? Number.POSITIVE_INFINITY : localDayNumber(rule.until, rule.zone) + 1;
   // One day early: a shifted wall time near midnight can land on the following local date.
   let day = Math.max(localDayNumber(afterMs, rule.zone) - 1, rule.anchorDay ?? -Infinity);
   let date = civilDate(day);
   const lastYear = date.year + HORIZON_YEARS;
   while (date.year <= lastYear) {
+    if (day > lastDay) return null;
     if (!monthAllowed(rule, date)) {
       day = dayNumber(date.year, date.month + 1, 1);
       date = civilDate(day);
@@ -261,9 +430,15 @@ function firstRunAfter(rule: Rule, after: Date): Date {
     }
     if (dayAllowed(rule, date, day)) {
       const instant = rule.series
-        ? seriesRunAfter(rule, rule.series, date, afterMs)
-        : localToInstant(date, rule.hour, rule.minute, rule.zone);
-      if (instant !== null && instant > afterMs) return new Date(instant);
+        ? rule.series.wrap
+          ? wrappedRunAfter(rule, rule.series.wrap, date, day, afterMs)
+          : seriesRunAfter(rule, rule.series, date, afterMs)
+        : rule.times
+          ? timesRunAfter(rule, rule.times, date, afterMs)
+          : localToInstant(date, rule.hour, rule.minute, rule.zone);
+      if (instant !== null && instant > afterMs) {
+        return rule.until !== null && instant > rule.until ? null : new Date(instant);
+      }
     }
     day++;
     date = dayAfter(date, day);

@@ -1,6 +1,7 @@
 import { isoSeconds } from '../domain/clock.js';
 import { type CivilDate, civilDate, formatDate } from './calendar.js';
 import { readCron } from './cron.js';
+import { onceInfo, onceOn, withEnds } from './endings.js';
 import { contradiction, ScheduleError } from './errors.js';
 import { checkTimesPer } from './families/frequency-words.js';
 import { type Facts, readFamilies } from './families/index.js';
@@ -10,7 +11,7 @@ import { hhmm, type SubDailyTiming, subDailyTiming } from './families/sub-daily.
 import { prefixZone, zonePrefix } from './families/zone-keywords.js';
 import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
-import { rejectBareDate } from './one-offs.js';
+import { isBareDate, rejectBareDate } from './one-offs.js';
 import { type Recurrence, resolveRecurrence } from './resolve.js';
 import { applyPeriod } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
@@ -78,6 +79,16 @@ function startDateOf(start: StartMention | null, now: Date, zone: string): Civil
   return start.relative ? relativeDate(start.relative, today) : null;
 }
 
+/** 'HH:MM' of each time of day, ascending without repeats: one unless several are named (issue 46). */
+function timesOfDay(facts: Facts): string[] {
+  if (facts.times.length < 2) {
+    const { hour, minute } = applyPeriod(facts.time, facts.period);
+    return [`${pad2(hour)}:${pad2(minute)}`];
+  }
+  const times = facts.times.map((t) => applyPeriod(t, facts.period)).map(({ hour, minute }) => `${pad2(hour)}:${pad2(minute)}`);
+  return [...new Set(times)].sort();
+}
+
 interface Parsed {
   info: ScheduleInfo;
   /** The start of the start date's day less a millisecond: no run before it. Null without a start. */
@@ -96,27 +107,64 @@ function parse(description: string, options: ParseOptions): Parsed {
     const zone = prefixed ? prefixZone(prefixed.name) : fallbackZone;
     const time = `${pad2(cron.hour)}:${pad2(cron.minute)}`;
     const end = cron.endTime === undefined ? {} : { end_time: cron.endTime };
-    const info = orderFields(withFields(cron.recurrence, { schedule_time: time, ...end, timezone: zone, anchor_date: null }));
-    return { info, notBefore: null };
+    const read = withFields(cron.recurrence, { schedule_time: time, ...end, timezone: zone, anchor_date: null });
+    if (cron.times) read.schedule_times = cron.times;
+    // rate(3 days) is pinned to its first run as "every 3 days" is.
+    const anchored = read.schedule_type === 'daily' ? withAnchor(orderFields(read), now, null) : orderFields(read);
+    return { info: anchored, notBefore: null };
   }
   const tokens = tokenize(text);
   correctTypos(tokens);
   const facts = readFamilies(tokens, text);
   rejectLeftovers(tokens, text, now);
   const zone = facts.zone?.zone ?? fallbackZone;
+  // "tomorrow at 9", "next Friday at 3pm", "on 3 March 2027" (issue 46): one run.
+  if (facts.once) return { info: orderFields(onceInfo(facts.once, facts, timesOfDay(facts), zone, now)), notBefore: null };
   const timing = subDailyTiming(facts);
-  if (timing) return { info: orderFields(subDailyInfo(timing, facts, tokens, text, zone)), notBefore: null };
+  if (timing) {
+    const info = orderFields(subDailyInfo(timing, facts, tokens, text, zone));
+    if (facts.ends.length === 0) return { info, notBefore: null };
+    return { info: orderFields(withEnds(info, facts.ends, now, now, null)), notBefore: null };
+  }
   // A time alone is every day at it, as cron descriptions say a daily cron ("At 07:30").
   const resolved = resolveRecurrence(facts, (facts.period?.daily ?? false) || facts.time !== null, text);
   checkTimesPer(facts, resolved);
   // After resolving, so an impossible date ("the 31st of April") is called that first.
-  rejectBareDate(tokens, facts, text);
+  if (isBareDate(tokens, facts)) {
+    // "April 9th until May" or "starting ...": a date that repeats nothing cannot start or end.
+    if (facts.ends.length > 0 || facts.start) rejectBareDate(tokens, facts, text);
+    return { info: orderFields(bareDateOnce(resolved, facts, zone, now)), notBefore: null };
+  }
   const start = startDateOf(facts.start, now, zone);
   const recurrence = start ? dayFromStart(resolved, facts, start) : resolved;
-  const { hour, minute } = applyPeriod(facts.time, facts.period);
-  const info = withFields(recurrence, { schedule_time: `${pad2(hour)}:${pad2(minute)}`, timezone: zone, anchor_date: null });
+  const times = timesOfDay(facts);
+  const info = withFields(recurrence, { schedule_time: times[0] as string, timezone: zone, anchor_date: null });
+  if (times.length > 1) info.schedule_times = times;
   const notBefore = start ? new Date(localToInstant(start, 0, 0, zoneOf(zone)) - 1) : null;
-  return { info: withAnchor(orderFields(info), now, start), notBefore };
+  const anchored = withAnchor(orderFields(info), now, start);
+  if (facts.ends.length === 0) return { info: anchored, notBefore };
+  const from = notBefore && notBefore.getTime() > now.getTime() ? notBefore : now;
+  return { info: orderFields(withEnds(anchored, facts.ends, now, from, start)), notBefore };
+}
+
+/**
+ * "April 9th at 7am", "the fourth Thursday of November" with no repeat word (issue 46): one run,
+ * on the next such date. Refused before issue 46 as a one-off date.
+ */
+function bareDateOnce(resolved: Recurrence, facts: Facts, zone: string, now: Date): ScheduleInfo {
+  const times = timesOfDay(facts);
+  const yearly = withFields(resolved, { schedule_time: times[0] as string, timezone: zone, anchor_date: null });
+  // The first day of the date after now: its first time, or the day after when every time has passed.
+  const first = nextRunAt({ ...yearly, schedule_time: '23:59' }, new Date(now.getTime()));
+  const date = civilDate(localDayNumber(first.getTime(), zoneOf(zone)));
+  const text = facts.months[0]?.token.text ?? '';
+  try {
+    return onceOn(date, times, zone, now, text);
+  } catch {
+    // Today's date whose times have passed: the same date next year.
+    const next = nextRunAt({ ...yearly, schedule_time: '23:59' }, new Date(first.getTime() + 1));
+    return onceOn(civilDate(localDayNumber(next.getTime(), zoneOf(zone))), times, zone, now, text);
+  }
 }
 
 /**
@@ -187,15 +235,21 @@ export function orderFields(info: ScheduleInfo): ScheduleInfo {
   return {
     schedule_type: info.schedule_type,
     schedule_time: info.schedule_time,
+    // Only schedules with several times of day have the list (issue 46): the others keep their keys.
+    ...(info.schedule_times === undefined ? {} : { schedule_times: info.schedule_times }),
     // Only sub-daily schedules have an end time: other shapes keep exactly the keys they had.
     ...(info.end_time === undefined ? {} : { end_time: info.end_time }),
     days_of_week: info.days_of_week,
     days_of_month: info.days_of_month,
     weeks_of_month: info.weeks_of_month,
     months_of_year: info.months_of_year,
+    ...(info.set_positions === undefined ? {} : { set_positions: info.set_positions }),
     interval: info.interval,
     timezone: info.timezone,
     anchor_date: info.anchor_date,
+    // Ends (issue 46): only schedules that have one carry them.
+    ...(info.until === undefined ? {} : { until: info.until }),
+    ...(info.count === undefined ? {} : { count: info.count }),
   };
 }
 

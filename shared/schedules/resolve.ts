@@ -71,6 +71,10 @@ function mergeNth(mentions: NthMention[]): NthMention | null {
   if (!first) return null;
   let merged = first;
   for (const m of rest) {
+    // "first business day and first Monday": positions among working days and weeks of the month.
+    if (Boolean(m.setPositions) !== Boolean(merged.setPositions)) {
+      throw new ScheduleError(`${quote(merged.text)} and ${quote(m.text)} together are not supported`);
+    }
     if (same(m.days, merged.days)) {
       merged = { ...merged, weeks: sortDays([...merged.weeks, ...m.weeks]), everyOrdinal: null };
     } else if (same(m.weeks, merged.weeks)) {
@@ -164,7 +168,7 @@ function requireUnit(p: Parts, allowed: UnitMention['unit'][], other: string): n
   return p.unit.interval;
 }
 
-type DayFields = Pick<Recurrence, 'days_of_week' | 'days_of_month' | 'weeks_of_month'>;
+type DayFields = Pick<Recurrence, 'days_of_week' | 'days_of_month' | 'weeks_of_month' | 'set_positions'>;
 
 /**
  * A recurrence with the day fields given and the others null. Written out, not as a shared
@@ -177,7 +181,7 @@ function recurrence(
   days: Partial<DayFields>,
   months_of_year: number[] | null = null,
 ): Recurrence {
-  return {
+  const made: Recurrence = {
     days_of_week: days.days_of_week ?? null,
     days_of_month: days.days_of_month ?? null,
     weeks_of_month: days.weeks_of_month ?? null,
@@ -185,10 +189,15 @@ function recurrence(
     schedule_type,
     interval,
   };
+  if (days.set_positions) made.set_positions = days.set_positions;
+  return made;
 }
 
 /** The day fields of a schedule picked by days of the month or by nth weekdays. */
 function dayFields(p: Parts): DayFields {
+  // "first business day" (issue 46): a position among the month's working days.
+  if (p.nth?.setPositions)
+    return { days_of_week: p.nth.days, days_of_month: null, weeks_of_month: null, set_positions: p.nth.weeks };
   if (p.nth) return { days_of_week: p.nth.days, days_of_month: null, weeks_of_month: p.nth.weeks };
   return { days_of_week: null, days_of_month: p.monthDays, weeks_of_month: null };
 }
@@ -200,14 +209,14 @@ function quarterly(p: Parts): Recurrence {
     throw new ScheduleError(`Say which ${quote(p.weekdays.text)} of the quarter, e.g. "first Monday of every quarter"`);
   }
   const days = p.nth || p.monthDays ? dayFields(p) : { ...dayFields(p), days_of_month: [1] };
-  const marks = days.weeks_of_month ?? days.days_of_month ?? [];
+  const marks = days.weeks_of_month ?? days.set_positions ?? days.days_of_month ?? [];
   const lastOnly = marks.every((v) => v === -1);
   if (!lastOnly && marks.includes(-1)) {
     const what = quote(p.nth?.text ?? p.monthDayText);
     throw new ScheduleError(`${what} mixes the first and last month of the quarter, which is not supported`);
   }
   const months_of_year = lastOnly ? QUARTER_LAST_MONTHS : QUARTER_FIRST_MONTHS;
-  return { schedule_type: 'monthly', ...days, months_of_year, interval: 1 };
+  return recurrence('monthly', 1, days, months_of_year);
 }
 
 function checkDatesExist(p: Parts, months: number[]): void {
@@ -242,7 +251,7 @@ function monthly(p: Parts): Recurrence {
   const what = p.nth?.text ?? p.monthDayText;
   if (p.unit?.unit === 'year') throw new ScheduleError(`Say which month ${quote(what)} is in, e.g. "every year on March 3"`);
   const interval = requireUnit(p, ['month'], what);
-  return { schedule_type: 'monthly', ...dayFields(p), months_of_year: null, interval };
+  return recurrence('monthly', interval, dayFields(p));
 }
 
 function weekly(p: Parts, days: DaySetMention): Recurrence {

@@ -86,7 +86,24 @@ function readHourWithSuffix(free: readonly Token[], i: number): ClockReading | n
   if (hour === null || !t) return null;
   if (next?.kind === 'ampm') return { hour, minute: 0, meridiem: next.lower as 'am' | 'pm', tokens: [t, next] };
   if (isWord(next, "o'clock", 'oclock')) return withMeridiem(free, i + 2, hour, 0, [t, next]);
+  // "9 o clock" (issue 46): the apostrophe left out.
+  const clock = free[i + 2];
+  if (isWord(next, 'o') && isWord(clock, 'clock')) return withMeridiem(free, i + 3, hour, 0, [t, next, clock]);
   return null;
+}
+
+/**
+ * "08h30", "8h05", "at 18h" (issue 46): hours and minutes around an "h", written together, as in
+ * French and much of Europe. Without minutes only after "at" ("18h" alone may be a duration).
+ */
+function readHourH(free: readonly Token[], i: number): ClockReading | null {
+  const [t, h, minutes] = [free[i], free[i + 1], free[i + 2]];
+  if (t?.kind !== 'num' || t.text.length > 2 || !isWord(h, 'h') || h.start !== t.end) return null;
+  if (minutes?.kind === 'num' && minutes.text.length === 2 && minutes.start === h.end) {
+    return { hour: t.value, minute: minutes.value, meridiem: null, tokens: [t, h, minutes] };
+  }
+  if (!isWord(free[i - 1], 'at')) return null;
+  return { hour: t.value, minute: 0, meridiem: null, tokens: [t, h] };
 }
 
 const MINUTE_WORDS: ReadonlyMap<string, number> = new Map([
@@ -128,7 +145,7 @@ function readAfterAt(free: readonly Token[], i: number): ClockReading | null {
   return { hour, minute: 0, meridiem: null, tokens: [t] };
 }
 
-const READERS = [readClock, readMilitary, readNamed, readHourWithSuffix, readPastTo, readAfterAt];
+const READERS = [readClock, readMilitary, readHourH, readNamed, readHourWithSuffix, readPastTo, readAfterAt];
 
 function invalidTime(text: string): ScheduleError {
   return new ScheduleError(`Invalid time of day ${quote(text)} in the schedule description`);
@@ -173,6 +190,11 @@ export interface TimeMention {
   explicitHalf: boolean;
   /** noon / midnight. */
   named: boolean;
+  /**
+   * Said in brackets right after another time ("12am (midnight)", "midnight (12am)"): the same
+   * time said again, not one more time of the day (a different one contradicts it).
+   */
+  restates?: boolean;
 }
 
 /** Moves a 12-hour reading into the named part of the day, then checks they agree. */

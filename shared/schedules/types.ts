@@ -1,6 +1,6 @@
-export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly' | 'hourly' | 'minutely';
+export type ScheduleKind = 'daily' | 'weekly' | 'monthly' | 'yearly' | 'hourly' | 'minutely' | 'once';
 
-export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly', 'hourly', 'minutely'];
+export const SCHEDULE_KINDS: readonly ScheduleKind[] = ['daily', 'weekly', 'monthly', 'yearly', 'hourly', 'minutely', 'once'];
 
 /** Schedules that run several times a day: every `interval` hours or minutes from `schedule_time`. */
 export const SUB_DAILY_KINDS: readonly ScheduleKind[] = ['hourly', 'minutely'];
@@ -20,6 +20,11 @@ export interface ScheduleInfo {
    */
   schedule_time: string;
   /**
+   * Daily to yearly schedules that run at several times of day only (absent otherwise): every
+   * time, 'HH:MM', ascending without repeats, at least two; `schedule_time` is its first.
+   */
+  schedule_times?: string[];
+  /**
    * Hourly and minutely only (absent otherwise): 'HH:MM', the latest time of day a run may
    * be at ("between 8am and 8pm"), or null for no limit before midnight.
    */
@@ -32,12 +37,27 @@ export interface ScheduleInfo {
   weeks_of_month: number[] | null;
   /** 1 = January ... 12 = December. */
   months_of_year: number[] | null;
+  /**
+   * Working days of the month (issue 46; absent otherwise): RFC 5545 BYSETPOS within each month
+   * over the days the other fields allow ("first business day": days_of_week Monday to Friday,
+   * set_positions [1]; "last weekday": [-1]). 1..23 or -1..-23, ascending with negatives last.
+   */
+  set_positions?: number[];
   /** Every N minutes / hours / days / weeks / months / years (unit given by schedule_type); default 1. */
   interval: number;
   /** IANA time zone name; default 'UTC'. */
   timezone: string;
   /**
-   * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly), else null. Runs happen only
+   * Schedules with an end only (issue 46; absent otherwise): the last instant a run may be at,
+   * ISO 8601 UTC with 'Z' and no milliseconds, inclusive ("until 31 December 2026" is that day's
+   * last second in `timezone`; "10 times" the tenth run).
+   */
+  until?: string;
+  /** "10 times" (issue 46; absent otherwise): how many runs, missed ones included; `until` is the last. */
+  count?: number;
+  /**
+   * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly); for a 'once'
+   * schedule (issue 46) the date of its one run; else null. Runs happen only
    * on or after it, in the periods (day / ISO week / month / year) that are a multiple of
    * `interval` away from the anchor's period.
    */

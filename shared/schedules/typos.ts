@@ -95,6 +95,21 @@ const KNOWN: ReadonlySet<string> = new Set([
   ...REAL_WORDS,
 ]);
 
+/**
+ * Misspellings people make that are two edits from the name (issue 46): Wednesday's silent "d"
+ * and "e". Read as the name wherever the word stands; errors still quote what was typed.
+ */
+const COMMON_MISSPELLINGS: ReadonlyMap<string, string> = new Map([
+  ['wendsday', 'wednesday'],
+  ['wendsdays', 'wednesdays'],
+  ['wensday', 'wednesday'],
+  ['wensdays', 'wednesdays'],
+  ['wedsday', 'wednesday'],
+  ['wedsdays', 'wednesdays'],
+  ['wednsday', 'wednesday'],
+  ['wednsdays', 'wednesdays'],
+]);
+
 /** Whether a and b are at most one insertion, deletion, substitution or adjacent swap apart. */
 export function oneEditApart(a: string, b: string): boolean {
   if (a === b) return true;
@@ -129,6 +144,11 @@ function namesNear(word: string): string[] {
 export function correctTypos(tokens: readonly Token[]): void {
   for (const t of tokens) {
     if (t.kind !== 'word') continue;
+    const common = COMMON_MISSPELLINGS.get(t.lower);
+    if (common) {
+      t.lower = common;
+      continue;
+    }
     const names = namesNear(t.lower);
     if (names.length > 1) {
       const choices = names.map(capitalise).join(' or ');

@@ -30,7 +30,7 @@ import type { StoredKnap } from '../domain/knaps.js';
 import { DUE_SHARDS, newRun, runId } from '../domain/runs.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
-import { nextRunAt } from '../schedules/index.js';
+import { nextRunOrNull } from '../schedules/index.js';
 
 export interface DispatchResult {
   /** Runs this pass created. */
@@ -108,7 +108,10 @@ const dispatchOne = async (
     result.created += 1;
     await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
   }
-  const claimed = await deps.repo.claimOccurrence(stored, isoSeconds(nextRunAt(info, now)));
+  // A one-off, or a schedule past its `until` (a `count` is stored as the `until` of its last
+  // run): no next occurrence, and the Knap leaves the due index.
+  const next = nextRunOrNull(info, now);
+  const claimed = await deps.repo.claimOccurrence(stored, next === null ? null : isoSeconds(next));
   if (claimed) {
     result.claimed += 1;
     if (!created) await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');

@@ -18,7 +18,7 @@ import {
 import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { checkVisibility, inputFields, scheduleOf } from './knap-service.js';
+import { checkVisibility, endsOnItsOwn, inputFields, resumeOf, scheduleOf } from './knap-service.js';
 import { knownOrgOf } from './meter.js';
 import type { Caller } from './request-state.js';
 
@@ -118,14 +118,20 @@ const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Re
   const now = deps.clock.now();
   const before = stored.knap;
   // When the schedule's inputs are as they were and the Knap was not re-activated, its runs stay as they were.
-  const reschedule = !sameSchedule(input, before) || (input.is_active && !before.is_active);
+  const same = sameSchedule(input, before);
+  const reschedule = !same || (input.is_active && !before.is_active);
+  // Activated again with the same words, a one-off or a schedule with an end resumes where it
+  // was (issue 46): after its last run it has no next run, rather than starting over.
+  const resume = same && endsOnItsOwn(before.schedule_info) && before.schedule_type === 'scheduled';
   // Deactivated: no next run (and so out of the due index) until activated again.
   return withRunState({
     ...before,
     ...inputFields(input, visibility),
     updated_at: now.toISOString(),
     // From now: missed runs are not caught up.
-    ...(reschedule ? await scheduleOf(input, now) : {}),
+    ...(reschedule
+      ? await (resume ? resumeOf(before.schedule_info as NonNullable<Knap['schedule_info']>, now) : scheduleOf(input, now))
+      : {}),
   });
 };
 

@@ -1,3 +1,4 @@
+import { isoSeconds } from '../domain/clock.js';
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage, type StoredKnap, withRunState } from '../domain/knaps.js';
@@ -34,6 +35,24 @@ export const scheduleOf = async (input: CreateKnapInput, now: Date): Promise<Pic
     if (error instanceof ScheduleError) throw badRequest(error.detail);
     throw error;
   }
+};
+
+/**
+ * A schedule that ends by itself (issue 46): a one-off run, or one with an end ("until ...",
+ * "10 times"). Re-read from its words when the Knap is activated again, it would start over
+ * ("tomorrow" would be a new tomorrow); it resumes instead (resumeOf).
+ */
+export const endsOnItsOwn = (info: Knap['schedule_info']): info is NonNullable<Knap['schedule_info']> =>
+  info !== null && (info.schedule_type === 'once' || typeof info.until === 'string');
+
+/** The stored schedule, from now: the run after now, or null once the schedule has ended. */
+export const resumeOf = async (
+  info: NonNullable<Knap['schedule_info']>,
+  now: Date,
+): Promise<Pick<Knap, 'schedule_info' | 'next_run_at'>> => {
+  const { nextRunOrNull } = await scheduleParser();
+  const next = nextRunOrNull(info, now);
+  return { schedule_info: info, next_run_at: next ? isoSeconds(next) : null };
 };
 
 /** The Knap's fields a client sets (create, PATCH), with what follows from them. */

@@ -334,19 +334,27 @@ export class DynamoRepository implements Repository {
     return { due: items.length, oldest: typeof first === 'string' ? (first.split('#')[0] ?? null) : null };
   }
 
-  async claimOccurrence(stored: StoredKnap, next: string): Promise<boolean> {
+  async claimOccurrence(stored: StoredKnap, next: string | null): Promise<boolean> {
     const { knap, ownership, version } = stored;
+    // An ended schedule has no next occurrence: the Knap leaves the due index (as an inactive one has none).
+    const move =
+      next === null
+        ? { UpdateExpression: 'SET next_run_at = :next, version = :claimedVersion REMOVE gsi3pk, gsi3sk', due: {} }
+        : {
+            UpdateExpression: 'SET next_run_at = :next, gsi3sk = :due, version = :claimedVersion',
+            due: { ':due': `${next}#${knap.uuid}` },
+          };
     return this.ifStillAt(version, (condition) =>
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.knap(ownership.orgName, knap.uuid),
-          UpdateExpression: 'SET next_run_at = :next, gsi3sk = :due, version = :claimedVersion',
+          UpdateExpression: move.UpdateExpression,
           ...condition,
           ExpressionAttributeValues: {
             ...condition.ExpressionAttributeValues,
             ':next': next,
-            ':due': `${next}#${knap.uuid}`,
+            ...move.due,
             ':claimedVersion': version + 1,
           },
         }),

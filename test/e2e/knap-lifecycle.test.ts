@@ -244,6 +244,34 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
       expect(resumed.next_run_at).toBe('2026-12-21T09:00:00Z');
     });
 
+    test('issue 46: a one-off and a schedule with an end resume when activated again, and never start over', async () => {
+      // 2026-12-16T12:00:00Z, a Wednesday (the test before moved the clock here).
+      const once = (
+        await newKnap({ name: 'Once', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'tomorrow at 9' } })
+      ).knap;
+      expect(once.schedule_info).toEqual(scheduleInfo({ schedule_type: 'once', anchor_date: '2026-12-17' }));
+      expect(once.next_run_at).toBe('2026-12-17T09:00:00Z');
+      const ends = (
+        await newKnap({
+          name: 'Thrice',
+          schedule_type: 'scheduled',
+          tool_metadata: { schedule_description: 'every day 3 times' },
+        })
+      ).knap;
+      expect(ends.schedule_info).toEqual(scheduleInfo({ until: '2026-12-19T09:00:00Z', count: 3 }));
+      for (const knap of [once, ends])
+        expect((await json(await patchKnap(tokens.me, knap.uuid, { is_active: false }))).is_active).toBe(false);
+      await clockAt('2026-12-18T12:00:00Z');
+      const onceAgain = await json(await patchKnap(tokens.me, once.uuid, { is_active: true }));
+      expect(onceAgain).toMatchObject({ is_active: true, schedule_info: once.schedule_info, next_run_at: null });
+      const endsAgain = await json(await patchKnap(tokens.me, ends.uuid, { is_active: true }));
+      expect(endsAgain).toMatchObject({
+        is_active: true,
+        schedule_info: ends.schedule_info,
+        next_run_at: '2026-12-19T09:00:00Z',
+      });
+    });
+
     test('manual again: no schedule', async () => {
       const { knap } = await newKnap({ name: 'Unscheduled', ...weekly });
       const manual = await json(await patchKnap(tokens.me, knap.uuid, { schedule_type: 'manual' }));

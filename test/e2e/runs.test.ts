@@ -1,5 +1,5 @@
 /** Runs, as the contract's "Runs" section fixes them: scheduled, manual and after-meeting, and their history. */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { runId } from '../../shared/domain/runs.js';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
@@ -202,6 +202,54 @@ describe('scheduled runs', () => {
     expect(await api.deps.repo.backfillDueIndex()).toBe(0);
     await dispatch();
     expect((await runsOf(knap.uuid)).map((run) => run.scheduled_for)).toEqual(['2027-11-02T09:00:00Z']);
+  });
+});
+
+describe('schedules that end: a one-off, a count, an end date', () => {
+  /** The Knap as stored: its next run, and whether the dispatcher's due index still holds it. */
+  const stored = async (uuid: string) => {
+    const documents = createDocumentClient({ endpoint: api.table.endpoint });
+    try {
+      const { Item } = await documents.send(new GetCommand({ TableName: api.table.tableName, Key: key.knap('runs', uuid) }));
+      return { next_run_at: Item?.next_run_at ?? null, due: Item?.gsi3pk !== undefined };
+    } finally {
+      documents.destroy();
+    }
+  };
+
+  test('a one-off runs once, then leaves the due index; later passes make nothing', async () => {
+    await clockAt('2028-03-01T08:00:00Z');
+    const knap = await newKnap(scheduled('on 3 March 2028 at 14:00', { tool_metadata: { timezone: 'UTC' } }));
+    expect(knap.schedule_info).toMatchObject({ schedule_type: 'once' });
+    await clockAt('2028-03-03T14:00:10Z');
+    await dispatch();
+    expect((await runsOf(knap.uuid)).map((run) => run.scheduled_for)).toEqual(['2028-03-03T14:00:00Z']);
+    expect(await stored(knap.uuid)).toEqual({ next_run_at: null, due: false });
+    expect((await getKnap(knap.uuid)).next_run_at).toBeNull();
+    // (The other tests' Knaps of this table run meanwhile: only this one's runs are counted.)
+    await clockAt('2028-03-10T14:00:10Z');
+    await dispatch();
+    expect(await runsOf(knap.uuid)).toHaveLength(1);
+  });
+
+  test('"3 times" runs exactly three times, whatever passes come and go, missed ones included', async () => {
+    await clockAt('2028-04-01T08:00:00Z');
+    const knap = await newKnap(scheduled('every day at 9am, 3 times', { tool_metadata: { timezone: 'UTC' } }));
+    expect(knap.schedule_info).toMatchObject({ count: 3, until: '2028-04-03T09:00:00Z' });
+    for (const at of ['2028-04-01T09:00:05Z', '2028-04-01T09:00:30Z', '2028-04-02T09:00:05Z']) {
+      await clockAt(at);
+      await dispatch();
+    }
+    // A restart: the dispatcher has no memory of its own, the table counts for it.
+    await clockAt('2028-04-05T12:00:00Z');
+    await dispatch();
+    await dispatch();
+    expect((await runsOf(knap.uuid)).map((run) => run.scheduled_for).sort()).toEqual([
+      '2028-04-01T09:00:00Z',
+      '2028-04-02T09:00:00Z',
+      '2028-04-03T09:00:00Z',
+    ]);
+    expect(await stored(knap.uuid)).toEqual({ next_run_at: null, due: false });
   });
 });
 

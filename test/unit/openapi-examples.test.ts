@@ -136,11 +136,17 @@ test('every time of day in an example is one (no "schedule_time": "40:52")', () 
 
 test('the schedule examples are what the parser answers', () => {
   const clock: Clock = { now: () => new Date(PREVIEW_ASKED_AT) };
-  const preview = found.find(({ at }) => at.startsWith('/paths/~1api~1studio~1schedules~1preview/post/responses/200'));
-  const request = Object.values(schedulePreviewRequestExamples)[0]?.value;
-  expect(request).toBeDefined();
-  const asked = v.parse(componentSchemas.SchedulePreviewRequest, request);
-  expect(preview?.value).toEqual(previewSchedule(Schedules, { clock } as Deps, asked));
+  // Each request example and the response example of the same name (issue 46 added "several_times").
+  expect(Object.keys(schedulePreviewRequestExamples).length).toBeGreaterThanOrEqual(2);
+  for (const [name, example] of Object.entries(schedulePreviewRequestExamples)) {
+    const preview = found.find(
+      ({ at }) =>
+        at.startsWith('/paths/~1api~1studio~1schedules~1preview/post/responses/200') && at.endsWith(`/examples/${name}`),
+    );
+    expect(preview).toBeDefined();
+    const asked = v.parse(componentSchemas.SchedulePreviewRequest, example?.value);
+    expect(preview?.value).toEqual(previewSchedule(Schedules, { clock } as Deps, asked));
+  }
 
   const metadata = SCHEDULED_KNAP.tool_metadata as { schedule_description: string; timezone: string };
   const described = describeSchedule(metadata.schedule_description, {

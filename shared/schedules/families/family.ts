@@ -9,7 +9,33 @@ import type { PeriodMention, TimeMention } from '../time-of-day.js';
 import type { Token } from '../tokens.js';
 import type { Unit } from '../vocabulary.js';
 import type { TimesPerMention } from './frequency-words.js';
+import type { RelativeDay } from './relative-start.js';
 import type { StartMention } from './start-date.js';
+
+/** A date as written: with its year, or without (the next one on or after today). */
+export interface WrittenDate {
+  year: number | null;
+  month: number;
+  day: number;
+}
+
+/**
+ * An end (issue 46, ends.ts): "until 31 December 2026" (a date, its day included), "10 times"
+ * (a count of runs), "for 4 weeks" (a duration from the start, or from today).
+ */
+export interface EndMention {
+  date?: WrittenDate;
+  count?: number;
+  duration?: { unit: 'day' | 'week' | 'month' | 'year'; n: number };
+  text: string;
+}
+
+/** A one-off run (issue 46, one-offs.ts): "tomorrow", "next Friday", "on 3 March 2027". */
+export interface OnceMention {
+  date: WrittenDate | null;
+  relative: RelativeDay | null;
+  text: string;
+}
 
 export interface UnitMention {
   unit: Unit;
@@ -28,6 +54,11 @@ export interface NthMention {
   text: string;
   /** "every second Tuesday": without a month in sight it means every other Tuesday. */
   everyOrdinal: number | null;
+  /**
+   * "first business day", "last weekday" (issue 46): `weeks` are positions among the month's
+   * `days` (RFC 5545 BYSETPOS), not weeks of the month.
+   */
+  setPositions?: boolean;
 }
 
 export interface ValueMention {
@@ -93,7 +124,9 @@ export type Fact =
   | { kind: 'window'; window: WindowMention }
   | { kind: 'timesPer'; timesPer: TimesPerMention }
   | { kind: 'weeksOfMonth'; weeks: WeeksMention }
-  | { kind: 'excludedMonths'; months: MonthSetMention };
+  | { kind: 'excludedMonths'; months: MonthSetMention }
+  | { kind: 'end'; end: EndMention }
+  | { kind: 'once'; once: OnceMention };
 
 /** What a family read at a position. */
 export interface Claim {

@@ -3,7 +3,8 @@
  * 18th", "three times a week on Mon, Wed and Fri", "3x a week", "semi-monthly on the 1st and 15th", and "daily
  * on the 5th and 20th of the month" (the narrower rule wins). "N times a <unit>" is the unit, and
  * the days named must be exactly N in each unit (checkTimesPer, after resolving); alone it says
- * too little and is refused. A daily word beside a month (quarter, year) and days of the month
+ * too little and is refused. "twice a day" needs that many times of day ("twice a day at 9am and
+ * 5pm", issue 46). A daily word beside a month (quarter, year) and days of the month
  * or nth weekdays is dropped before resolving (narrowDaily), and so is a weekly one ("weekly on
  * the first Monday of the month"): the days say when it runs.
  */
@@ -73,11 +74,6 @@ function readPer(free: readonly Token[], i: number): { unit: Unit; length: numbe
 
 function facts(view: View, i: number, length: number, count: number, unit: Unit): ReturnType<typeof claim> {
   const phrase = text(view, view.free.slice(i, i + length));
-  if (unit === 'day') {
-    throw new ScheduleError(
-      `${quote(phrase)} is not supported: one time of day per schedule; for several runs a day say e.g. "every 12 hours" or "every 2 hours between 8am and 8pm"`,
-    );
-  }
   if (count < 1) throw new ScheduleError(`${quote(phrase)} is not a number of runs`);
   return claim(view, i, length, [
     { kind: 'unit', unit: { unit, interval: 1, text: phrase } },
@@ -138,11 +134,29 @@ function runsPer(r: Recurrence, unit: Unit): number | null {
   return null;
 }
 
+/** "twice a day at 9am and 5pm": as many times of day as runs a day (issue 46). */
+function checkTimesADay(times: TimesPerMention, facts: Facts): void {
+  const found = facts.times.length;
+  if (found === times.count) return;
+  const example = `"${times.text} at 9am and 5pm"`;
+  if (found === 0) {
+    throw new ScheduleError(
+      `Please say the times of day ${quote(times.text)} runs at, e.g. ${example}; for runs spread over the day say e.g. "every 12 hours"`,
+    );
+  }
+  const named = facts.times.map((t) => quote(t.text)).join(', ');
+  throw new ScheduleError(`${quote(times.text)} does not match the times named (${named}): say e.g. ${example}`);
+}
+
 /** "twice a month" must name two days a month: the 3rd and the 18th, not one and not three. */
 export function checkTimesPer(facts: Facts, recurrence: Recurrence): void {
   const [times, other] = facts.timesPer;
   if (!times) return;
   if (other) throw contradiction(times.text, other.text);
+  if (times.unit === 'day') {
+    checkTimesADay(times, facts);
+    return;
+  }
   const named = facts.weekdayGroups.length + facts.monthDays.length + facts.nth.length + facts.weeksOfMonth.length > 0;
   const example: Readonly<Record<Unit, string>> = {
     day: '',

@@ -14,14 +14,17 @@ import { bareMonthDays, months } from './calendar-dates.js';
 import { dayLists } from './day-lists.js';
 import { dayNumbers } from './day-numbers.js';
 import { daysOfTheWeek } from './days-of-the-week.js';
+import { ends } from './ends.js';
 import { exclusions } from './exclusions.js';
 import type {
   DaySetMention,
+  EndMention,
   Fact,
   FrequencyMention,
   MinuteMention,
   MonthSetMention,
   NthMention,
+  OnceMention,
   PhraseFamily,
   Stage,
   UnitMention,
@@ -34,11 +37,13 @@ import type {
 import { frequencyWords, type TimesPerMention } from './frequency-words.js';
 import { intervals } from './intervals.js';
 import { monthExclusions } from './month-exclusions.js';
-import { deicticDates } from './one-offs.js';
+import { deicticDates, writtenDates } from './one-offs.js';
 import { openEnded } from './open-ended.js';
 import { ordinalDays } from './ordinal-days.js';
 import { partsOfDay } from './parts-of-day.js';
+import { placeNames } from './place-names.js';
 import { relativeStart } from './relative-start.js';
+import { severalTimes } from './several-times.js';
 import type { StartMention } from './start-date.js';
 import { startDate } from './start-date.js';
 import { subDaily } from './sub-daily.js';
@@ -65,16 +70,20 @@ export type {
 };
 
 export const FAMILIES: readonly PhraseFamily[] = [
+  ends,
   openEnded,
   relativeStart,
   startDate,
   deicticDates,
+  writtenDates,
   zoneKeywords,
   zoneNames,
   placeTimes,
   zoneWordAfterPlace,
+  placeNames,
   subDaily,
   timesOfDay,
+  severalTimes,
   partsOfDay,
   startingAtTime,
   daysOfTheWeek,
@@ -98,7 +107,10 @@ export interface Facts {
   start: StartMention | null;
   /** The first zone named (settle has made sure any other is the same zone). */
   zone: ZoneMention | null;
+  /** The first time of day named. */
   time: TimeMention | null;
+  /** Every time of day named, in the order written, each once ("12am (midnight)" is one). */
+  times: TimeMention[];
   period: PeriodMention | null;
   units: UnitMention[];
   weekdayGroups: DaySetMention[];
@@ -118,11 +130,25 @@ export interface Facts {
   weeksOfMonth: WeeksMention[];
   /** "except August": months taken out of the others (issue 25, family 7). */
   excludedMonths: MonthSetMention[];
+  /** "until 31 December 2026", "10 times", "for 4 weeks" (issue 46, family 4). */
+  ends: EndMention[];
+  /** "tomorrow", "next Friday", "on 3 March 2027" (issue 46, family 4). */
+  once: OnceMention | null;
 }
 
 /** The facts of one kind. */
 const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K) =>
   facts.filter((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
+
+/** Each time of day once, in the order written; a time restated in brackets is not one more. */
+function distinctTimes(mentions: readonly TimeMention[]): TimeMention[] {
+  const times: TimeMention[] = [];
+  for (const m of mentions) {
+    if (m.restates) continue;
+    if (!times.some((t) => t.time.hour === m.time.hour && t.time.minute === m.time.minute)) times.push(m);
+  }
+  return times;
+}
 
 function gather(facts: readonly Fact[]): Facts {
   const periods = ofKind(facts, 'period').map((f) => f.period);
@@ -131,6 +157,7 @@ function gather(facts: readonly Fact[]): Facts {
     start: ofKind(facts, 'start')[0]?.start ?? null,
     zone: ofKind(facts, 'zone')[0]?.zone ?? null,
     time: ofKind(facts, 'time')[0]?.time ?? null,
+    times: distinctTimes(ofKind(facts, 'time').map((f) => f.time)),
     // Any "every morning" or "nightly" makes the part of the day a daily recurrence.
     period: period ? { ...period, daily: periods.some((p) => p.daily) } : null,
     units: ofKind(facts, 'unit').map((f) => f.unit),
@@ -146,6 +173,8 @@ function gather(facts: readonly Fact[]): Facts {
     timesPer: ofKind(facts, 'timesPer').map((f) => f.timesPer),
     weeksOfMonth: ofKind(facts, 'weeksOfMonth').map((f) => f.weeks),
     excludedMonths: ofKind(facts, 'excludedMonths').map((f) => f.months),
+    ends: ofKind(facts, 'end').map((f) => f.end),
+    once: ofKind(facts, 'once')[0]?.once ?? null,
   };
 }
 

@@ -1,16 +1,29 @@
 /**
- * Family 10, one-offs are not recurrences: "tomorrow", "tonight", "this Tuesday at 4pm", "next
- * Friday", "coming Monday" name one date. Refused, never claimed: the detail says how to ask for
- * a recurrence. Bare dates ("April 9th") are refused after resolving, in ../one-offs.ts.
+ * Family 10 and issue 46, family 4, one-off runs: "tomorrow at 9", "today at 5pm", "next Friday
+ * at 3pm", "this Tuesday", "coming Monday" (relative to today in the schedule's zone), and a
+ * written date with its year, "on 3 March 2027 at 14:00", "once on Wednesday 3 March 2027",
+ * "2027-03-03": schedule_type "once" (parse.ts). "tonight", "yesterday" and a picked month ("next
+ * April") stay refused, with how to say it. Bare dates without a year ("April 9th") are read
+ * after resolving, in parse.ts.
  */
-import { quote } from '../errors.js';
+import { dayNumber, daysInMonth, weekdayOf } from '../calendar.js';
+import { quote, ScheduleError } from '../errors.js';
 import { oneOff } from '../one-offs.js';
 import { isWord, spanText, type Token } from '../tokens.js';
-import { MONTHS, WEEKDAYS } from '../vocabulary.js';
-import type { PhraseFamily } from './family.js';
+import { MONTH_NAMES, MONTHS, WEEKDAY_NAMES, WEEKDAYS } from '../vocabulary.js';
+import { claim, type PhraseFamily } from './family.js';
+import type { RelativeDay } from './relative-start.js';
+import { readDate } from './start-date.js';
 
-/** Words that name one day by themselves. */
-const DAY_DEICTICS = ['today', 'tomorrow', 'tonight', 'yesterday', 'tmrw', 'tmr'];
+/** Words that name one day by themselves, and the day they name. */
+const DAY_DEICTICS: ReadonlyMap<string, number> = new Map([
+  ['today', 0],
+  ['tomorrow', 1],
+  ['tmrw', 1],
+  ['tmr', 1],
+]);
+/** Refused: "tonight" needs a time in the evening, "yesterday" is past. */
+const REFUSED_DEICTICS = ['tonight', 'yesterday'];
 /** Words that pick one occurrence of the weekday or month after them. */
 const PICKERS = ['this', 'next', 'coming', 'upcoming'];
 
@@ -19,10 +32,16 @@ const isDayOrMonth = (t: Token | undefined): t is Token => t?.kind === 'word' &&
 export const deicticDates: PhraseFamily = {
   name: 'one-off dates',
   stage: 'one-offs',
-  read({ free, description }, i) {
+  read(view, i) {
+    const { free, description } = view;
     const t = free[i];
     if (t?.kind !== 'word') return null;
-    if (DAY_DEICTICS.includes(t.lower)) throw oneOff(quote(t.text), 'every day at 9am');
+    const offset = DAY_DEICTICS.get(t.lower);
+    if (offset !== undefined) {
+      const relative: RelativeDay = { kind: 'day', offset };
+      return claim(view, i, 1, [{ kind: 'once', once: { date: null, relative, text: t.text } }]);
+    }
+    if (REFUSED_DEICTICS.includes(t.lower)) throw oneOff(quote(t.text), 'tomorrow at 8pm" or "every day at 9am');
     // Not "last": "last Friday" is the last Friday of each month.
     const picked = free[i + 1];
     if (!PICKERS.includes(t.lower) || !isDayOrMonth(picked)) return null;
@@ -30,7 +49,47 @@ export const deicticDates: PhraseFamily = {
     const after = free[i + 2];
     const range = after?.kind === 'dash' || isWord(after, 'to', 'through', 'thru', 'till', 'until');
     if (t.lower === 'this' && (/days$/.test(picked.lower) || range)) return null;
-    const example = WEEKDAYS.has(picked.lower) ? `every ${picked.text}` : `every year on ${picked.text} 1`;
-    throw oneOff(`${quote(t.text)} (in ${quote(spanText(description, [t, picked]))})`, example);
+    const weekday = WEEKDAYS.get(picked.lower);
+    // "next Monday to Friday": a range of days is no one-off run, and not a recurrence either.
+    if (weekday === undefined || /days$/.test(picked.lower) || range) {
+      const example = weekday !== undefined ? `every ${picked.text}` : `every year on ${picked.text} 1`;
+      throw oneOff(`${quote(t.text)} (in ${quote(spanText(description, [t, picked]))})`, example);
+    }
+    // "next Friday" is the Friday of next week (as relative-start.ts reads it), "this Friday" the coming one.
+    const relative: RelativeDay = { kind: 'weekday', day: weekday, after: t.lower === 'next' };
+    const text = spanText(description, [t, picked]);
+    return claim(view, i, 2, [{ kind: 'once', once: { date: null, relative, text } }]);
+  },
+};
+
+/** "on 3 March 2027", "once on Wednesday 3 March 2027", "2027-03-03": a date with its year. */
+export const writtenDates: PhraseFamily = {
+  name: 'written dates',
+  stage: 'one-offs',
+  read(view, i) {
+    const { free, description } = view;
+    const weekdayToken = free[i];
+    const weekday =
+      weekdayToken?.kind === 'word' && !/days$/.test(weekdayToken.lower) ? WEEKDAYS.get(weekdayToken.lower) : undefined;
+    const reading = readDate(free, weekday === undefined ? i : i + 1);
+    if (!reading) return null;
+    const tokens = [...(weekday === undefined ? [] : [weekdayToken as Token]), ...reading.tokens];
+    const text = spanText(description, tokens);
+    const { year, month, day } = reading;
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+      throw new ScheduleError(`${quote(text)} is not a valid date`);
+    }
+    const actual = weekdayOf(dayNumber(year, month, day));
+    if (weekday !== undefined && weekday !== actual) {
+      const date = `${day} ${MONTH_NAMES[month]} ${year}`;
+      throw new ScheduleError(`${quote(text)}: ${date} is a ${WEEKDAY_NAMES[actual]}, not a ${WEEKDAY_NAMES[weekday]}`);
+    }
+    return claim(view, i, tokens.length, [{ kind: 'once', once: { date: { year, month, day }, relative: null, text } }]);
+  },
+  settle(facts) {
+    const onces = facts.flatMap((f) => (f.kind === 'once' ? [f.once] : []));
+    const [first, second] = onces;
+    if (first && second)
+      throw new ScheduleError(`Only one date per one-off run, found ${quote(first.text)} and ${quote(second.text)}`);
   },
 };

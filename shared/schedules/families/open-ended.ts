@@ -128,7 +128,8 @@ function endDateAt(free: readonly Token[], i: number): boolean {
   );
 }
 
-const NO_END = 'a schedule runs until the Knap is deactivated or deleted, and schedule_info has no end';
+/** Since issue 46 ends are read (ends.ts): what reaches here is an end in words it does not read. */
+const NO_END = 'say the date, e.g. "until 31 December 2026", or a number of runs, e.g. "10 times" or "for 4 weeks"';
 
 function refuseEndDate(view: View, i: number): never | null {
   const { free } = view;
@@ -144,7 +145,7 @@ function refuseEndDate(view: View, i: number): never | null {
   let j = i + lead;
   while (j < free.length && !isWord(free[j], 'every', 'each', 'at', 'daily', 'weekly', 'monthly')) j++;
   const what = text(view, free.slice(i, Math.max(j, i + lead + 1)));
-  throw new ScheduleError(`An end date (${quote(what)}) is not supported: ${NO_END}; deactivate the Knap when it should stop`);
+  throw new ScheduleError(`An end date (${quote(what)}) is not understood: ${NO_END}`);
 }
 
 const COUNT_UNITS = [
@@ -187,9 +188,7 @@ function refuseCount(view: View, i: number): never | null {
     return null;
   }
   const what = text(view, free.slice(i, j));
-  throw new ScheduleError(
-    `A number of runs (${quote(what)}) is not supported: ${NO_END}; deactivate the Knap when it should stop`,
-  );
+  throw new ScheduleError(`A number of runs (${quote(what)}) is not understood: ${NO_END}`);
 }
 
 const ALL_WEEK: readonly string[][] = [

@@ -33,8 +33,8 @@ interface DateReading {
   tokens: Token[];
 }
 
-/** "30 November 2026", "November 30 2026", "2026-11-30". */
-function readDate(free: readonly Token[], i: number): DateReading | null {
+/** "30 November 2026", "November 30 2026", "2026-11-30" (shared with ends.ts and one-offs.ts). */
+export function readDate(free: readonly Token[], i: number): DateReading | null {
   const [a, b, c, d, e] = free.slice(i, i + 5);
   const monthB = monthOf(b);
   if (isDay(a) && monthB !== undefined && isYear(c))

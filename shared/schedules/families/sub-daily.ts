@@ -7,8 +7,9 @@
  * when the description has a frequency, so other schedules read exactly as before.
  *
  * Runs restart each day at the window's start (or midnight), as cron's hour steps do. Without
- * a window the interval must divide the day (every 5 hours would leave a 4-hour gap at
- * midnight): say the window instead. The dispatcher starts runs once a minute, so nothing
+ * a window an hour interval must divide the day (every 5 hours would leave a 4-hour gap at
+ * midnight): say the window instead. Minutes need not (issue 46): "every 7 minutes" restarts at
+ * midnight, and is said back so. The dispatcher starts runs once a minute, so nothing
  * finer than a minute is accepted.
  */
 import { contradiction, quote, ScheduleError } from '../errors.js';
@@ -182,6 +183,18 @@ function readWindow(view: View, i: number): Claim | null {
   return claim(view, i, length, [fact]);
 }
 
+/**
+ * "restarting at midnight", "restarting each day" (issue 46): how a step that does not divide
+ * the day is said back ("Every 7 minutes, restarting at midnight"); every series restarts so.
+ */
+function readRestart(view: View, i: number): Claim | null {
+  const { free } = view;
+  if (!isWord(free[i], 'restarting', 'restart', 'restarts', 'resetting')) return null;
+  const filler = isWord(free[i + 1], 'at', 'each', 'every') ? 1 : 0;
+  if (!isWord(free[i + 1 + filler], 'midnight', 'day')) return null;
+  return claim(view, i, 2 + filler, []);
+}
+
 export const subDaily: PhraseFamily = {
   name: 'every N hours or minutes',
   stage: 'sub-daily',
@@ -189,7 +202,7 @@ export const subDaily: PhraseFamily = {
     const found = readFrequency(view, i) ?? readEverySecond(view, i);
     if (found) return found;
     if (!hasFrequency(view)) return null;
-    return readMinute(view, i) ?? readWindow(view, i);
+    return readMinute(view, i) ?? readRestart(view, i) ?? readWindow(view, i);
   },
   settle(facts) {
     const frequencies = facts.flatMap((f) => (f.kind === 'frequency' ? [f.frequency] : []));
@@ -235,11 +248,10 @@ export function checkSubDailyInterval(
     const hint = unit === 'hour' && interval >= 24 ? '; for once a day or less often say e.g. "every day at 9am"' : '';
     throw new ScheduleError(`${quote(phrase)} is not a supported interval (${unit}s: 1 to ${max})${hint}`);
   }
-  if (!windowed && !DIVIDES_DAY[unit](interval)) {
-    const choices =
-      unit === 'hour'
-        ? '1, 2, 3, 4, 6, 8 or 12 hours'
-        : 'a number of minutes that divides the day (5, 10, 15, 20, 30, 45, 90...)';
+  // Minutes that do not divide the day restart at midnight (issue 46): "every 7 minutes" runs
+  // 00:00, 00:07 ... 23:55, then 00:00. Hours still do not: "every 5 hours" would be 00, 05 ... 20.
+  if (!windowed && unit === 'hour' && !DIVIDES_DAY[unit](interval)) {
+    const choices = '1, 2, 3, 4, 6, 8 or 12 hours';
     throw new ScheduleError(
       `${quote(phrase)} does not divide the day, so runs would not keep the same pace across midnight: use ${choices}, or give the hours, e.g. "${words} between 8am and 8pm"`,
     );
@@ -292,12 +304,10 @@ export function subDailyTiming(facts: Facts): SubDailyTiming | null {
   }
   const end = window?.end ?? null;
   if (window && end !== null) {
-    if (end < start) {
-      throw new ScheduleError(
-        `${quote(window.text)} runs backwards or across midnight, which is not supported: say e.g. "between 8am and 8pm"`,
-      );
-    }
-    if (end - start < step) {
+    // Across midnight (issue 46): "between 9pm and 2am" runs 21:00 ... 23:00, 00:00 ... 02:00,
+    // the small hours belonging to the evening before.
+    const span = end >= start ? end - start : end + MINUTES_PER_DAY - start;
+    if (span < step) {
       throw new ScheduleError(
         `${quote(freq.text)} ${quote(window.text)} runs only once a day (at ${hhmm(start)}): say e.g. "every day at ${hhmm(start)}"`,
       );

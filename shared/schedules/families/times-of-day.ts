@@ -1,12 +1,26 @@
 /**
- * Family 8 and the times before it: the (single) time of day. "9am", "17:45", "1730 hrs",
- * "seven am", "half past nine", "quarter to 6", "noon", "at 8". The readers themselves are in
- * ../time-of-day.ts; this family claims what they read, with the "at" before it.
+ * Family 8 and the times before it: each time of day. "9am", "17:45", "1730 hrs", "seven am",
+ * "half past nine", "quarter to 6", "noon", "at 8". The readers themselves are in
+ * ../time-of-day.ts; this family claims what they read, with the "at" before it. Several times
+ * ("at 9am and 5pm") are several facts: families/several-times.ts reads bare lists and settles
+ * them together.
  */
-import { contradiction, quote, ScheduleError } from '../errors.js';
 import { fixesHalf, readAt, type TimeMention, toTwentyFour } from '../time-of-day.js';
-import { isWord, spanText } from '../tokens.js';
-import { claim, type PhraseFamily } from './family.js';
+import { isWord, spanText, type Token } from '../tokens.js';
+import { claim, type PhraseFamily, type View } from './family.js';
+
+/** Tokens a time is made of: a time right before another, in brackets, is said twice. */
+const TIME_WORDS = ['noon', 'midday', 'midnight', "o'clock", 'oclock', 'hrs', 'hr', 'hours', 'h'];
+const isTimeToken = (t: Token | undefined): boolean =>
+  t?.used === true && (t.kind === 'clock' || t.kind === 'num' || t.kind === 'ampm' || isWord(t, ...TIME_WORDS));
+
+/** "12am (midnight)": the reading at `first` follows a claimed time with only a bracket between. */
+function restatesPrevious(view: View, first: Token): boolean {
+  const k = view.all.indexOf(first);
+  const before = view.all[k - 1];
+  if (!isTimeToken(before)) return false;
+  return /^\s*[([]\s*$/.test(view.description.slice(before?.end ?? 0, first.start));
+}
 
 export const timesOfDay: PhraseFamily = {
   name: 'times of day',
@@ -22,19 +36,7 @@ export const timesOfDay: PhraseFamily = {
       named: reading.named === true,
     };
     const at = view.free[i - 1];
+    if (restatesPrevious(view, isWord(at, 'at') ? at : (reading.tokens[0] as Token))) time.restates = true;
     return claim(view, i, reading.tokens.length, [{ kind: 'time', time }], isWord(at, 'at') ? [at] : []);
-  },
-  /** One time per schedule; "12am (midnight)" says the same time twice, which is one time. */
-  settle(facts) {
-    const times = facts.flatMap((f) => (f.kind === 'time' ? [f.time] : []));
-    const [found, ...rest] = times;
-    if (!found) return;
-    for (const t of rest) {
-      const named = t.named || found.named;
-      const same = found.time.hour === t.time.hour && found.time.minute === t.time.minute;
-      if (named && same) continue;
-      if (named) throw contradiction(found.text, t.text);
-      throw new ScheduleError(`Only one time of day per schedule is supported, found ${quote(found.text)} and ${quote(t.text)}`);
-    }
   },
 };

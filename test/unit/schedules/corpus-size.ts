@@ -6,9 +6,11 @@ import { groups, rejectedGroups } from './corpus.js';
 
 /**
  * "family 4 across DST: ..." -> "family 4"; "issue 25, family 2: ..." -> "i25 f2"; other issue 25
- * groups are "i25 other"; groups before issue 9 count as "base".
+ * groups are "i25 other"; "issue 46, family 1: ..." -> "i46 f1"; groups before issue 9 count as "base".
  */
 const familyOf = (name: string): string => {
+  const i46 = /^issue 46, family (\d+)/.exec(name);
+  if (i46) return `i46 f${i46[1]}`;
   const i25 = /^issue 25, family (\d+)/.exec(name);
   if (i25) return `i25 f${i25[1]}`;
   if (name.startsWith('issue 25')) return 'i25 other';
@@ -28,6 +30,7 @@ const order = (f: string): number => {
   if (f === 'base') return 0;
   if (f === 'i25 other') return 300;
   if (f.startsWith('i25 f')) return 200 + Number(f.slice(5));
+  if (f.startsWith('i46 f')) return 400 + Number(f.slice(5));
   return Number(f.split(' ')[1]);
 };
 const rows = [...sizes].sort(([a], [b]) => order(a) - order(b));

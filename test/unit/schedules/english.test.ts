@@ -1,6 +1,7 @@
 /** sayScheduleInEnglish: exact sentences, and every sentence read back by the parser. */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import { zoneInWords } from '../../../shared/schedules/english.js';
 import {
   describeSchedule,
   nextRunAt,
@@ -116,7 +117,53 @@ const sentences: Array<[ScheduleInfo, string]> = [
     weekly([1], { interval: 3, anchor_date: '2026-12-07', months_of_year: [12] }),
     'Every 3 weeks on Monday in December at 09:00, starting Monday 7 December 2026, UTC',
   ],
-  [info({ timezone: 'Etc/GMT-2' }), 'Every day at 09:00, Etc/GMT-2'],
+  // Issue 46: working days of the month (set_positions).
+  [monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [1] }), 'On the first weekday of every month at 09:00, UTC'],
+  [
+    monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [1], months_of_year: [1, 4, 7, 10] }),
+    'On the first weekday of every quarter at 09:00, UTC',
+  ],
+  [monthly({ days_of_week: [0, 6], set_positions: [-1] }), 'On the last weekend day of every month at 09:00, UTC'],
+  [
+    yearly([1], { days_of_week: [1, 2, 3, 4, 5], set_positions: [1] }),
+    'Every year on the first weekday of January at 09:00, UTC',
+  ],
+  [
+    monthly({ days_of_week: [1, 2, 3, 4, 5], set_positions: [6], interval: 3, anchor_date: '2026-03-09' }),
+    'Every 3 months on the 6th weekday at 09:00, starting Monday 9 March 2026, UTC',
+  ],
+  // Issue 46: one-off runs and ends.
+  [
+    info({ schedule_type: 'once', anchor_date: '2026-03-06', schedule_time: '15:00' }),
+    'Once on Friday 6 March 2026 at 15:00, UTC',
+  ],
+  [info({ until: '2026-12-31T23:59:59Z' }), 'Every day at 09:00, UTC, until Thursday 31 December 2026'],
+  [
+    info({ timezone: 'Europe/Berlin', until: '2026-12-31T22:59:59Z' }),
+    'Every day at 09:00, Europe/Berlin, until Thursday 31 December 2026',
+  ],
+  [info({ until: '2026-03-14T09:00:00Z', count: 10 }), 'Every day at 09:00, UTC, 10 times'],
+  // Issue 46: several times of day, each said.
+  [info({ schedule_times: ['09:00', '17:00'] }), 'Every day at 09:00 and 17:00, UTC'],
+  [
+    weekly([1, 2, 3, 4, 5], { schedule_time: '08:30', schedule_times: ['08:30', '12:30', '16:30'] }),
+    'Every weekday at 08:30, 12:30 and 16:30, UTC',
+  ],
+  [
+    info({ schedule_times: ['09:00', '21:00'], interval: 2, anchor_date: '2026-03-04' }),
+    'Every 2 days at 09:00 and 21:00, starting Wednesday 4 March 2026, UTC',
+  ],
+  // Issue 46: IANA's fixed offsets, whose POSIX sign reads backwards, as UTC offsets.
+  [info({ timezone: 'Etc/GMT-2' }), 'Every day at 09:00, UTC+02:00'],
+  [info({ timezone: 'Etc/GMT+5' }), 'Every day at 09:00, UTC-05:00'],
+  [info({ timezone: 'Etc/GMT+12' }), 'Every day at 09:00, UTC-12:00'],
+  [info({ timezone: 'Etc/GMT-14' }), 'Every day at 09:00, UTC+14:00'],
+  [info({ timezone: 'Etc/GMT' }), 'Every day at 09:00, Etc/GMT'],
+  // Issue 46: minutes that do not divide the day restart at midnight, and say so.
+  [
+    info({ schedule_type: 'minutely', schedule_time: '00:00', end_time: null, interval: 7 }),
+    'Every 7 minutes, restarting at midnight, UTC',
+  ],
   [info({ timezone: 'US/Eastern' }), 'Every day at 09:00, US/Eastern'],
   [info({ timezone: 'America/Argentina/Buenos_Aires' }), 'Every day at 09:00, America/Argentina/Buenos_Aires'],
   // The first run, not the anchor as stored, when the anchor is no run date: Sunday 8 March
@@ -157,6 +204,12 @@ const sentences: Array<[ScheduleInfo, string]> = [
 
 const NOW = new Date('2026-03-04T10:00:00Z');
 const FROM = new Date('2026-01-01T00:00:00Z');
+
+test('issue 46: set positions among other days than weekdays (no description makes them) are said truthfully', () => {
+  expect(sayScheduleInEnglish(monthly({ days_of_week: [1, 3], set_positions: [2] }))).toBe(
+    'On the second of the Mondays and Wednesdays of every month at 09:00, UTC',
+  );
+});
 
 describe('sayScheduleInEnglish: exact sentences', () => {
   test.each(sentences)('%j', (schedule, sentence) => {
@@ -216,7 +269,11 @@ describe('sayScheduleInEnglish: every accepted corpus phrase, said back and read
   test.each(accepted)('[$group] "$phrase"', ({ info: original, now }) => {
     const sentence = sayScheduleInEnglish(original);
     expect(sentence).toMatch(/^[A-Z]/);
-    expect(sentence.endsWith(`, ${original.timezone}`)).toBe(true);
+    // The zone as stored, a fixed offset as "UTC+02:00" (issue 46).
+    // An end (issue 46) follows the zone: ", until Thursday 31 December 2026", ", 10 times".
+    const withoutEnd = sentence.replace(/, (until [^,]*|\d+ times)$/, '');
+    expect(withoutEnd.endsWith(`, ${zoneInWords(original.timezone)}`)).toBe(true);
+    if (original.until) expect(sentence).toMatch(/, (until [^,]*|\d+ times)$/);
     if (SUB_DAILY_KINDS.includes(original.schedule_type)) {
       // "Every 4 hours at :00", "Every 20 minutes", "Every 3 hours from 08:00 to 20:00": no anchor.
       expect(sentence).toMatch(/^Every (hour|minute|\d+ (hours|minutes))\b/);
@@ -247,10 +304,18 @@ const time = fc
   .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
   .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
 const anchor = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true });
-/** Days of a month (days_of_month) or nth weekdays (weeks_of_month with days_of_week). */
+/** Issue 46: positions among the working days (or weekend days) of each month. */
+const setPositions = fc.record({
+  days_of_week: fc.constantFrom([1, 2, 3, 4, 5], [0, 6]).map((d) => [...d]),
+  set_positions: fc
+    .uniqueArray(fc.constantFrom(1, 2, 3, 4, 5, 8, -1), { minLength: 1, maxLength: 2 })
+    .map((v) => [...v].sort((a, b) => (a === -1 ? 99 : a) - (b === -1 ? 99 : b))),
+});
+/** Days of a month (days_of_month), nth weekdays (weeks_of_month with days_of_week) or set positions. */
 const monthDays = fc.oneof(
   monthDaySet.map((days) => ({ days_of_month: days })),
   fc.record({ weeks_of_month: weekSet, days_of_week: weekdaySet }),
+  setPositions,
 );
 
 const shapes = fc.oneof(
@@ -271,11 +336,13 @@ const shapes = fc.oneof(
   // The parser's quarters: the first months, or the last ones when every mark is "last".
   monthDays
     .filter((days) => {
-      const marks = 'days_of_month' in days ? days.days_of_month : days.weeks_of_month;
+      const marks =
+        'days_of_month' in days ? days.days_of_month : 'set_positions' in days ? days.set_positions : days.weeks_of_month;
       return marks.every((m) => m === -1) || !marks.includes(-1);
     })
     .map((days) => {
-      const marks = 'days_of_month' in days ? days.days_of_month : days.weeks_of_month;
+      const marks =
+        'days_of_month' in days ? days.days_of_month : 'set_positions' in days ? days.set_positions : days.weeks_of_month;
       const months = marks.every((m) => m === -1) ? [3, 6, 9, 12] : [1, 4, 7, 10];
       return { schedule_type: 'monthly' as const, ...days, months_of_year: months, interval: 1 };
     }),
@@ -343,7 +410,7 @@ const subDailyShapes = fc.oneof(
     end_time: null,
   })),
   fc
-    .constantFrom(1, 2, 5, 10, 15, 20, 30, 45, 90, 120, 360)
+    .constantFrom(1, 2, 5, 7, 10, 11, 15, 20, 30, 45, 90, 100, 120, 360)
     .map((interval) => ({ schedule_type: 'minutely' as const, interval, schedule_time: '00:00', end_time: null })),
   // Within the hours of a window, any step that fits in it twice.
   fc.integer({ min: 1, max: 11 }).chain((interval) =>
@@ -363,6 +430,16 @@ const subDailyShapes = fc.oneof(
     })),
   ),
 );
+/** Issue 46: windows across midnight, from the evening into the small hours, two runs at least. */
+const acrossMidnight = fc
+  .tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 18 * 60, max: 24 * 60 - 1 }), fc.integer({ min: 0, max: 6 * 60 }))
+  .filter(([hours, start, end]) => end + 24 * 60 - start >= hours * 60)
+  .map(([interval, start, end]) => ({
+    schedule_type: 'hourly' as const,
+    interval,
+    schedule_time: hhmm(start),
+    end_time: hhmm(end),
+  }));
 const subDailyDays = fc.oneof(
   fc.constant({}),
   weekdaySet.map((days) => ({ days_of_week: days })),
@@ -370,7 +447,7 @@ const subDailyDays = fc.oneof(
   monthDaySet.map((days) => ({ days_of_month: days })),
 );
 const subDailySchedules = fc
-  .tuple(subDailyShapes, subDailyDays, fc.constantFrom(...ZONES))
+  .tuple(fc.oneof(subDailyShapes, acrossMidnight), subDailyDays, fc.constantFrom(...ZONES))
   .map(([shape, days, timezone]) => info({ ...shape, ...days, timezone }));
 
 describe('sayScheduleInEnglish: random hourly and minutely schedules', () => {
@@ -386,6 +463,43 @@ describe('sayScheduleInEnglish: random hourly and minutely schedules', () => {
         },
       ),
       { numRuns: 100, seed: 25 },
+    );
+  });
+});
+
+// ---- issue 46: random schedules with several times of day ---------------------------------------
+
+const timeSet = fc
+  .uniqueArray(
+    fc.integer({ min: 0, max: 24 * 60 - 1 }).map((m) => hhmm(m)),
+    { minLength: 2, maxLength: 4 },
+  )
+  .map((times) => [...times].sort());
+const severalTimesSchedules = fc.tuple(shapes, timeSet, fc.constantFrom(...ZONES), anchor).map(([shape, times, timezone, date]) =>
+  info({
+    ...shape,
+    schedule_time: times[0] as string,
+    schedule_times: times,
+    timezone,
+    anchor_date: shape.interval > 1 ? date.toISOString().slice(0, 10) : null,
+  }),
+);
+
+describe('sayScheduleInEnglish: random schedules at several times of day (issue 46)', () => {
+  test('read back, each gives the same next 20 runs (DST days included)', () => {
+    fc.assert(
+      fc.property(
+        severalTimesSchedules,
+        fc.constantFrom('2026-03-07T12:00:00Z', '2026-03-28T12:00:00Z', '2026-10-24T20:00:00Z'),
+        (schedule, at) => {
+          const from = new Date(at);
+          const expected = runs(schedule, from);
+          fc.pre(expected[0] !== 'no further run');
+          const back = parseSchedule(sayScheduleInEnglish(schedule), { now: NOW });
+          expect(runs(back, from)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200, seed: 46 },
     );
   });
 });

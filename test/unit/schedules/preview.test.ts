@@ -39,8 +39,18 @@ test.each<[string, string | null, number]>([
   ['every other week on Tuesday at 7:45pm starting next Tuesday', 'Australia/Sydney', 9],
   ['every 5 years on the fifth Wednesday of February', 'UTC', 50],
   ['0 9 * * 1-5', 'Europe/Paris', 1],
+  // Issue 46: every time of day among the runs.
+  ['at 9am and 5pm on weekdays', 'Europe/Berlin', 6],
+  ['0 9,17 * * 1-5', 'America/New_York', 10],
+  // Issue 46: a schedule that ends has fewer runs than asked for.
+  ['every day 10 times', 'UTC', 50],
+  ['every Monday for 4 weeks', 'Europe/Berlin', 50],
+  ['tomorrow at 9am and 5pm', 'America/New_York', 5],
 ])('%s (%s, count %d): the runs nextRunAt finds one after another', (description, timezone, count) => {
   const preview = previewSchedule(Schedules, deps, { schedule_description: description, timezone, count });
   expect(preview).toEqual(expected(description, timezone, count));
+  if (/10 times/.test(description)) expect(preview.next_runs).toHaveLength(10);
+  if (/4 weeks/.test(description)) expect(preview.next_runs).toHaveLength(4);
+  if (/tomorrow/.test(description)) expect(preview.next_runs).toHaveLength(2);
   expect(preview.next_runs[0]).toBe(describeSchedule(description, { timezone: timezone ?? undefined, now: NOW }).next_run_at);
 });

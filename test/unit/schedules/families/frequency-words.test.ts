@@ -27,8 +27,10 @@ describe('issue 25, family 5: a frequency word narrowed by a rule', () => {
     expect(readWith(frequencyWords, phrase).claimed).toEqual([]);
   });
 
-  test('"twice a day" is refused: one time of day per schedule', () => {
-    expect(() => readWith(frequencyWords, 'twice a day')).toThrow('"twice a day" is not supported');
+  test('"twice a day" is the day, with two runs in it (issue 46: the times are checked after resolving)', () => {
+    const read = readWith(frequencyWords, 'twice a day');
+    expect(read.facts.timesPer).toEqual([expect.objectContaining({ count: 2, unit: 'day' })]);
+    expect(read.claimed).toEqual(['twice', 'a', 'day']);
   });
 
   const facts = (x: Partial<Facts>): Facts => ({ ...readWith(frequencyWords, '').facts, ...x });

@@ -170,6 +170,8 @@ describe('family 1: said back', () => {
     // Shapes the parser does not make: said with the hours, which read back as the same runs.
     [hourly({ interval: 5 }), 'Every 5 hours from 00:00 to 23:59, UTC'],
     [hourly({ interval: 2, schedule_time: '03:00' }), 'Every 2 hours from 03:00 to 23:59, UTC'],
+    // Issue 46, family 5: an end before the start is a window across midnight.
+    [hourly({ schedule_time: '21:00', end_time: '02:00' }), 'Every hour from 21:00 to 02:00, UTC'],
   ])('%j', (info, sentence) => {
     expect(sayScheduleInEnglish(info)).toBe(sentence);
   });
@@ -178,7 +180,6 @@ describe('family 1: said back', () => {
 describe('family 1: malformed schedule_info is a ScheduleError', () => {
   test.each([
     ['end_time on a daily schedule', scheduleInfo({ end_time: '17:00' })],
-    ['end_time before schedule_time', hourly({ schedule_time: '09:00', end_time: '08:00' })],
     ['end_time not HH:MM', hourly({ end_time: '25:00' })],
     ['24 hours', hourly({ interval: 24 })],
     ['1440 minutes', minutely({ interval: 1440 })],

@@ -7,6 +7,9 @@ describe('family 7: time zones people name', () => {
     ['9am CEST', 'Europe/Berlin', ['CEST']],
     ['9am UTC+2', 'Etc/GMT-2', ['UTC+2']],
     ['9am PT', 'America/Los_Angeles', ['PT']],
+    // Issue 46: a zone's winter and summer abbreviations together.
+    ['9am CET/CEST', 'Europe/Berlin', ['CET/CEST']],
+    ['9am PST/PDT', 'America/Los_Angeles', ['PST/PDT']],
   ])('names: %s', (phrase, zone, claimed) => {
     const read = readWith(zoneNames, phrase);
     expect(read.facts.zone?.zone).toBe(zone);
@@ -21,6 +24,10 @@ describe('family 7: time zones people name', () => {
     const read = readWith(placeTimes, phrase);
     expect(read.facts.zone?.zone).toBe(zone);
     expect(read.claimed).toEqual(claimed);
+  });
+
+  test('abbreviations of two zones in one pair contradict each other (issue 46)', () => {
+    expect(() => readWith(zoneNames, '9am EST/PST')).toThrow('Conflicting time zones "EST" and "PST"');
   });
 
   test('two zones contradict each other', () => {
