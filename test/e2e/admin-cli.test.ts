@@ -286,27 +286,34 @@ describe("the deployed table's region", () => {
   });
 });
 
-describe('backfill-due-index', () => {
-  test('adds the due-index entry of scheduled Knaps stored without one, once', async () => {
-    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { createDocumentClient } = await import('../../shared/store/dynamo-client.js');
-    const documents = createDocumentClient({ endpoint: api.table.endpoint });
-    // A scheduled Knap as an earlier version stored it: no gsi3 keys, no version.
+/** A scheduled Knap as an earlier version stored it: no gsi3 keys, no version. */
+const putKnapWithoutDueEntry = async (orgName: string, uuid: string): Promise<void> => {
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { createDocumentClient } = await import('../../shared/store/dynamo-client.js');
+  const documents = createDocumentClient({ endpoint: api.table.endpoint });
+  try {
     await documents.send(
       new PutCommand({
         TableName: api.table.tableName,
         Item: {
-          pk: 'ORG#backfill',
-          sk: 'KNAP#8a9b0c1d-0000-4000-8000-000000000001',
+          pk: `ORG#${orgName}`,
+          sk: `KNAP#${uuid}`,
           type: 'knap',
-          uuid: '8a9b0c1d-0000-4000-8000-000000000001',
+          uuid,
           schedule_type: 'scheduled',
           is_active: true,
           next_run_at: '2030-01-01T09:00:00Z',
         },
       }),
     );
+  } finally {
     documents.destroy();
+  }
+};
+
+describe('backfill-due-index', () => {
+  test('adds the due-index entry of scheduled Knaps stored without one, once', async () => {
+    await putKnapWithoutDueEntry('backfill', '8a9b0c1d-0000-4000-8000-000000000001');
     const first = await admin('backfill-due-index', '--json');
     expect(first.status).toBe(0);
     expect(JSON.parse(first.out).added).toBeGreaterThanOrEqual(1);
@@ -321,25 +328,7 @@ describe('backfill-due-index', () => {
 
 describe('migrate', () => {
   test('runs every step in order, and a second run changes nothing', async () => {
-    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { createDocumentClient } = await import('../../shared/store/dynamo-client.js');
-    const documents = createDocumentClient({ endpoint: api.table.endpoint });
-    // A scheduled Knap as an earlier version stored it: no gsi3 keys, no version.
-    await documents.send(
-      new PutCommand({
-        TableName: api.table.tableName,
-        Item: {
-          pk: 'ORG#migrate',
-          sk: 'KNAP#8a9b0c1d-0000-4000-8000-000000000002',
-          type: 'knap',
-          uuid: '8a9b0c1d-0000-4000-8000-000000000002',
-          schedule_type: 'scheduled',
-          is_active: true,
-          next_run_at: '2030-01-01T09:00:00Z',
-        },
-      }),
-    );
-    documents.destroy();
+    await putKnapWithoutDueEntry('migrate', '8a9b0c1d-0000-4000-8000-000000000002');
     const first = await admin('migrate', '--json');
     expect(first.status).toBe(0);
     const steps = (JSON.parse(first.out) as { steps: { id: string; changed: Record<string, number> }[] }).steps;
