@@ -91,7 +91,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'oauth',
     method: 'POST',
     path: '/api/oauth/revoke',
-    entry: 'functions/revoke-token/handler.ts',
+    entry: 'functions/oauth/revoke-token.ts',
     description: 'OAuth 2.0 token revocation (RFC 7009)',
   },
   {
@@ -99,7 +99,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'oauth',
     method: 'POST',
     path: '/api/oauth/introspect',
-    entry: 'functions/introspect-token/handler.ts',
+    entry: 'functions/oauth/introspect-token.ts',
     description: 'OAuth 2.0 token introspection (RFC 7662)',
   },
   {
@@ -107,7 +107,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'oauth',
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
-    entry: 'functions/oauth-metadata/handler.ts',
+    entry: 'functions/oauth/oauth-metadata.ts',
     description: 'OAuth 2.0 authorization server metadata (RFC 8414), public',
   },
   {
@@ -123,7 +123,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools',
-    entry: 'functions/list-knaps/handler.ts',
+    entry: 'functions/knaps/list-knaps.ts',
     description: 'List the Knaps the authenticated API client may see',
   },
   {
@@ -131,7 +131,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools/{uuid}',
-    entry: 'functions/get-knap/handler.ts',
+    entry: 'functions/knaps/get-knap.ts',
     description: 'Read one Knap the authenticated API client may see',
   },
   {
@@ -139,7 +139,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'PATCH',
     path: '/api/studio/knap-tools/{uuid}',
-    entry: 'functions/update-knap/handler.ts',
+    entry: 'functions/knaps/update-knap.ts',
     description: 'Change a Knap the authenticated API client created (JSON merge patch)',
   },
   {
@@ -147,7 +147,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'DELETE',
     path: '/api/studio/knap-tools/{uuid}',
-    entry: 'functions/delete-knap/handler.ts',
+    entry: 'functions/knaps/delete-knap.ts',
     description: 'Delete a Knap the authenticated API client created',
   },
   {
@@ -155,7 +155,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'POST',
     path: '/api/studio/knap-tools/{uuid}/runs',
-    entry: 'functions/start-run/handler.ts',
+    entry: 'functions/knaps/start-run.ts',
     description: 'Run a Knap now (a manual run), delivered to the organization webhooks',
   },
   {
@@ -163,7 +163,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'GET',
     path: '/api/studio/knap-tools/{uuid}/runs',
-    entry: 'functions/list-runs/handler.ts',
+    entry: 'functions/knaps/list-runs.ts',
     description: "A Knap's runs, newest first",
   },
   {
@@ -171,7 +171,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'POST',
     path: '/api/studio/meeting-transcriptions',
-    entry: 'functions/report-meeting/handler.ts',
+    entry: 'functions/knaps/report-meeting.ts',
     description: 'A meeting was transcribed: run every after-meeting Knap the client sees, once per meeting',
   },
   {
@@ -179,7 +179,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'knaps',
     method: 'POST',
     path: '/api/studio/schedules/preview',
-    entry: 'functions/preview-schedule/handler.ts',
+    entry: 'functions/knaps/preview-schedule.ts',
     description: 'Read a schedule description: schedule_info, the next runs, and the schedule in plain English',
   },
   {
@@ -187,7 +187,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'GET',
     path: '/api/admin/clients',
-    entry: 'functions/admin-list-clients/handler.ts',
+    entry: 'functions/admin/admin-list-clients.ts',
     description: "The organization's API clients (admins only)",
   },
   {
@@ -195,7 +195,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'POST',
     path: '/api/admin/clients',
-    entry: 'functions/admin-create-client/handler.ts',
+    entry: 'functions/admin/admin-create-client.ts',
     description: 'Create an API client; its secret is shown this once (admins only)',
   },
   {
@@ -203,7 +203,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'POST',
     path: '/api/admin/clients/{client_id}/secret',
-    entry: 'functions/admin-regenerate-secret/handler.ts',
+    entry: 'functions/admin/admin-regenerate-secret.ts',
     description: 'A new secret for an API client: its tokens stop working (admins only)',
   },
   {
@@ -211,7 +211,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'PATCH',
     path: '/api/admin/clients/{client_id}',
-    entry: 'functions/admin-update-client/handler.ts',
+    entry: 'functions/admin/admin-update-client.ts',
     description: "Change an API client's name, description or rate limit (admins only)",
   },
   {
@@ -219,7 +219,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'DELETE',
     path: '/api/admin/clients/{client_id}',
-    entry: 'functions/admin-revoke-client/handler.ts',
+    entry: 'functions/admin/admin-revoke-client.ts',
     description: 'Revoke an API client for good (admins only)',
   },
   {
@@ -227,7 +227,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'GET',
     path: '/api/admin/webhooks',
-    entry: 'functions/admin-list-webhooks/handler.ts',
+    entry: 'functions/admin/admin-list-webhooks.ts',
     description: "The organization's webhook endpoints (admins only)",
   },
   {
@@ -235,7 +235,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'POST',
     path: '/api/admin/webhooks',
-    entry: 'functions/admin-add-webhook/handler.ts',
+    entry: 'functions/admin/admin-add-webhook.ts',
     description: 'Add a webhook endpoint; its signing secret is shown this once (admins only)',
   },
   {
@@ -243,7 +243,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'DELETE',
     path: '/api/admin/webhooks/{endpoint_id}',
-    entry: 'functions/admin-remove-webhook/handler.ts',
+    entry: 'functions/admin/admin-remove-webhook.ts',
     description: 'Remove a webhook endpoint (admins only)',
   },
   {
@@ -251,7 +251,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'GET',
     path: '/api/admin/runs',
-    entry: 'functions/admin-list-runs/handler.ts',
+    entry: 'functions/admin/admin-list-runs.ts',
     description: "The organization's runs, newest first, with their delivery attempts (admins only)",
   },
   {
@@ -259,7 +259,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'POST',
     path: '/api/admin/runs/{run_id}/redeliver',
-    entry: 'functions/admin-redeliver-run/handler.ts',
+    entry: 'functions/admin/admin-redeliver-run.ts',
     description: 'Deliver a run again, with the same webhook-id (admins only)',
   },
   {
@@ -267,7 +267,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'admin',
     method: 'GET',
     path: '/api/admin/audit-events',
-    entry: 'functions/admin-audit-events/handler.ts',
+    entry: 'functions/admin/admin-audit-events.ts',
     description: "The organization's audit log, newest first (admins only)",
   },
   {
@@ -275,7 +275,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'pages',
     method: 'GET',
     path: '/console',
-    entry: 'functions/console/handler.ts',
+    entry: 'functions/pages/console.ts',
     description: 'The admin console: a page for organization admins (public; it signs in with the admin issuer)',
     assets: ['console/dist/index.html', 'console/dist/app.js', 'console/dist/app.css'],
   },
@@ -284,7 +284,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'pages',
     method: 'GET',
     path: '/api/openapi.json',
-    entry: 'functions/openapi/handler.ts',
+    entry: 'functions/pages/openapi.ts',
     description: 'The OpenAPI 3.1 document of this API (public)',
   },
   {
@@ -292,7 +292,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'pages',
     method: 'GET',
     path: '/api/docs',
-    entry: 'functions/docs/handler.ts',
+    entry: 'functions/pages/docs.ts',
     description: 'The API reference page, rendered from the OpenAPI document (public)',
   },
   {
@@ -300,7 +300,7 @@ export const routes: readonly RouteDefinition[] = [
     fn: 'pages',
     method: 'GET',
     path: '/api/docs/assets/{file}',
-    entry: 'functions/docs-asset/handler.ts',
+    entry: 'functions/pages/docs-asset.ts',
     description: "The reference page's script and style sheet, from the swagger-ui-dist package (public)",
     assets: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css'],
   },

@@ -1,12 +1,12 @@
 import { areaFunction } from '../area.js';
-import * as deleteKnap from '../delete-knap/handler.js';
-import * as getKnap from '../get-knap/handler.js';
-import * as listKnaps from '../list-knaps/handler.js';
-import * as listRuns from '../list-runs/handler.js';
-import * as previewSchedule from '../preview-schedule/handler.js';
-import * as reportMeeting from '../report-meeting/handler.js';
-import * as startRun from '../start-run/handler.js';
-import * as updateKnap from '../update-knap/handler.js';
+import * as deleteKnap from './delete-knap.js';
+import * as getKnap from './get-knap.js';
+import * as listKnaps from './list-knaps.js';
+import * as listRuns from './list-runs.js';
+import * as previewSchedule from './preview-schedule.js';
+import * as reportMeeting from './report-meeting.js';
+import * as startRun from './start-run.js';
+import * as updateKnap from './update-knap.js';
 
 /** The Knap routes but creation (which has its own function): list, read, change, delete, run, runs, meeting reports, schedule preview: one function, routed inside (functions/area.ts). */
 export const { handler, createHandler } = areaFunction('knaps', {

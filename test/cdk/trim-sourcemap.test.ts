@@ -12,7 +12,7 @@ let full: RawSourceMap;
 let trimmed: RawSourceMap;
 beforeAll(async () => {
   const result = await build({
-    entryPoints: ['functions/list-knaps/handler.ts'],
+    entryPoints: ['functions/knaps/list-knaps.ts'],
     bundle: true,
     write: false,
     platform: 'node',
@@ -35,7 +35,7 @@ test('only our sources remain, and the map shrinks to a small fraction', () => {
   expect(full.sources.some((source) => source.includes('node_modules'))).toBe(true);
   expect(trimmed.sources.length).toBeGreaterThan(5);
   expect(trimmed.sources.every((source) => /^(\.\.\/)*(functions|shared)\//.test(source))).toBe(true);
-  expect(trimmed.sources.some((source) => source.endsWith('functions/list-knaps/handler.ts'))).toBe(true);
+  expect(trimmed.sources.some((source) => source.endsWith('functions/knaps/list-knaps.ts'))).toBe(true);
   expect(JSON.stringify(trimmed).length).toBeLessThan(JSON.stringify(full).length / 5);
 });
 

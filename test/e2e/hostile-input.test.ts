@@ -1,7 +1,7 @@
 import AWSXRay from 'aws-xray-sdk-core';
 import fc from 'fast-check';
 import { createHandler as createKnapHandler } from '../../functions/create-knap/handler.js';
-import { createHandler as listKnapsHandler } from '../../functions/list-knaps/handler.js';
+import { createHandler as listKnapsHandler } from '../../functions/knaps/list-knaps.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { hashCredential } from '../../shared/domain/credentials.js';
 import type { HttpResult } from '../../shared/http/types.js';

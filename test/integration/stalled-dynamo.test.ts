@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import type { SQSEvent } from 'aws-lambda';
 import { createHandler as deliverRunsHandler } from '../../functions/deliver-runs/handler.js';
-import { createHandler as listKnapsHandler } from '../../functions/list-knaps/handler.js';
+import { createHandler as listKnapsHandler } from '../../functions/knaps/list-knaps.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { lambdaContext } from '../../local/http-adapter.js';
 import { MESSAGES } from '../../shared/errors.js';

@@ -7,7 +7,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import { createHandler as createKnapHandler } from '../../functions/create-knap/handler.js';
 import { dispatcherMetrics, createHandler as dispatchHandler } from '../../functions/dispatch-runs/handler.js';
-import { createHandler as listKnapsHandler } from '../../functions/list-knaps/handler.js';
+import { createHandler as listKnapsHandler } from '../../functions/knaps/list-knaps.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { EmfMetrics } from '../../shared/lambda/metrics.js';
