@@ -3,43 +3,19 @@
  * share, to a stand-in that speaks SQS's JSON protocol, and the settings the dispatcher reads
  * from its environment.
  */
-import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsDispatchFanOut } from '../../functions/dispatch-runs/fan-out.js';
 import { dispatchSettingsFromEnv, shardsOf } from '../../functions/dispatch-runs/handler.js';
+import { SqsStandIn } from '../support/sqs-stand-in.js';
 
-let server: Server;
+const sqs = new SqsStandIn();
+const sent = sqs.sent;
 let queueUrl: string;
-const sent: { target: string; input: Record<string, unknown> }[] = [];
-/** What the stand-in says it stored, when not what it was sent. */
-let storedBody: string | undefined;
-
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const input = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
-      sent.push({ target: String(request.headers['x-amz-target']), input });
-      const md5 = createHash('md5')
-        .update(storedBody ?? String(input.MessageBody))
-        .digest('hex');
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(JSON.stringify({ MessageId: `m-${sent.length}`, MD5OfMessageBody: md5 }));
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  queueUrl = `http://127.0.0.1:${port}/123456789012/knap-dispatch`;
+  await sqs.listen('knap-dispatch');
+  queueUrl = sqs.url;
 });
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => sqs.close());
 
 /** The SDK's client, with test credentials (it sends to the queue URL's own host). */
 const client = () => new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
@@ -49,7 +25,7 @@ test('each share is one SendMessage, {"shards", "by"}, undelayed, that a worker 
   const fanOut = new SqsDispatchFanOut(queueUrl, client());
   await fanOut.send({ shards: [3, 11], by: '2026-11-30T09:00:50.000Z' });
   await fanOut.send({ shards: [0], by: '2026-11-30T09:00:50.000Z' });
-  expect(sent).toEqual([
+  expect(sent.map(({ target, input }) => ({ target, input }))).toEqual([
     {
       target: 'AmazonSQS.SendMessage',
       input: { QueueUrl: queueUrl, MessageBody: '{"shards":[3,11],"by":"2026-11-30T09:00:50.000Z"}' },
@@ -63,13 +39,13 @@ test('each share is one SendMessage, {"shards", "by"}, undelayed, that a worker 
 });
 
 test('a body SQS did not store as sent is an error (the coordinator then drains that share itself)', async () => {
-  storedBody = 'something else';
+  sqs.storedBody = 'something else';
   try {
     await expect(new SqsDispatchFanOut(queueUrl, client()).send({ shards: [1], by: new Date().toISOString() })).rejects.toThrow(
       /InvalidChecksumError|MD5/,
     );
   } finally {
-    storedBody = undefined;
+    sqs.storedBody = undefined;
   }
 });
 

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -13,41 +11,16 @@ import {
   SqsDeliveryQueue,
   secondsToWait,
 } from '../../shared/queue/sqs-queue.js';
+import { SqsStandIn } from '../support/sqs-stand-in.js';
 
-/**
- * A stand-in for SQS on a local port that speaks its JSON protocol (AWS JSON 1.0) for
- * SendMessage, answering the MD5 of the body it stored as SQS does (the sender checks it); it
- * remembers what was sent.
- */
-let server: Server;
+const sqs = new SqsStandIn();
+const sent = sqs.sent;
 let queueUrl: string;
-const sent: { target: string; authorization: string; input: Record<string, unknown> }[] = [];
-/** What the stand-in says it stored, when not what it was sent. */
-let storedBody: string | undefined;
-
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const input = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>;
-      sent.push({ target: String(request.headers['x-amz-target']), authorization: String(request.headers.authorization), input });
-      const md5 = createHash('md5')
-        .update(storedBody ?? String(input.MessageBody))
-        .digest('hex');
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(JSON.stringify({ MessageId: `m-${sent.length}`, MD5OfMessageBody: md5 }));
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  queueUrl = `http://127.0.0.1:${port}/123456789012/knap-deliveries`;
+  await sqs.listen('knap-deliveries');
+  queueUrl = sqs.url;
 });
-afterAll(async () => {
-  server.close();
-  await once(server, 'close');
-});
+afterAll(() => sqs.close());
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 /** The SDK's client as sqsClient makes it, with test credentials (it sends to the queue URL's own host). */
@@ -87,11 +60,11 @@ describe('SqsDeliveryQueue', () => {
     const queue = new SqsDeliveryQueue(queueUrl, client(), () => NOW);
     await queue.enqueue('run_a', 0);
     expect(sent[0]?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=test\/\d{8}\/us-east-1\/sqs\/aws4_request, /);
-    storedBody = 'something else';
+    sqs.storedBody = 'something else';
     try {
       await expect(queue.enqueue('run_b', 0)).rejects.toThrow(/InvalidChecksumError/);
     } finally {
-      storedBody = undefined;
+      sqs.storedBody = undefined;
     }
   });
 
