@@ -6,14 +6,13 @@
  * April") stay refused, with how to say it. Bare dates without a year ("April 9th") are read
  * after resolving, in parse.ts.
  */
-import { dayNumber, daysInMonth, weekdayOf } from '../calendar.js';
 import { quote, ScheduleError } from '../errors.js';
 import { oneOff } from '../one-offs.js';
 import { isWord, spanText, type Token } from '../tokens.js';
-import { MONTH_NAMES, MONTHS, WEEKDAY_NAMES, WEEKDAYS } from '../vocabulary.js';
+import { MONTHS, WEEKDAYS } from '../vocabulary.js';
 import { claim, type PhraseFamily } from './family.js';
 import type { RelativeDay } from './relative-start.js';
-import { readDate } from './start-date.js';
+import { checkDate, readDate } from './start-date.js';
 
 /** Words that name one day by themselves, and the day they name. */
 const DAY_DEICTICS: ReadonlyMap<string, number> = new Map([
@@ -76,14 +75,7 @@ export const writtenDates: PhraseFamily = {
     const tokens = [...(weekday === undefined ? [] : [weekdayToken as Token]), ...reading.tokens];
     const text = spanText(description, tokens);
     const { year, month, day } = reading;
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-      throw new ScheduleError(`${quote(text)} is not a valid date`);
-    }
-    const actual = weekdayOf(dayNumber(year, month, day));
-    if (weekday !== undefined && weekday !== actual) {
-      const date = `${day} ${MONTH_NAMES[month]} ${year}`;
-      throw new ScheduleError(`${quote(text)}: ${date} is a ${WEEKDAY_NAMES[actual]}, not a ${WEEKDAY_NAMES[weekday]}`);
-    }
+    checkDate(reading, weekday, text);
     return claim(view, i, tokens.length, [{ kind: 'once', once: { date: { year, month, day }, relative: null, text } }]);
   },
   settle(facts) {

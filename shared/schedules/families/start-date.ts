@@ -34,6 +34,21 @@ interface DateReading {
 }
 
 /** "30 November 2026", "November 30 2026", "2026-11-30" (shared with ends.ts and one-offs.ts). */
+/**
+ * Refuses a date the calendar does not have (31 April), or one said with a weekday it does not
+ * fall on ("Friday 3 March 2027"), naming the words the reader wrote (`text`).
+ */
+export function checkDate({ year, month, day }: CivilDate, weekday: number | undefined, text: string): void {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    throw new ScheduleError(`${quote(text)} is not a valid date`);
+  }
+  const actual = weekdayOf(dayNumber(year, month, day));
+  if (weekday !== undefined && weekday !== actual) {
+    const date = `${day} ${MONTH_NAMES[month]} ${year}`;
+    throw new ScheduleError(`${quote(text)}: ${date} is a ${WEEKDAY_NAMES[actual]}, not a ${WEEKDAY_NAMES[weekday]}`);
+  }
+}
+
 export function readDate(free: readonly Token[], i: number): DateReading | null {
   const [a, b, c, d, e] = free.slice(i, i + 5);
   const monthB = monthOf(b);
@@ -67,14 +82,7 @@ export const startDate: PhraseFamily = {
     const length = free.indexOf(reading.tokens[reading.tokens.length - 1] as Token) + 1 - i;
     const text = spanText(description, free.slice(i, i + length));
     const { year, month, day } = reading;
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-      throw new ScheduleError(`${quote(text)} is not a valid date`);
-    }
-    const actual = weekdayOf(dayNumber(year, month, day));
-    if (weekday !== undefined && weekday !== actual) {
-      const date = `${day} ${MONTH_NAMES[month]} ${year}`;
-      throw new ScheduleError(`${quote(text)}: ${date} is a ${WEEKDAY_NAMES[actual]}, not a ${WEEKDAY_NAMES[weekday]}`);
-    }
+    checkDate(reading, weekday, text);
     return claim(view, i, length, [{ kind: 'start', start: { date: { year, month, day }, text } }]);
   },
   settle(facts) {
