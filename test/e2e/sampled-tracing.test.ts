@@ -6,7 +6,6 @@
  * one loads the tracer, and its DynamoDB call reaches the daemon as a subsegment of its trace.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { tracerLoaded } from '../../shared/lambda/sampled-tracing.js';
 import { createApiClient } from '../../shared/services/admin-service.js';
@@ -14,6 +13,7 @@ import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, formEvent } from '../support/events.js';
+import { actAsLambda } from '../support/lambda-env.js';
 
 interface Subsegment {
   name: string;
@@ -25,13 +25,7 @@ interface Subsegment {
 let table: TestTable;
 let daemon: Socket;
 const received: Subsegment[] = [];
-const LAMBDA_ENV = [
-  'AWS_LAMBDA_FUNCTION_NAME',
-  'LAMBDA_TASK_ROOT',
-  'AWS_EXECUTION_ENV',
-  'AWS_XRAY_DAEMON_ADDRESS',
-  '_X_AMZN_TRACE_ID',
-];
+let leaveLambda: () => void;
 let grant: () => Promise<number | undefined>;
 
 beforeAll(async () => {
@@ -40,12 +34,7 @@ beforeAll(async () => {
   // Each datagram is the X-Ray header line, then one segment document.
   daemon.on('message', (message) => received.push(JSON.parse(message.toString('utf8').split('\n')[1] ?? '{}')));
   await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
-  Object.assign(process.env, {
-    AWS_LAMBDA_FUNCTION_NAME: 'knap-token',
-    LAMBDA_TASK_ROOT: '/var/task',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-    AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
-  });
+  leaveLambda = actAsLambda('knap-token', daemon);
   // The client is made as at init in Lambda: it waits for the tracer.
   const deps = {
     ...table.deps(),
@@ -58,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of LAMBDA_ENV) delete process.env[name];
+  leaveLambda();
   await new Promise<void>((resolve) => daemon.close(() => resolve()));
   await table.close();
 });

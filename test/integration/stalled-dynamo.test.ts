@@ -24,16 +24,11 @@ import { createDocumentClient } from '../../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../../shared/store/dynamo-repository.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, formEvent, httpEvent } from '../support/events.js';
+import { actAsLambda } from '../support/lambda-env.js';
 
 /** The functions' Lambda timeout here: the answer must come before it. */
 const TIMEOUT_MS = 1_500;
-const LAMBDA_ENV = [
-  'AWS_LAMBDA_FUNCTION_NAME',
-  'LAMBDA_TASK_ROOT',
-  'AWS_EXECUTION_ENV',
-  'AWS_XRAY_DAEMON_ADDRESS',
-  '_X_AMZN_TRACE_ID',
-];
+let leaveLambda: () => void;
 
 let table: TestTable;
 let silent: Server;
@@ -63,12 +58,7 @@ beforeAll(async () => {
   await once(silent, 'listening');
   daemon = createSocket('udp4');
   await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
-  Object.assign(process.env, {
-    AWS_LAMBDA_FUNCTION_NAME: 'knap-stalled',
-    LAMBDA_TASK_ROOT: '/var/task',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-    AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
-  });
+  leaveLambda = actAsLambda('knap-stalled', daemon);
   // Made as at a deployed function's init: the client waits for the tracer of a sampled invocation.
   stalled = createDocumentClient({
     endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
@@ -79,7 +69,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of LAMBDA_ENV) delete process.env[name];
+  leaveLambda();
   stalled.destroy();
   for (const socket of sockets) socket.destroy();
   silent.close();
