@@ -15,6 +15,9 @@ export interface RouteModule {
   createHandler: (deps: Deps) => RouteHandler;
 }
 
+/** Loads a route's module: a dynamic `import()`, so that its code is a file of its own in the bundle. */
+export type RouteModuleLoader = () => Promise<RouteModule>;
+
 /** What an area's module exports: as a route module, for the whole area. */
 export interface AreaModule {
   handler: RouteHandler;
@@ -66,11 +69,29 @@ const routed =
   };
 
 /**
- * An area's function: its routes of the route table (functions/routes.ts), each to its own
- * route module, dispatched by @middy/http-router on method and path. The modules given must be
- * exactly the area's routes, so the table and the bundle never disagree (checked at load).
+ * A route's handler, made from its module the first time the route is asked for. A load that
+ * fails is tried again by the next request.
  */
-export const areaFunction = (id: FunctionId, modules: Readonly<Record<string, RouteModule>>): AreaModule => {
+const lazily = (load: () => Promise<RouteHandler>): RouteHandler => {
+  let loading: Promise<RouteHandler> | undefined;
+  return (event, context) => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading.then((handler) => handler(event, context));
+  };
+};
+
+/**
+ * An area's function: its routes of the route table (functions/routes.ts), each to its own
+ * route module, dispatched by @middy/http-router on method and path. Each module is loaded by
+ * the first request for its route (in the bundle, a file beside `index.mjs`): a cold start
+ * reads only what every route needs, which the area's module imports itself. The modules
+ * given must be exactly the area's routes, so the table and the bundle never disagree
+ * (checked at load).
+ */
+export const areaFunction = (id: FunctionId, modules: Readonly<Record<string, RouteModuleLoader>>): AreaModule => {
   const table = routesOf(id);
   const given = Object.keys(modules).sort();
   const expected = table.map((route) => route.id).sort();
@@ -81,7 +102,10 @@ export const areaFunction = (id: FunctionId, modules: Readonly<Record<string, Ro
     const routes: Route<HttpEvent, HttpResult>[] = table.map((route) => ({
       method: route.method,
       path: route.path,
-      handler: routed(route, handlerOf(modules[route.id] as RouteModule)),
+      handler: routed(
+        route,
+        lazily(async () => handlerOf(await (modules[route.id] as RouteModuleLoader)())),
+      ),
     }));
     const router = httpRouterHandler({
       routes,

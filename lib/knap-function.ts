@@ -1,18 +1,24 @@
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, type ILocalBundling, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import {
-  LogLevel as BundlingLogLevel,
-  NodejsFunction,
-  type NodejsFunctionProps,
-  OutputFormat,
-} from 'aws-cdk-lib/aws-lambda-nodejs';
+  Alias,
+  Architecture,
+  Code,
+  type FunctionProps,
+  Function as LambdaFunction,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
+import { trimMapFile } from '../scripts/trim-sourcemap.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
 import {
@@ -46,10 +52,12 @@ export const LAMBDA_DEFAULTS = {
 
 export { ESM_REQUIRE_BANNER };
 
-export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | 'role' | 'logGroup'> {
+export interface KnapFunctionProps
+  extends Omit<FunctionProps, 'code' | 'handler' | 'runtime' | 'role' | 'logGroup' | 'environment'> {
   /** Handler file, absolute or relative to the project root. */
   readonly entry: string;
   readonly logLevel: LogLevel;
+  readonly environment?: Record<string, string>;
   /** The function's DEFAULT_RATE_LIMIT (requests per minute). */
   readonly defaultRateLimit: number;
   /** Files (relative to the project root) copied beside the bundle, for the handler to read. */
@@ -65,17 +73,75 @@ export interface KnapFunctionProps extends Omit<NodejsFunctionProps, 'entry' | '
 }
 
 /**
+ * Builds a function's asset with the local esbuild: an ESM bundle, minified, with the AWS SDK
+ * inside (the version of our lockfile, tree-shaken into the bundle, which loads faster than
+ * the runtime's copy spread over hundreds of files) and a source map of our code only.
+ * Split: what a dynamic `import()` names (an area's route modules, the SQS client of the
+ * routes that queue runs) is a file beside `index.mjs`, loaded by the first invocation that
+ * needs it, and code both need is loaded once. Then the files of CHUNKS
+ * (scripts/bundle-chunks.mjs) and the files the routes read at run time.
+ */
+class LambdaBundling implements ILocalBundling {
+  constructor(
+    private readonly entry: string,
+    private readonly assets: readonly string[],
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    buildSync({
+      entryPoints: { index: this.entry },
+      outdir: outputDir,
+      absWorkingDir: PROJECT_ROOT,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      chunkNames: '[name]-[hash]',
+      platform: 'node',
+      target: BUNDLE_TARGET,
+      minify: true,
+      // Maps give stack traces our files and lines; the sources themselves need not ship.
+      sourcemap: true,
+      sourcesContent: false,
+      // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
+      mainFields: ['module', 'main'],
+      banner: { js: ESM_REQUIRE_BANNER },
+      // Stack traces mapped to our sources when an error is formatted, not at every cold start
+      // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
+      inject: [MAPPED_STACKS],
+      define: { ...CHUNK_DEFINES },
+      // Smaller or lighter stand-ins for some modules (BUNDLE_ALIASES says why, for each).
+      alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, resolve(PROJECT_ROOT, to)])),
+      // A synth says nothing unless something is wrong.
+      logLevel: 'warning',
+    });
+    // The maps keep our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB;
+    // a file split from the SDK alone has none left, and no map (its frames stay as V8 writes them).
+    for (const file of readdirSync(outputDir).filter((name) => name.endsWith('.map'))) {
+      const map = join(outputDir, file);
+      trimMapFile(map, PROJECT_ROOT);
+      if ((JSON.parse(readFileSync(map, 'utf8')) as { sources: unknown[] }).sources.length === 0) rmSync(map);
+    }
+    execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'scripts/bundle-chunks.mjs'), PROJECT_ROOT, outputDir], {
+      stdio: 'inherit',
+    });
+    for (const asset of this.assets) copyFileSync(resolve(PROJECT_ROOT, asset), join(outputDir, basename(asset)));
+    return true;
+  }
+}
+
+/**
  * A Lambda with the project's defaults (after the Powertools `examples/app` pattern):
  * Node.js 22 on arm64, an ESM bundle built by the local esbuild (no Docker), minified with
  * source maps and the AWS SDK inside; its own log group with a retention, and its own role
  * that may write to that log group and nothing else until `bindTable` grants more.
  */
-export class KnapFunction extends NodejsFunction {
+export class KnapFunction extends LambdaFunction {
   /** The alias every trigger calls (API Gateway, EventBridge, SQS); CodeDeploy moves it from version to version. */
   readonly live: Alias;
 
   constructor(scope: Construct, id: string, props: KnapFunctionProps) {
-    const { logLevel, defaultRateLimit, environment, bundling, assets = [], declareLocalEndpoint = false, ...rest } = props;
+    const { logLevel, defaultRateLimit, environment, assets = [], declareLocalEndpoint = false, entry: _entry, ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: LAMBDA_DEFAULTS.logRetention,
       // Logs are operational data with a one-month life; they go with the stack.
@@ -96,11 +162,17 @@ export class KnapFunction extends NodejsFunction {
       timeout: LAMBDA_DEFAULTS.timeout,
       // X-Ray: Lambda samples invocations, and in sampled ones the DynamoDB calls are subsegments (shared/lambda/sampled-tracing.ts).
       tracing: Tracing.ACTIVE,
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: resolve(PROJECT_ROOT, 'package-lock.json'),
       ...rest,
-      entry: resolve(PROJECT_ROOT, props.entry),
-      handler: 'handler',
+      code: Code.fromAsset(PROJECT_ROOT, {
+        // The hash of what is built, not of the whole project folder.
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never used: the local esbuild always bundles (CDK asks for an image all the same).
+          image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+          local: new LambdaBundling(resolve(PROJECT_ROOT, props.entry), assets),
+        },
+      }),
+      handler: 'index.handler',
       role,
       logGroup,
       environment: {
@@ -114,44 +186,6 @@ export class KnapFunction extends NodejsFunction {
       },
       // Each deploy publishes a version (kept: an earlier one is a rollback target) behind the `live` alias.
       currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: BUNDLE_TARGET,
-        platform: 'node',
-        // A synth says nothing unless something is wrong (esbuild's size table otherwise, per function).
-        logLevel: BundlingLogLevel.WARNING,
-        minify: true,
-        sourceMap: true,
-        // Maps give stack traces our files and lines; the sources themselves need not ship.
-        sourcesContent: false,
-        // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        // Stack traces mapped to our sources when an error is formatted, not at every cold start
-        // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
-        inject: [MAPPED_STACKS],
-        // What only some invocations need is a file beside the bundle (CHUNKS: X-Ray, the
-        // schedule parser, chrono-node).
-        define: { ...CHUNK_DEFINES },
-        // Bundle the SDK: the version in our lockfile, tree-shaken into one minified file,
-        // which loads faster than the runtime's copy spread over hundreds of files.
-        bundleAwsSDK: true,
-        // Smaller or lighter stand-ins for some modules (BUNDLE_ALIASES says why, for each).
-        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
-        externalModules: [],
-        forceDockerBundling: false,
-        // The map keeps our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB.
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) => [
-            `node "${inputDir}/scripts/trim-sourcemap.mjs" --quiet --root "${inputDir}" "${outputDir}/index.mjs.map"`,
-            `node "${inputDir}/scripts/bundle-chunks.mjs" "${inputDir}" "${outputDir}"`,
-            ...assets.map((asset) => `cp "${inputDir}/${asset}" "${outputDir}/"`),
-          ],
-        },
-        ...bundling,
-      },
     });
     this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.currentVersion });
     Validations.of(role).acknowledge({

@@ -3,6 +3,7 @@ import './quiet-sdk-warning.js';
 import { basename } from 'node:path';
 import { defaultDeps } from '../shared/runtime.js';
 import { AdminError } from '../shared/services/admin-service.js';
+import { ALL_STORES } from '../shared/store/dynamo-repository.js';
 import { deployedRegion, runAdmin } from './admin-cli.js';
 import { badEndpoint } from './connection-errors.js';
 
@@ -14,7 +15,7 @@ process.exitCode = await runAdmin(
     if (endpointProblem) throw new AdminError(endpointProblem);
     // A local DynamoDB takes any region; the deployed table's must come from the admin's AWS settings.
     if (!endpoint) process.env.AWS_REGION = await deployedRegion();
-    return defaultDeps();
+    return defaultDeps({ stores: ALL_STORES });
   },
   {
     out: (line) => console.log(line),

@@ -7,7 +7,7 @@ import { scopedDeps } from '../shared/scoped-deps.js';
 import { DELIVERY_TIMEOUT_MS, deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
 import { createDocumentClient, DEFAULT_ATTEMPT_TIMEOUT_MS, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
-import { DynamoRepository } from '../shared/store/dynamo-repository.js';
+import { ALL_STORES, DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, STOP_GRACE_MS, startDispatchTimer } from './dispatch-timer.js';
 import { openLocalTable } from './local-table.js';
@@ -116,6 +116,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       intervalMs: sweepEvery || undefined,
       onError: (error) => console.error(`Deleting expired items failed: ${(error as Error).message}`),
     });
+  // Every store: the handlers loaded here add theirs, and the jobs and the identity below use the rest.
+  defaultDeps({ stores: ALL_STORES });
   // The handlers' own deps (defaultDeps reads the environment set above), as in Lambda;
   // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
   // local schedule (about 1, 2, 4, 8 s ... apart), each with deps of its own, so they outlive

@@ -9,7 +9,7 @@
  *
  * Usage: node scripts/bundle-chunks.mjs <project root> <bundle folder>
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, CHUNKS, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
@@ -17,8 +17,12 @@ import { trimMapFile } from './trim-sourcemap.mjs';
 
 /** @param {string} root @param {string} outdir @returns {Promise<string[]>} the files built */
 export const bundleChunks = async (root, outdir) => {
-  // What the bundle and the files built so far name: CHUNKS lists a file after any that names it.
-  const bundle = readFileSync(join(outdir, 'index.mjs'), 'utf8');
+  // What the bundle (index.mjs and the files esbuild split from it) and the files built so far
+  // name: CHUNKS lists a file after any that names it.
+  const bundle = readdirSync(outdir)
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => readFileSync(join(outdir, file), 'utf8'))
+    .join('\n');
   const built = [bundle];
   const wanted = [];
   for (const chunk of CHUNKS) {

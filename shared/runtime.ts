@@ -10,8 +10,8 @@ import { metricsFromEnv } from './lambda/metrics.js';
 import { createLogger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createDocumentClient, dynamoSettingsFromEnv } from './store/dynamo-client.js';
-import { DynamoRepository } from './store/dynamo-repository.js';
 import { DEFAULT_TABLE_NAME } from './store/table.js';
+import { type StoreClasses, TableRepository } from './store/table-repository.js';
 
 /** The few methods we log with; Powertools' Logger fits, and tests can capture lines. */
 export interface Log {
@@ -101,9 +101,13 @@ export const storedTokensUntilFromEnv = (env: NodeJS.ProcessEnv = process.env): 
 export const tableNameFromEnv = (env: NodeJS.ProcessEnv = process.env): string => env.TABLE_NAME || DEFAULT_TABLE_NAME;
 
 let defaults: Deps | undefined;
+/** The repository of `defaults`, which the stores any handler names are added to. */
+let tableRepository: TableRepository | undefined;
 
 /** What only some functions need, so that only their bundles carry it (see defaultDeps). */
 export interface DepsParts {
+  /** The stores of the aggregates the function uses (each route module's `stores`); `npm start` gives them all. */
+  stores?: StoreClasses;
   /** Functions that seal or open tokens: the keyring (Secrets Manager when deployed). */
   tokenKeys?: () => TokenKeyring;
   /** Functions that queue runs: how to open the SQS queue DELIVERY_QUEUE_URL names. */
@@ -117,8 +121,9 @@ export interface DepsParts {
  * container (and, under `npm start`, by every handler: the parts any of them gives are added).
  */
 export const defaultDeps = (parts: DepsParts = {}): Deps => {
+  tableRepository ??= new TableRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv(), {});
   defaults ??= {
-    repo: new DynamoRepository(createDocumentClient(dynamoSettingsFromEnv()), tableNameFromEnv()),
+    repo: tableRepository,
     clock: systemClock,
     log: createLogger(),
     metrics: metricsFromEnv(),
@@ -127,6 +132,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     tokenKeys: NO_TOKEN_KEYS,
     storedTokensUntil: storedTokensUntilFromEnv(),
   };
+  if (parts.stores) tableRepository.addStores(parts.stores);
   if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();
   if (parts.adminTokens && !defaults.adminTokens) defaults.adminTokens = parts.adminTokens();
   openRemoteQueue ??= parts.remoteDeliveries;

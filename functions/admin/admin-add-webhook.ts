@@ -6,6 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseAddWebhook } from '../../shared/schemas/admin.js';
 import { addOrgWebhook } from '../../shared/services/org-webhook-add.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
+import { WebhookStore } from '../../shared/store/webhook-store.js';
 
 /** POST /api/admin/webhooks */
 export const createHandler = (functionDeps: Deps) =>
@@ -15,4 +18,6 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, body, state }) => json(201, await addOrgWebhook(deps, adminOf(state), parseAddWebhook(body).url)),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { webhooks: WebhookStore, admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -6,6 +6,8 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { listOrgAuditEvents } from '../../shared/services/org-audit.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/admin/audit-events */
 export const createHandler = (functionDeps: Deps) =>
@@ -16,4 +18,6 @@ export const createHandler = (functionDeps: Deps) =>
       json(200, await listOrgAuditEvents(deps, adminOf(state), parseListKnapsQuery(event.queryStringParameters))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

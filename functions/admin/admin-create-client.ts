@@ -6,6 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseCreateClient } from '../../shared/schemas/admin.js';
 import { createOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/admin/clients */
 export const createHandler = (functionDeps: Deps) =>
@@ -15,4 +18,6 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, body, state }) => json(201, await createOrgClient(deps, adminOf(state), parseCreateClient(body))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

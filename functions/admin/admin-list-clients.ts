@@ -5,6 +5,8 @@ import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { listOrgClients } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/admin/clients */
 export const createHandler = (functionDeps: Deps) =>
@@ -14,4 +16,6 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, state }) => json(200, await listOrgClients(deps, adminOf(state))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

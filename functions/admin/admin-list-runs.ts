@@ -6,6 +6,8 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { listOrgRuns } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/admin/runs */
 export const createHandler = (functionDeps: Deps) =>
@@ -16,4 +18,6 @@ export const createHandler = (functionDeps: Deps) =>
       json(200, await listOrgRuns(deps, adminOf(state), parseListKnapsQuery(event.queryStringParameters))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { runs: RunStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

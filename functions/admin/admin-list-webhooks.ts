@@ -5,6 +5,8 @@ import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { listOrgWebhooks } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
+import { WebhookStore } from '../../shared/store/webhook-store.js';
 
 /** GET /api/admin/webhooks */
 export const createHandler = (functionDeps: Deps) =>
@@ -14,4 +16,6 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, state }) => json(200, await listOrgWebhooks(deps, adminOf(state))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { webhooks: WebhookStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

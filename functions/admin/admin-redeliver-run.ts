@@ -6,6 +6,9 @@ import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { redeliverOrgRun } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/admin/runs/{run_id}/redeliver */
 export const createHandler = (functionDeps: Deps) =>
@@ -15,4 +18,8 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, event, state }) => json(202, await redeliverOrgRun(deps, adminOf(state), event.pathParameters?.run_id ?? '')),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { runs: RunStore, admins: AdminStore };
+export const handler = createHandler(
+  defaultDeps({ stores, adminTokens: adminTokensFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }),
+);

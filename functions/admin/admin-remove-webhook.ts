@@ -5,6 +5,9 @@ import { noContent } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { removeOrgWebhook } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
+import { WebhookStore } from '../../shared/store/webhook-store.js';
 
 /** DELETE /api/admin/webhooks/{endpoint_id} */
 export const createHandler = (functionDeps: Deps) =>
@@ -17,4 +20,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { webhooks: WebhookStore, admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

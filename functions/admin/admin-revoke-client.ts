@@ -5,6 +5,9 @@ import { noContent } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { revokeOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** DELETE /api/admin/clients/{client_id} */
 export const createHandler = (functionDeps: Deps) =>
@@ -17,4 +20,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -6,6 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseUpdateClient } from '../../shared/schemas/admin.js';
 import { updateOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** PATCH /api/admin/clients/{client_id} */
 export const createHandler = (functionDeps: Deps) =>
@@ -16,4 +19,6 @@ export const createHandler = (functionDeps: Deps) =>
       json(200, await updateOrgClient(deps, adminOf(state), event.pathParameters?.client_id ?? '', parseUpdateClient(body))),
   );
 
-export const handler = createHandler(defaultDeps({ adminTokens: adminTokensFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore };
+export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -1,27 +1,25 @@
+import { adminTokensFromEnv } from '../../shared/auth/admin-tokens.js';
+import { defaultDeps } from '../../shared/runtime.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
 import { areaFunction } from '../area.js';
-import * as adminAddWebhook from './admin-add-webhook.js';
-import * as adminAuditEvents from './admin-audit-events.js';
-import * as adminCreateClient from './admin-create-client.js';
-import * as adminListClients from './admin-list-clients.js';
-import * as adminListRuns from './admin-list-runs.js';
-import * as adminListWebhooks from './admin-list-webhooks.js';
-import * as adminRedeliverRun from './admin-redeliver-run.js';
-import * as adminRegenerateSecret from './admin-regenerate-secret.js';
-import * as adminRemoveWebhook from './admin-remove-webhook.js';
-import * as adminRevokeClient from './admin-revoke-client.js';
-import * as adminUpdateClient from './admin-update-client.js';
+
+// What the routes share is part of the function, read at its cold start as a function of its
+// own would read it: the admin token verifier, the audit log's store, the request pipeline.
+defaultDeps({ stores: { admins: AdminStore }, adminTokens: adminTokensFromEnv });
+
+export { apiHandler } from '../../shared/http/api-handler.js';
 
 /** The organization admins' API: one function, routed inside (functions/area.ts). */
 export const { handler, createHandler } = areaFunction('admin', {
-  'admin-list-clients': adminListClients,
-  'admin-create-client': adminCreateClient,
-  'admin-regenerate-secret': adminRegenerateSecret,
-  'admin-update-client': adminUpdateClient,
-  'admin-revoke-client': adminRevokeClient,
-  'admin-list-webhooks': adminListWebhooks,
-  'admin-add-webhook': adminAddWebhook,
-  'admin-remove-webhook': adminRemoveWebhook,
-  'admin-list-runs': adminListRuns,
-  'admin-redeliver-run': adminRedeliverRun,
-  'admin-audit-events': adminAuditEvents,
+  'admin-list-clients': () => import('./admin-list-clients.js'),
+  'admin-create-client': () => import('./admin-create-client.js'),
+  'admin-regenerate-secret': () => import('./admin-regenerate-secret.js'),
+  'admin-update-client': () => import('./admin-update-client.js'),
+  'admin-revoke-client': () => import('./admin-revoke-client.js'),
+  'admin-list-webhooks': () => import('./admin-list-webhooks.js'),
+  'admin-add-webhook': () => import('./admin-add-webhook.js'),
+  'admin-remove-webhook': () => import('./admin-remove-webhook.js'),
+  'admin-list-runs': () => import('./admin-list-runs.js'),
+  'admin-redeliver-run': () => import('./admin-redeliver-run.js'),
+  'admin-audit-events': () => import('./admin-audit-events.js'),
 });

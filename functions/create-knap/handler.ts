@@ -8,6 +8,10 @@ import { requireScope } from '../../shared/services/bearer-auth.js';
 import { idempotent } from '../../shared/services/idempotency.js';
 import { createKnap } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { IdempotencyStore } from '../../shared/store/idempotency-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
 export const createHandler = (functionDeps: Deps) =>
@@ -32,4 +36,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, idempotency: IdempotencyStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

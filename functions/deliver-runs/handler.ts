@@ -1,10 +1,15 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { startInvocation } from '../../shared/lambda/invocation.js';
-import { parseQueueMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
+import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
+import { parseQueueMessage, secondsToWait } from '../../shared/queue/messages.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
+import { WebhookStore } from '../../shared/store/webhook-store.js';
 
 /** Time kept back from the Lambda timeout to report the batch's failures. */
 const DEADLINE_MARGIN_MS = 1_000;
@@ -72,4 +77,6 @@ export const createHandler =
     return { batchItemFailures: failures };
   };
 
-export const handler = createHandler(defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore, webhooks: WebhookStore };
+export const handler = createHandler(defaultDeps({ stores, remoteDeliveries: lazySqsDeliveryQueue }));

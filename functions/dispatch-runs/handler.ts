@@ -14,7 +14,13 @@ import {
   type DispatchResult,
   dispatchDueRuns,
 } from '../../shared/services/dispatcher.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { SqsDispatchFanOut } from './fan-out.js';
+
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore };
 
 /** The `service` dimension of DispatcherLagSeconds, which the lag alarm (lib/monitoring.ts) names. */
 export const DISPATCHER_SERVICE = 'dispatch-runs';
@@ -175,7 +181,7 @@ let deps: Deps | undefined;
 let settings: DispatchSettings | undefined;
 
 export const handler = async (event?: unknown, context?: Context): Promise<DispatchResult> => {
-  deps ??= { ...defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }), metrics: dispatcherMetrics() };
+  deps ??= { ...defaultDeps({ stores, remoteDeliveries: SqsDeliveryQueue.forUrl }), metrics: dispatcherMetrics() };
   settings ??= dispatchSettingsFromEnv();
   await startInvocation(deps.log, context);
   return createHandler(deps, settings)(event, context);

@@ -6,6 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { type EarlyKnapRead, knapReadBeside, readKnap } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, one round trip in all. */
 export const createHandler = (functionDeps: Deps) =>
@@ -24,4 +27,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

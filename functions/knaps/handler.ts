@@ -1,21 +1,22 @@
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
+import { defaultDeps } from '../../shared/runtime.js';
+import { ClientStore } from '../../shared/store/client-store.js';
 import { areaFunction } from '../area.js';
-import * as deleteKnap from './delete-knap.js';
-import * as getKnap from './get-knap.js';
-import * as listKnaps from './list-knaps.js';
-import * as listRuns from './list-runs.js';
-import * as previewSchedule from './preview-schedule.js';
-import * as reportMeeting from './report-meeting.js';
-import * as startRun from './start-run.js';
-import * as updateKnap from './update-knap.js';
+
+// What the routes share is part of the function, read at its cold start as a function of its
+// own would read it: the clients' store (every request is metered), the token keys, the request pipeline.
+defaultDeps({ stores: { clients: ClientStore }, tokenKeys: keyringFromEnv });
+
+export { apiHandler } from '../../shared/http/api-handler.js';
 
 /** The Knap routes but creation (which has its own function): list, read, change, delete, run, runs, meeting reports, schedule preview: one function, routed inside (functions/area.ts). */
 export const { handler, createHandler } = areaFunction('knaps', {
-  'list-knaps': listKnaps,
-  'get-knap': getKnap,
-  'update-knap': updateKnap,
-  'delete-knap': deleteKnap,
-  'start-run': startRun,
-  'list-runs': listRuns,
-  'report-meeting': reportMeeting,
-  'preview-schedule': previewSchedule,
+  'list-knaps': () => import('./list-knaps.js'),
+  'get-knap': () => import('./get-knap.js'),
+  'update-knap': () => import('./update-knap.js'),
+  'delete-knap': () => import('./delete-knap.js'),
+  'start-run': () => import('./start-run.js'),
+  'list-runs': () => import('./list-runs.js'),
+  'report-meeting': () => import('./report-meeting.js'),
+  'preview-schedule': () => import('./preview-schedule.js'),
 });

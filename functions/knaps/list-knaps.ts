@@ -7,6 +7,9 @@ import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { listKnaps } from '../../shared/services/knap-service.js';
 import { callerOf } from '../../shared/services/request-state.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/studio/knap-tools?limit=&cursor= */
 export const createHandler = (functionDeps: Deps) =>
@@ -20,4 +23,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -7,6 +7,10 @@ import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { listRuns } from '../../shared/services/runs.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** GET /api/studio/knap-tools/{uuid}/runs?limit=&cursor= */
 export const createHandler = (functionDeps: Deps) =>
@@ -21,4 +25,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, runs: RunStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -7,6 +7,8 @@ import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { scheduleParser } from '../../shared/services/schedule-parser.js';
 import { previewSchedule } from '../../shared/services/schedule-preview.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** Far larger than any description (500 characters), small enough to refuse early. */
 const MAX_PREVIEW_BODY_BYTES = 16 * 1024;
@@ -22,4 +24,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

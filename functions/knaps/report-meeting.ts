@@ -7,6 +7,10 @@ import { parseMeetingTranscription } from '../../shared/schemas/knap-request.js'
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { reportMeeting } from '../../shared/services/runs.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** A meeting report is a few fields; refuse anything large before parsing it. */
 const MAX_MEETING_BODY_BYTES = 16 * 1024;
@@ -23,4 +27,8 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, runs: RunStore };
+export const handler = createHandler(
+  defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }),
+);

@@ -7,6 +7,10 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { startManualRun } from '../../shared/services/runs.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunStore } from '../../shared/store/run-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/studio/knap-tools/{uuid}/runs (no body): 202, the run, delivered in the background. */
 export const createHandler = (functionDeps: Deps) =>
@@ -20,4 +24,8 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, runs: RunStore };
+export const handler = createHandler(
+  defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }),
+);

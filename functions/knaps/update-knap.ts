@@ -6,6 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { type EarlyKnapRead, knapReadBeside, updateKnap } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /**
  * PATCH /api/studio/knap-tools/{uuid}: a JSON merge patch (application/json or
@@ -29,4 +32,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

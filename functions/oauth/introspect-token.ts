@@ -5,6 +5,8 @@ import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { introspectToken } from '../../shared/services/token-lifecycle.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/oauth/introspect (RFC 7662): never a 401 for the token itself, only for the client. */
 export const createHandler = (functionDeps: Deps) =>
@@ -15,4 +17,6 @@ export const createHandler = (functionDeps: Deps) =>
       json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -4,6 +4,8 @@ import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { revokeToken } from '../../shared/services/token-lifecycle.js';
+import { ClientStore } from '../../shared/store/client-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/oauth/revoke (RFC 7009): 200 with an empty body, whether or not the token was known. */
 export const createHandler = (functionDeps: Deps) =>
@@ -17,4 +19,6 @@ export const createHandler = (functionDeps: Deps) =>
     },
   );
 
-export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
+/** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
+export const stores: StoreClasses = { clients: ClientStore };
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

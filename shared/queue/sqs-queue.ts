@@ -12,19 +12,15 @@
  * whole send, retries included, by SEND_DEADLINE_MS through the SDK's `abortSignal`.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import * as v from 'valibot';
-import { type MeetingFanOut, MeetingFanOutSchema } from '../domain/runs.js';
+import type { MeetingFanOut } from '../domain/runs.js';
 import type { DeliveryQueue } from '../domain/webhooks.js';
 import { boundedHttpHandler } from '../lambda/bounded-http.js';
+import type { DeliveryMessage } from './messages.js';
+
+export * from './messages.js';
 
 /** SQS's own limit on DelaySeconds. */
 export const MAX_SQS_DELAY_SECONDS = 900;
-
-export interface DeliveryMessage {
-  run_id: string;
-  /** ISO 8601: do not attempt before this (a wait longer than SQS can delay). */
-  not_before?: string;
-}
 
 /** Each attempt's bound: SQS answers a SendMessage in milliseconds. */
 export const SEND_TIMEOUT_MS = 2_000;
@@ -92,42 +88,4 @@ export const sendMessage = async (client: SQSClient, url: string, body: string, 
     if (abortSignal.aborted) throw Object.assign(new Error('SQS did not answer SendMessage in time'), { name: 'TimeoutError' });
     throw error;
   }
-};
-
-/** A message's JSON, or undefined when it is none. */
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-};
-
-/** A delivery message as enqueue sends it; null when it is not one (it can never be delivered: drop it). */
-const readDelivery = (value: unknown): DeliveryMessage | null => {
-  if (typeof value !== 'object' || value === null) return null;
-  const { run_id, not_before } = value as Record<string, unknown>;
-  if (typeof run_id !== 'string' || run_id === '') return null;
-  if (not_before !== undefined && (typeof not_before !== 'string' || Number.isNaN(Date.parse(not_before)))) return null;
-  return not_before === undefined ? { run_id } : { run_id, not_before };
-};
-
-/** A message body as sent by enqueue; null when it is not one. */
-export const parseDeliveryMessage = (body: string): DeliveryMessage | null => readDelivery(parseBody(body));
-
-/** Seconds still to wait before the message's attempt; 0 when it is due. */
-export const secondsToWait = (message: DeliveryMessage, now: number): number =>
-  message.not_before ? Math.max(0, Math.ceil((Date.parse(message.not_before) - now) / 1000)) : 0;
-
-/** Any message of the queue: a delivery attempt, or a page of a meeting report's runs; null when neither. */
-export type QueueMessage = { delivery: DeliveryMessage } | { fanOut: MeetingFanOut };
-
-export const parseQueueMessage = (body: string): QueueMessage | null => {
-  const value = parseBody(body);
-  if (typeof value === 'object' && value !== null && 'meeting_fan_out' in value) {
-    const fanOut = v.safeParse(MeetingFanOutSchema, value.meeting_fan_out);
-    return fanOut.success ? { fanOut: fanOut.output } : null;
-  }
-  const delivery = readDelivery(value);
-  return delivery ? { delivery } : null;
 };

@@ -9,6 +9,7 @@ import { FUNCTIONS, type FunctionId, routesOf } from '../../functions/routes.js'
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
+import { CHUNKS } from '../../scripts/lambda-bundle.mjs';
 import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bundles.js';
 import { createApiClient, revokeClient } from '../../shared/services/admin-service.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
@@ -46,6 +47,8 @@ const functionsWithAssets = [
   ...jobs.map((job) => [job.id, functionLogicalId(job.id), [] as string[]] as const),
 ];
 
+/** The files of CHUNKS, built beside a bundle (scripts/bundle-chunks.mjs). */
+const BESIDE = CHUNKS.map((chunk) => chunk.file);
 /** Functions that read no table and handle no token: no SDK at all. */
 const PUBLIC = ['pages'];
 /** Functions that queue runs for delivery (or redeliver one), the only ones with the SQS client. */
@@ -66,7 +69,12 @@ const READS_TOKEN_KEYS = functionsWithAssets
 
 describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const bundle = () => bundles.get(logicalId)!;
-  const code = () => readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
+  /** index.mjs and the files esbuild split from it: what dynamic imports load, and code both share. */
+  const splitFiles = () =>
+    readdirSync(bundle().assetPath).filter((file) => file.endsWith('.mjs') && !BESIDE.includes(file) && file !== 'index.mjs');
+  /** The function's code: the bundle and the files split from it (not the files of CHUNKS beside it). */
+  const code = () =>
+    ['index.mjs', ...splitFiles()].map((file) => readFileSync(join(bundle().assetPath, file), 'utf8')).join('\n');
   /** Runs `script` in a fresh node process, with the bundle imported as `m`; what it prints. */
   const runWithBundle = (script: string, env: Record<string, string> = {}) =>
     execFileSync(
@@ -75,10 +83,17 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       { env: { ...BUNDLE_ENV, ...env }, encoding: 'utf8' },
     );
 
-  test('the asset is index.mjs and its map, the tracer beside the DynamoDB functions, under 1 MB together, and the files the route declares', () => {
+  test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, under 1 MB together, and the files the route declares', () => {
+    const split = splitFiles();
+    // esbuild's names: `<module>-<hash>.mjs` for a module loaded by import(), `chunk-<hash>.mjs` for code shared.
+    for (const file of split) expect(file).toMatch(/^[\w-]+-[A-Z0-9]{8}\.mjs$/);
+    const files = readdirSync(bundle().assetPath);
     const code = [
       'index.mjs',
       'index.mjs.map',
+      ...split,
+      // A file split from the SDK alone has no map: the map keeps our code only.
+      ...split.map((file) => `${file}.map`).filter((map) => files.includes(map)),
       ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
@@ -90,7 +105,9 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
 
   test('ESM with the createRequire banner; the AWS SDK inside where the function uses it, only the parts it uses', () => {
     const text = code();
-    expect(text.slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
+    for (const file of ['index.mjs', ...splitFiles()]) {
+      expect(readFileSync(join(bundle().assetPath, file), 'utf8').slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
+    }
     // No import of the SDK is left for the runtime to resolve (it may still be named in error messages).
     expect(text.match(/\bfrom\s*["']@aws-sdk\/[^"']*|\bimport\s*\(\s*["']@aws-sdk\/[^"']*/g)).toBeNull();
     const uses = (service: string) => (PUBLIC.includes(id) ? false : service !== 'sqs' || QUEUES_RUNS.includes(id));
@@ -101,7 +118,36 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(text).not.toContain('"./sdk-clients.mjs"');
     // Credentials come from the environment: none of the default chain's other providers.
     expect(text).not.toMatch(/child_process|AWS_SSO_|credential_process/);
-    expect(text.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    const index = readFileSync(join(bundle().assetPath, 'index.mjs'), 'utf8');
+    expect(index.slice(-40)).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+  });
+
+  test('a cold start reads what every invocation needs; what only some routes need loads with their first request', () => {
+    // The files a cold start reads: index.mjs and what it imports statically, file by file.
+    const read = new Set<string>();
+    const next = ['index.mjs'];
+    for (let file = next.pop(); file !== undefined; file = next.pop()) {
+      if (read.has(file)) continue;
+      read.add(file);
+      const text = readFileSync(join(bundle().assetPath, file), 'utf8');
+      for (const [, imported] of text.matchAll(/(?:^|[;}\n])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([\w.-]+\.mjs)["']/g)) {
+        next.push(imported as string);
+      }
+    }
+    const atColdStart = [...read].map((file) => readFileSync(join(bundle().assetPath, file), 'utf8')).join('\n');
+    // Only the dispatcher sends to SQS on every invocation; the routes that queue runs and the
+    // deliverer's retries load the client when they first send.
+    expect(atColdStart.includes('AmazonSQS')).toBe(id === 'dispatch-runs');
+    expect(code().includes('AmazonSQS')).toBe(QUEUES_RUNS.includes(id));
+    // An area's routes are files of their own, none read at a cold start.
+    const area = FUNCTIONS.find((fn) => fn.id === id)?.greedy !== undefined;
+    const routeFiles = splitFiles().filter((file) =>
+      routesOf(id as FunctionId).some((route) => file.startsWith(`${basename(route.entry, '.ts')}-`)),
+    );
+    expect(routeFiles.length).toBe(area ? routesOf(id as FunctionId).length : 0);
+    for (const file of routeFiles) expect(read.has(file)).toBe(false);
+    // What every request of a DynamoDB function needs is read at a cold start: the client and the store.
+    if (!PUBLIC.includes(id)) expect(atColdStart).toContain('DynamoDB_20120810');
   });
 
   test('X-Ray is not in the bundle: the DynamoDB functions have it beside, for the first sampled invocation', () => {

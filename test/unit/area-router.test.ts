@@ -4,18 +4,19 @@
  * area's greedy route (`ANY /api/studio/{proxy+}`).
  */
 import type { Context } from 'aws-lambda';
-import { type AreaModule, areaFunction, type RouteModule } from '../../functions/area.js';
+import { type AreaModule, areaFunction, type RouteModule, type RouteModuleLoader } from '../../functions/area.js';
 import { FUNCTIONS, greedyFor, routes, routesOf } from '../../functions/routes.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { Deps } from '../../shared/runtime.js';
 
-/** A route module that answers which route ran, with the path parameters it was given. */
-const echo = (id: string, via: string[]): RouteModule => {
+/** A route module's loader; the module answers which route ran, with the path parameters it was given. */
+const echo = (id: string, via: string[]): RouteModuleLoader => {
   const handler = async (event: HttpEvent): Promise<HttpResult> => {
     via.push(id);
     return { statusCode: 200, body: JSON.stringify({ id, parameters: event.pathParameters ?? null }) };
   };
-  return { handler, createHandler: () => handler };
+  const module: RouteModule = { handler, createHandler: () => handler };
+  return () => Promise.resolve(module);
 };
 
 const knaps = (): { area: AreaModule; ran: string[] } => {
@@ -116,24 +117,43 @@ describe('an area function', () => {
     expect(ran).toEqual([]);
   });
 
-  test('createHandler builds every route with the deps given', async () => {
+  test('createHandler builds a route with the deps given, from its module loaded by its first request', async () => {
     const built: string[] = [];
+    const loaded: string[] = [];
     const modules = Object.fromEntries(
       routesOf('oauth').map((route) => [
         route.id,
-        {
-          handler: async () => ({ statusCode: 500 }),
-          createHandler: (deps: Deps) => {
-            built.push(`${route.id}:${String((deps as unknown as { marker: string }).marker)}`);
-            return async () => ({ statusCode: 204 });
-          },
+        () => {
+          loaded.push(route.id);
+          return Promise.resolve({
+            handler: async () => ({ statusCode: 500 }),
+            createHandler: (deps: Deps) => {
+              built.push(`${route.id}:${String((deps as unknown as { marker: string }).marker)}`);
+              return async () => ({ statusCode: 204 });
+            },
+          });
         },
       ]),
     );
     const area = areaFunction('oauth', modules);
     const handler = area.createHandler({ marker: 'test' } as unknown as Deps);
-    expect(built.sort()).toEqual(['introspect-token:test', 'oauth-metadata:test', 'revoke-token:test']);
+    expect(loaded).toEqual([]);
     expect((await handler(event('POST', '/api/oauth/revoke'), context)).statusCode).toBe(204);
+    expect((await handler(event('POST', '/api/oauth/revoke'), context)).statusCode).toBe(204);
+    expect(loaded).toEqual(['revoke-token']);
+    expect(built).toEqual(['revoke-token:test']);
+  });
+
+  test('a route whose module failed to load is loaded again by its next request', async () => {
+    const ran: string[] = [];
+    const modules = Object.fromEntries(routesOf('oauth').map((route) => [route.id, echo(route.id, ran)]));
+    let failures = 1;
+    const revoke = modules['revoke-token'] as RouteModuleLoader;
+    modules['revoke-token'] = () => (failures-- > 0 ? Promise.reject(new Error('EMFILE')) : revoke());
+    const area = areaFunction('oauth', modules);
+    await expect(area.handler(event('POST', '/api/oauth/revoke'), context)).rejects.toThrow('EMFILE');
+    expect((await area.handler(event('POST', '/api/oauth/revoke'), context)).statusCode).toBe(200);
+    expect(ran).toEqual(['revoke-token']);
   });
 
   test('refuses to load with other modules than the route table gives the area', () => {
