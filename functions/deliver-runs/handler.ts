@@ -1,4 +1,5 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { startInvocation } from '../../shared/lambda/invocation.js';
 import { parseQueueMessage, SqsDeliveryQueue, secondsToWait } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
@@ -72,4 +73,5 @@ export const createHandler =
     return { batchItemFailures: failures };
   };
 
-export const handler = createHandler(defaultDeps({ remoteDeliveries: SqsDeliveryQueue.forUrl }));
+// The token keys seal each message's report token.
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv, remoteDeliveries: SqsDeliveryQueue.forUrl }));

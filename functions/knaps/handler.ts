@@ -1,10 +1,13 @@
 import { areaFunction } from '../area.js';
 import * as deleteKnap from './delete-knap.js';
 import * as getKnap from './get-knap.js';
+import * as getRun from './get-run.js';
 import * as listKnaps from './list-knaps.js';
+import * as listRunEvents from './list-run-events.js';
 import * as listRuns from './list-runs.js';
 import * as previewSchedule from './preview-schedule.js';
 import * as reportMeeting from './report-meeting.js';
+import * as reportRunEvent from './report-run-event.js';
 import * as startRun from './start-run.js';
 import * as updateKnap from './update-knap.js';
 
@@ -18,4 +21,7 @@ export const { handler, createHandler } = areaFunction('knaps', {
   'list-runs': listRuns,
   'report-meeting': reportMeeting,
   'preview-schedule': previewSchedule,
+  'get-run': getRun,
+  'list-run-events': listRunEvents,
+  'report-run-event': reportRunEvent,
 });

@@ -75,9 +75,12 @@ const reportKeyOf = (key: TokenKey): Buffer => {
 const mac = (key: TokenKey, body: Buffer): Buffer =>
   createHmac('sha256', reportKeyOf(key)).update(body).digest().subarray(0, MAC_BYTES);
 
-/** A report token for `runId`, good until `expiresAt` (epoch seconds). */
-export const sealReportToken = async (claims: ReportClaims, keyring: TokenKeyring): Promise<string> => {
-  const key = await keyring.signingKey();
+/** A report token for `runId`, good until `expiresAt` (epoch seconds), sealed with the ring's signing key. */
+export const sealReportToken = async (claims: ReportClaims, keyring: TokenKeyring): Promise<string> =>
+  sealReportTokenWith(claims, await keyring.signingKey());
+
+/** The same, with a given key (fixtures for local invocation seal with theirs). */
+export const sealReportTokenWith = (claims: ReportClaims, key: TokenKey): string => {
   if (!Number.isInteger(claims.expiresAt) || claims.expiresAt < 0 || claims.expiresAt > 0xffffffff)
     throw new Error("A report token's expiry is out of range");
   const expires = Buffer.alloc(4);

@@ -21,6 +21,7 @@ import {
   type RevocationMigration,
 } from '../domain/repository.js';
 import type { RequestScope } from '../domain/request-scope.js';
+import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
@@ -31,6 +32,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { dueIndexEntry, itemToIdempotency, itemToKnap, itemToStoredKnap, knapToItem } from './items.js';
 import { key, knapIndexCursor } from './keys.js';
+import { RunEventStore } from './run-event-store.js';
 import { type RedeliveryResult, RunStore } from './run-store.js';
 import { type Item, TableOps, unlessConditionFails } from './table-ops.js';
 import { WebhookStore } from './webhook-store.js';
@@ -41,6 +43,7 @@ export class DynamoRepository implements Repository {
   private readonly admins: AdminStore;
   private readonly runs: RunStore;
   private readonly webhooks: WebhookStore;
+  private readonly runEvents: RunEventStore;
 
   constructor(
     private readonly db: DocumentSender,
@@ -51,6 +54,7 @@ export class DynamoRepository implements Repository {
     this.admins = new AdminStore(this.table);
     this.runs = new RunStore(this.table);
     this.webhooks = new WebhookStore(this.table);
+    this.runEvents = new RunEventStore(this.table);
   }
 
   within(scope: RequestScope): DynamoRepository {
@@ -428,6 +432,38 @@ export class DynamoRepository implements Repository {
 
   backfillOrgRunsIndex(): Promise<number> {
     return this.runs.backfillOrgRunsIndex();
+  }
+
+  runChainHead(runId: string): Promise<ChainState> {
+    return this.runEvents.chainHead(runId);
+  }
+
+  putRunEvent(runId: string, event: RunEvent, state: ChainState, expiresAt: number): Promise<boolean> {
+    return this.runEvents.putEvent(runId, event, state, expiresAt);
+  }
+
+  runEventsAfter(runId: string, after: number, limit: number): Promise<{ events: RunEvent[]; state: ChainState | null }> {
+    return this.runEvents.eventsAfter(runId, after, limit);
+  }
+
+  setRunOutcome(
+    runId: string,
+    outcome: RunOutcome,
+    finished?: { at: string; output: unknown; error: string | null },
+  ): Promise<boolean> {
+    return this.runEvents.applyOutcome(runId, { outcome, finished });
+  }
+
+  meterRunReport(orgName: string, window: number, limit: number): Promise<boolean> {
+    return this.runEvents.meterReport(orgName, window, limit);
+  }
+
+  claimStreamSlot(clientId: string, slots: number, nowMs: number, untilMs: number): Promise<number | null> {
+    return this.runEvents.claimStreamSlot(clientId, slots, nowMs, untilMs);
+  }
+
+  releaseStreamSlot(clientId: string, slot: number, untilMs: number): Promise<void> {
+    return this.runEvents.releaseStreamSlot(clientId, slot, untilMs);
   }
 
   putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {

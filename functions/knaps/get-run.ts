@@ -1,0 +1,22 @@
+import { apiHandler } from '../../shared/http/api-handler.js';
+import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
+import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { requireScope } from '../../shared/services/bearer-auth.js';
+import { callerOf } from '../../shared/services/request-state.js';
+import { getRun } from '../../shared/services/run-watch.js';
+
+/** GET /api/studio/runs/{run_id}: the run, for whoever sees its Knap. */
+export const createHandler = (functionDeps: Deps) =>
+  apiHandler(
+    functionDeps,
+    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
+    async ({ deps, event, state }) => {
+      const caller = callerOf(state);
+      requireScope(caller, 'knaps:read');
+      return json(200, await getRun(deps, caller, event.pathParameters?.run_id ?? ''));
+    },
+  );
+
+export const handler = createHandler(defaultDeps({ tokenKeys: keyringFromEnv }));
