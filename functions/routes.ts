@@ -304,6 +304,30 @@ export const routes: readonly RouteDefinition[] = [
     description: "The reference page's script and style sheet, from the swagger-ui-dist package (public)",
     assets: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css'],
   },
+  {
+    id: 'get-run',
+    fn: 'knaps',
+    method: 'GET',
+    path: '/api/studio/runs/{run_id}',
+    entry: 'functions/knaps/get-run.ts',
+    description: 'Read one run of a Knap the authenticated API client may see',
+  },
+  {
+    id: 'list-run-events',
+    fn: 'knaps',
+    method: 'GET',
+    path: '/api/studio/runs/{run_id}/events',
+    entry: 'functions/knaps/list-run-events.ts',
+    description: "A run's events, as JSON or as Server-Sent Events",
+  },
+  {
+    id: 'report-run-event',
+    fn: 'knaps',
+    method: 'POST',
+    path: '/api/studio/runs/{run_id}/events',
+    entry: 'functions/knaps/report-run-event.ts',
+    description: "The run's executor reports what it did (the report token of its knap.run message)",
+  },
 ];
 
 /** A route template's segments: a literal, or the name of a path parameter (`{name}`, one whole segment). */

@@ -31,6 +31,9 @@ const {
   idempotency: IDEMPOTENCY,
   run: RUN,
   webhook: WEBHOOK,
+  runEvent: RUN_EVENT,
+  reportMeter: REPORT_METER,
+  streamSlots: STREAM_SLOTS,
 } = KEY_PREFIX;
 
 /**
@@ -57,6 +60,14 @@ const {
  * - preview-schedule: bearer auth only; the schedule is read in memory.
  * - start-run: the Knap (GetItem), the run (PutItem); then the delivery queue.
  * - list-runs: the Knap (GetItem), its runs (Query on gsi1).
+ * - get-run: the run (GetItem RUN#), its Knap (GetItem), and when its report window closed
+ *   unreported, the `expired` event (Query RUNEVENTS#<run> for the last event, conditional
+ *   PutItem RUNEVENTS#). list-run-events: the same, then its events (Query RUNEVENTS#<run>);
+ *   a waiting stream takes and gives back a lease (UpdateItem STREAMS#<client>).
+ * - report-run-event: no client metering (the report token is checked with no I/O); the
+ *   organization's report meter (UpdateItem ORGREPORTS#), the chain's last event (Query
+ *   RUNEVENTS#<run>), the event (conditional PutItem RUNEVENTS#), the run's outcome
+ *   (UpdateItem RUN#); after the end, the run (GetItem RUN#) to settle a lost outcome write.
  * - report-meeting: the after-meeting Knaps (Query on gsi1 and gsi2), one conditional PutItem
  *   per run, GetItem for a run that exists; then the delivery queue.
  * - every /api/admin route (shared/services/org-*.ts): the admin's JWT is verified in the
@@ -104,6 +115,24 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'preview-schedule': BEARER_AUTH,
   'start-run': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [RUN] }),
   'list-runs': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:Query': ['gsi1'] }),
+  'get-run': combine(BEARER_AUTH, {
+    'dynamodb:GetItem': [RUN, KNAP],
+    'dynamodb:Query': [KEY_PARTITION.runEvents],
+    'dynamodb:PutItem': [RUN_EVENT],
+    'dynamodb:UpdateItem': [RUN],
+  }),
+  'list-run-events': combine(BEARER_AUTH, {
+    'dynamodb:GetItem': [RUN, KNAP],
+    'dynamodb:Query': [KEY_PARTITION.runEvents],
+    'dynamodb:PutItem': [RUN_EVENT],
+    'dynamodb:UpdateItem': [RUN, STREAM_SLOTS],
+  }),
+  'report-run-event': {
+    'dynamodb:GetItem': [RUN],
+    'dynamodb:Query': [KEY_PARTITION.runEvents],
+    'dynamodb:PutItem': [RUN_EVENT],
+    'dynamodb:UpdateItem': [RUN, REPORT_METER],
+  },
   'report-meeting': combine(BEARER_AUTH, {
     'dynamodb:GetItem': [RUN],
     'dynamodb:PutItem': [RUN],

@@ -119,6 +119,8 @@ export class KnapStack extends Stack {
       dispatchQueue: data.dispatchShares,
       settings: this.settings,
       routeFunctions: this.functions.byRoute,
+      tokenKeys: data.tokenKeys,
+      reportBaseUrl: this.settings.domainName ? `https://${this.settings.domainName}` : this.api.url,
     });
     const allFunctions: ReadonlyMap<string, KnapFunction> = new Map([...this.functions.byFunction, ...this.runs.byJob]);
     this.monitoring = new KnapMonitoring(this, 'Monitoring', {

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { jobs as allJobs, type JobDefinition } from '../functions/jobs.js';
@@ -11,7 +12,7 @@ import type { KnapSettings } from './config.js';
 import { nameLogicalIds, pascalCase, reservedConcurrencyOf } from './functions.js';
 import { KnapFunction } from './knap-function.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
-import { KEY_PREFIX, type TableAccess } from './table-access.js';
+import { KEY_PARTITION, KEY_PREFIX, type TableAccess } from './table-access.js';
 
 /**
  * What each job does with the table (see shared/services/dispatcher.ts and delivery.ts):
@@ -20,7 +21,10 @@ import { KEY_PREFIX, type TableAccess } from './table-access.js';
  * - deliver-runs: the run and its Knap (GetItem), the organization's webhook endpoints
  *   (Query on gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem); and the
  *   rest of a large meeting report (services/meeting-fan-out.ts): the reporter's Knaps
- *   (Query on gsi1 and gsi2), their runs made (PutItem) or found (GetItem).
+ *   (Query on gsi1 and gsi2), their runs made (PutItem) or found (GetItem); each attempt's
+ *   run events (Query RUNEVENTS#<run> for the last one, conditional PutItem RUNEVENTS#) and an
+ *   outcome an answer reported (UpdateItem RUN#). It reads the token keys: each message
+ *   carries a report token.
  */
 export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'dispatch-runs': {
@@ -30,10 +34,10 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:UpdateItem': [KEY_PREFIX.knap],
   },
   'deliver-runs': {
-    'dynamodb:Query': ['gsi1', 'gsi2', 'gsi3'],
+    'dynamodb:Query': ['gsi1', 'gsi2', 'gsi3', KEY_PARTITION.runEvents],
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook],
-    'dynamodb:PutItem': [KEY_PREFIX.run],
+    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent],
     'dynamodb:UpdateItem': [KEY_PREFIX.run],
   },
 };
@@ -71,6 +75,10 @@ export interface KnapRunsProps {
   /** The route functions, so those that create runs (or redeliver them) may queue them. */
   readonly routeFunctions: ReadonlyMap<RouteDefinition, KnapFunction>;
   readonly jobs?: readonly JobDefinition[];
+  /** The token keys: the deliverer seals each message's report token with them. */
+  readonly tokenKeys?: ISecret;
+  /** The API's base URL, under which report URLs are (REPORT_BASE_URL of the deliverer). */
+  readonly reportBaseUrl?: string;
 }
 
 /**
@@ -113,6 +121,11 @@ export class KnapRuns extends Construct {
     this.byJob = byJob;
 
     const deliverer = byJob.get('deliver-runs');
+    if (deliverer && props.tokenKeys) {
+      props.tokenKeys.grantRead(deliverer);
+      deliverer.addEnvironment('TOKEN_KEYS_SECRET_ARN', props.tokenKeys.secretArn);
+    }
+    if (deliverer && props.reportBaseUrl) deliverer.addEnvironment('REPORT_BASE_URL', props.reportBaseUrl);
     // Triggers call the `live` alias, so CodeDeploy decides which version runs.
     deliverer?.live.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
 

@@ -17,6 +17,9 @@ export const KEY_PREFIX = {
   idempotency: prefixOf(key.idempotency('id', 'key').pk),
   run: prefixOf(key.run('id').pk),
   webhook: prefixOf(key.webhook('id').pk),
+  runEvent: prefixOf(key.runEvent('id', 1).pk),
+  reportMeter: prefixOf(key.reportMeter('org', 0).pk),
+  streamSlots: prefixOf(key.streamSlots('id').pk),
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 
@@ -28,6 +31,7 @@ export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
  */
 export const KEY_PARTITION = {
   audit: key.orgAudit('*'),
+  runEvents: key.runEvents('*'),
 } as const;
 export type KeyPartition = (typeof KEY_PARTITION)[keyof typeof KEY_PARTITION];
 

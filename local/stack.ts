@@ -133,9 +133,15 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     deadline: Date.now() + LOCAL_JOB_DEADLINE_MS,
     stop: stopping.signal,
   });
+  // Report URLs name this server (its port is known once it listens) unless the environment names another base.
+  let apiUrl = '';
+  const deliverySettings = () => {
+    const settings = deliverySettingsFromEnv();
+    if (!process.env.REPORT_BASE_URL && !process.env.PUBLIC_BASE_URL && apiUrl) settings.reportBaseUrl = apiUrl;
+    return Object.assign(settings, { retry: LOCAL_RETRY_POLICY });
+  };
   const deliveries = new LocalDeliveryQueue({
-    deliver: (runId) =>
-      deliverRun(scopedDeps(defaultDeps(), asDeliverer()), runId, { ...deliverySettingsFromEnv(), retry: LOCAL_RETRY_POLICY }),
+    deliver: (runId) => deliverRun(scopedDeps(defaultDeps(), asDeliverer()), runId, deliverySettings()),
     continueFanOut: (task) => continueMeetingFanOut(scopedDeps(defaultDeps(), asDeliverer()), task),
     timeScale: options.deliveryTimeScale,
   });
@@ -165,6 +171,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
         return identity;
       },
     });
+    apiUrl = api.url;
     ttlSweeper?.start();
     const pending = await pendingRunIds(options.tableName);
     for (const runId of pending) await deliveries.enqueue(runId, 0);

@@ -453,6 +453,16 @@ export const FIXTURE_RUNS = {
     last_attempt_at: '2026-01-09T10:41:09Z',
     last_error: 'HTTP 410 from https://hooks.acme.example/old-knaps',
   }),
+  /**
+   * A run of ownPrivate whose first attempt failed and whose retry is due: its executor (which
+   * got the message) reports to it (events/report-run-event, with the report token that
+   * message carried); pending, so its report window stays open.
+   */
+  reporting: fixtureRun('ownPrivate', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0b03', '2026-01-08T11:00:00Z', {
+    attempts: 1,
+    last_attempt_at: '2026-01-08T11:00:01Z',
+    last_error: 'timed out after 10 s (https://hooks.acme.example)',
+  }),
   /** Another organization's run: a 404 to the fixture organization's admin. */
   otherOrg: fixtureRun('otherOrg', 'run_0b6f1c523f0e4c1a9a576d1f0b0c0d01', '2026-01-09T09:00:00Z', {
     status: 'delivered',

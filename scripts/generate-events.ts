@@ -34,6 +34,8 @@ import type { APIGatewayProxyEventV2, ScheduledEvent, SQSEvent, SQSRecord } from
 import { type JobDefinition, jobs } from '../functions/jobs.js';
 import { fillPath, matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { clfTime, isTextContentType } from '../local/http-adapter.js';
+import { sealReportTokenWith } from '../shared/domain/report-tokens.js';
+import { tokenKey } from '../shared/domain/sealed-tokens.js';
 import {
   ADMIN_TOKENS,
   CLIENTS,
@@ -41,6 +43,7 @@ import {
   FIXTURE_ORG,
   FIXTURE_RUNS,
   FIXTURE_WEBHOOKS,
+  INVOKE_TOKEN_KEY,
   OTHER_ORG,
   TOKENS,
 } from './fixtures.js';
@@ -75,6 +78,13 @@ const bearer = (token: string): string => `Bearer ${token}`;
 const main = CLIENTS.main;
 const postCredentials = { client_id: main.clientId, client_secret: main.secret };
 const withAccess = { authorization: bearer(TOKENS.access.token) };
+/** Path parameters naming a fixture run. */
+const runParams = (fixture: { run: { run_id: string } }) => ({ run_id: fixture.run.run_id });
+/** The report token the knap.run message of FIXTURE_RUNS.reporting carried, good until 2100. */
+const REPORT_TOKEN = sealReportTokenWith(
+  { runId: FIXTURE_RUNS.reporting.run.run_id, orgName: FIXTURE_ORG, expiresAt: Date.UTC(2100, 0, 1) / 1000 },
+  tokenKey(Buffer.from(INVOKE_TOKEN_KEY, 'utf8')),
+);
 /** Path parameters naming a fixture Knap. */
 const knapParams = (fixture: { knap: { uuid: string } }) => ({ uuid: fixture.knap.uuid });
 /** A well-formed uuid no Knap has. */
@@ -571,6 +581,53 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '200-script', query: { asset: 'app.js' }, headers: { accept: ACCEPT_ANY } },
     { name: '200-stylesheet', query: { asset: 'app.css' }, headers: { accept: ACCEPT_CSS } },
     { name: '404-unknown-asset', query: { asset: 'app.js.map' }, headers: { accept: ACCEPT_ANY } },
+  ],
+  'get-run': [
+    { name: '200-delivered', params: runParams(FIXTURE_RUNS.delivered), headers: withAccess },
+    { name: '401-missing-token', params: runParams(FIXTURE_RUNS.delivered) },
+    { name: '401-report-token', params: runParams(FIXTURE_RUNS.delivered), headers: { authorization: bearer(REPORT_TOKEN) } },
+    { name: '404-unknown-run', params: { run_id: 'run_unknown00000000000000000000000000' }, headers: withAccess },
+  ],
+  'list-run-events': [
+    { name: '200-events', params: runParams(FIXTURE_RUNS.reporting), headers: withAccess },
+    {
+      name: '200-stream',
+      params: runParams(FIXTURE_RUNS.failed),
+      headers: { ...withAccess, accept: 'text/event-stream' },
+    },
+    {
+      name: '204-stream-ended',
+      params: runParams(FIXTURE_RUNS.failed),
+      headers: { ...withAccess, accept: 'text/event-stream', 'last-event-id': '1' },
+    },
+    { name: '401-missing-token', params: runParams(FIXTURE_RUNS.delivered) },
+    { name: '404-unknown-run', params: { run_id: 'run_unknown00000000000000000000000000' }, headers: withAccess },
+  ],
+  'report-run-event': [
+    {
+      name: '201-progress',
+      params: runParams(FIXTURE_RUNS.reporting),
+      headers: { authorization: bearer(REPORT_TOKEN) },
+      body: { type: 'progress', message: 'Read 120 of 300 messages' },
+    },
+    {
+      name: '400-output-not-succeeded',
+      params: runParams(FIXTURE_RUNS.reporting),
+      headers: { authorization: bearer(REPORT_TOKEN) },
+      body: { type: 'progress', output: { rows: 3 } },
+    },
+    {
+      name: '401-access-token',
+      params: runParams(FIXTURE_RUNS.reporting),
+      headers: withAccess,
+      body: { type: 'progress' },
+    },
+    {
+      name: '401-another-runs-token',
+      params: runParams(FIXTURE_RUNS.failed),
+      headers: { authorization: bearer(REPORT_TOKEN) },
+      body: { type: 'progress' },
+    },
   ],
 };
 

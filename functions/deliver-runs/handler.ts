@@ -1,4 +1,5 @@
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { startInvocation } from '../../shared/lambda/invocation.js';
 import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
 import { parseQueueMessage, secondsToWait } from '../../shared/queue/messages.js';
@@ -7,6 +8,7 @@ import { scopedDeps } from '../../shared/scoped-deps.js';
 import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
+import { RunEventStore } from '../../shared/store/run-event-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { WebhookStore } from '../../shared/store/webhook-store.js';
@@ -78,5 +80,6 @@ export const createHandler =
   };
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore, webhooks: WebhookStore };
-export const handler = createHandler(defaultDeps({ stores, remoteDeliveries: lazySqsDeliveryQueue }));
+export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore, runEvents: RunEventStore, webhooks: WebhookStore };
+// The token keys seal each message's report token.
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: lazySqsDeliveryQueue }));

@@ -19,4 +19,7 @@ export const { handler, createHandler } = areaFunction('knaps', {
   'list-runs': () => import('./list-runs.js'),
   'report-meeting': () => import('./report-meeting.js'),
   'preview-schedule': () => import('./preview-schedule.js'),
+  'get-run': () => import('./get-run.js'),
+  'list-run-events': () => import('./list-run-events.js'),
+  'report-run-event': () => import('./report-run-event.js'),
 });

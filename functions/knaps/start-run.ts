@@ -1,9 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
-import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
 import { json } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
+import { parseStartRun } from '../../shared/schemas/knap-request.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { startManualRun } from '../../shared/services/runs.js';
@@ -12,15 +12,19 @@ import { KnapStore } from '../../shared/store/knap-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
-/** POST /api/studio/knap-tools/{uuid}/runs (no body): 202, the run, delivered in the background. */
+/** `{"input": ...}` is at most 64 KB of JSON; room for the member's name and spaces around it. */
+const MAX_START_BODY_BYTES = 72 * 1024;
+
+/** POST /api/studio/knap-tools/{uuid}/runs (optional `{"input": {...}}`): 202, the run, delivered in the background. */
 export const createHandler = (functionDeps: Deps) =>
   apiHandler(
     functionDeps,
-    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
+    { body: 'none', auth: 'bearer', maxBodyBytes: MAX_START_BODY_BYTES },
     async ({ deps, event, state }) => {
       const caller = callerOf(state);
       requireScope(caller, 'knaps:write');
-      return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? ''));
+      const { input } = parseStartRun(event);
+      return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? '', input ?? null));
     },
   );
 

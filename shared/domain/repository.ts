@@ -8,6 +8,7 @@ import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { RequestScope } from './request-scope.js';
+import type { ChainState, RunEvent, RunOutcome } from './run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
@@ -194,6 +195,24 @@ export interface Repository {
    * `npm start`, whose queue is timers that die with the process (deployed, SQS keeps them).
    */
   pendingRunIds(): Promise<string[]>;
+
+  /** The state of a run's event chain after its last stored event (INITIAL_CHAIN when none is). */
+  runChainHead(runId: string): Promise<ChainState>;
+  /** Stores event `event.id` of a run with the chain's state after it, only while that id is free; false when taken. */
+  putRunEvent(runId: string, event: RunEvent, state: ChainState, expiresAt: number): Promise<boolean>;
+  /** A run's events after id `after` in id order (at most `limit`), and the chain's state after the last of them. */
+  runEventsAfter(runId: string, after: number, limit: number): Promise<{ events: RunEvent[]; state: ChainState | null }>;
+  /** Sets a run's outcome, and when it finished its output or error; false when there is no such run. */
+  setRunOutcome(
+    runId: string,
+    outcome: RunOutcome,
+    finished?: { at: string; output: unknown; error: string | null },
+  ): Promise<boolean>;
+  /** Counts a run report of an organization in a minute (epoch seconds), only below `limit`; false at it. */
+  meterRunReport(orgName: string, window: number, limit: number): Promise<boolean>;
+  /** Takes one of a client's `slots` waiting-stream leases until `untilMs`; its index, or null when all are held. */
+  claimStreamSlot(clientId: string, slots: number, nowMs: number, untilMs: number): Promise<number | null>;
+  releaseStreamSlot(clientId: string, slot: number, untilMs: number): Promise<void>;
 
   /** Stores a new organization admin; false when one with this email exists already. */
   putNewAdmin(admin: AdminAccount): Promise<boolean>;

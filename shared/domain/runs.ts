@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import type { Knap } from './knaps.js';
+import { RUN_OUTCOMES } from './run-events.js';
 
 export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -47,6 +48,17 @@ export const RunSchema = v.object({
   last_error: v.nullable(v.string()),
   meeting_id: v.pipe(v.nullable(v.string()), v.description('The meeting of an after-meeting run (meeting.meeting_id)')),
   meeting: v.pipe(v.nullable(RunMeetingSchema), v.description('null unless trigger is post_meeting_transcription')),
+  input: v.pipe(
+    v.nullable(v.record(v.string(), v.unknown())),
+    v.description('What the run was started with (POST .../runs `{"input": {...}}`, at most 64 KB of JSON), or null'),
+  ),
+  outcome: v.pipe(
+    v.nullable(v.picklist(RUN_OUTCOMES)),
+    v.description('What the executor reported: null until it reports, then running, succeeded or failed'),
+  ),
+  output: v.pipe(v.unknown(), v.description('The JSON value a succeeded report gave (at most 64 KB), or null')),
+  error: v.pipe(v.nullable(v.string()), v.description('What a failed report said (at most 1 KB), or null')),
+  finished_at: v.pipe(v.nullable(timestamp), v.description('When a succeeded or failed report came in, or null')),
 });
 export type Run = v.InferOutput<typeof RunSchema>;
 
@@ -136,6 +148,7 @@ export const runMeeting = (report: MeetingTranscription): RunMeeting => ({
 export const newRun = (
   fields: Pick<Run, 'run_id' | 'knap_uuid' | 'trigger' | 'scheduled_for' | 'meeting_id' | 'created_at'> & {
     meeting?: RunMeeting | null;
+    input?: Record<string, unknown> | null;
   },
 ): Run => ({
   run_id: fields.run_id,
@@ -149,6 +162,11 @@ export const newRun = (
   last_error: null,
   meeting_id: fields.meeting?.meeting_id ?? fields.meeting_id,
   meeting: fields.meeting ?? null,
+  input: fields.input ?? null,
+  outcome: null,
+  output: null,
+  error: null,
+  finished_at: null,
 });
 
 /**

@@ -12,6 +12,7 @@ import { bodyLimit } from './body-limit.js';
 import { AnswerOverdue, errorHandler } from './error-handler.js';
 import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
+import { reportAuth } from './report-auth.js';
 import { responseHeaders } from './response-headers.js';
 import { correlationId } from './telemetry.js';
 import type { ApiContext, HttpEvent, HttpResult, RequestStep } from './types.js';
@@ -22,9 +23,10 @@ export interface ApiHandlerOptions<Beside = never> {
   /**
    * `bearer`: an API client's access token, metered; `admin`: an organization admin's access
    * token (not metered: the stack throttles admin routes); `client`: the handler authenticates
-   * an OAuth client (form or HTTP Basic) itself.
+   * an OAuth client (form or HTTP Basic) itself; `report`: a run's report token for the
+   * path's `run_id` (checked with no I/O, not metered per client).
    */
-  auth: 'bearer' | 'admin' | 'client' | 'none';
+  auth: 'bearer' | 'admin' | 'client' | 'report' | 'none';
   maxBodyBytes: number;
   /** Responses that carry or judge credentials must never be cached, errors included. */
   noStore?: boolean;
@@ -45,6 +47,8 @@ export interface ApiRequest<Beside = never> {
   state: RequestState;
   /** What `options.beside` started next to authentication, if it started anything. */
   beside?: Beside;
+  /** When the answer must be on its way (epoch ms, real time): a route that waits (an event stream) stops before it. */
+  answerBy: number;
 }
 
 /** Time kept back from the Lambda timeout to turn a DynamoDB stall into a 503 and send it. */
@@ -102,6 +106,7 @@ export const apiHandler = <Beside = never>(
     lowerCaseHeaderNames,
     ...(options.auth === 'bearer' ? [bearerAuth(options.beside)] : []),
     ...(options.auth === 'admin' ? [adminAuth] : []),
+    ...(options.auth === 'report' ? [reportAuth] : []),
     bodyLimit(options.maxBodyBytes),
     ...bodyParsers[options.body],
   ];
@@ -119,6 +124,7 @@ export const apiHandler = <Beside = never>(
       body: event.body as unknown,
       state: context.requestState,
       beside: context.besideAuth as Beside | undefined,
+      answerBy: context.answerBy,
     });
   };
   const lambda = middy<HttpEvent, HttpResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
 import { authorizationServerMetadata } from '../domain/oauth-metadata.js';
+import { RunEventListSchema, RunEventSchema, RunReportSchema } from '../domain/run-events.js';
 import {
   AdminRunPageSchema,
   AdminRunSchema,
@@ -35,7 +36,7 @@ import {
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../schemas/admin.js';
-import { KnapPatchSchema } from '../schemas/knap-request.js';
+import { KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
@@ -125,6 +126,21 @@ const jsonBodyErrors = {
   '413': problem('Body over the size limit'),
   '415': problem('Content-Type is not JSON, or a charset other than UTF-8'),
 };
+const runIdParameter = {
+  name: 'run_id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'The run id (`run_` and 32 base64url characters)',
+};
+/** The events of a run that succeeded, for the examples. */
+const RUN_EVENTS_EXAMPLE = [
+  { id: 1, type: 'created', at: '2026-11-23T10:21:07Z' },
+  { id: 2, type: 'delivered', at: '2026-11-23T10:21:08Z', endpoint_id: 'we_3f9a1c2b7d4e5f60718293a4' },
+  { id: 3, type: 'running', at: '2026-11-23T10:21:09Z', message: null },
+  { id: 4, type: 'progress', at: '2026-11-23T10:21:20Z', message: 'Read 120 of 300 messages' },
+  { id: 5, type: 'succeeded', at: '2026-11-23T10:21:41Z', message: null, output: { summary: '3 new leads' } },
+];
 const knapUuid = {
   name: 'uuid',
   in: 'path',
@@ -240,6 +256,10 @@ export const componentSchemas = {
   RunMeeting: RunMeetingSchema,
   RunPage: RunPageSchema,
   RunMessage: RunMessageSchema,
+  StartRun: StartRunSchema,
+  RunEvent: RunEventSchema,
+  RunEventList: RunEventListSchema,
+  RunReport: RunReportSchema,
   MeetingTranscription: MeetingTranscriptionSchema,
   MeetingRuns: MeetingRunsSchema,
   SchedulePreviewRequest: SchedulePreviewRequestSchema,
@@ -563,11 +583,24 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'startRun',
         tags: ['Runs'],
         summary: 'Run a Knap now (a manual run)',
-        description: 'No body. The run is delivered to the webhook endpoints of the organization in the background.',
+        description:
+          'An optional body `{"input": {...}}` (a JSON object of at most 64 KB; Knapsack-style `messages` and `chat_id` are ordinary members) is kept on the run and delivered in `data.run.input`; no body is no input. The run is delivered to the webhook endpoints of the organization in the background.',
         security: scoped('knaps:write'),
         parameters: [knapUuid],
+        requestBody: {
+          required: false,
+          content: json('StartRun', {
+            input: {
+              summary: 'With input',
+              value: { input: { messages: [{ role: 'user', content: 'Summarize yesterday' }], chat_id: 'chat_8812' } },
+            },
+          }),
+        },
         responses: {
           '202': { description: 'The run, pending', headers: rateLimitHeaders, content: json('Run', examples.runExamples) },
+          '400': problem('input is not a JSON object, is over 64 KB, or the body is malformed'),
+          '413': problem('Body over 72 KB'),
+          '415': problem('Content-Type is not JSON, or a charset other than UTF-8'),
           ...bearerErrors,
           '404': notFound,
           '409': problem('The Knap is not active'),
@@ -592,6 +625,96 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
           '400': problem('Invalid limit or cursor'),
           ...bearerErrors,
           '404': notFound,
+        },
+      },
+    },
+    '/api/studio/runs/{run_id}': {
+      get: {
+        operationId: 'getRun',
+        tags: ['Runs'],
+        summary: 'One run, with its input and outcome',
+        description: "For whoever sees the run's Knap; any other run is a 404.",
+        security: scoped('knaps:read'),
+        parameters: [runIdParameter],
+        responses: {
+          '200': { description: 'The run', headers: rateLimitHeaders, content: json('Run', examples.runExamples) },
+          ...bearerErrors,
+          '404': problem('No such run, or one whose Knap this client does not see'),
+        },
+      },
+    },
+    '/api/studio/runs/{run_id}/events': {
+      get: {
+        operationId: 'listRunEvents',
+        tags: ['Runs'],
+        summary: "A run's events, as JSON or as Server-Sent Events",
+        description:
+          "JSON `{\"events\": [...]}` in id order. With `Accept: text/event-stream`, Server-Sent Events (`id:`, `event:`, `data:`, a `retry:` hint) after `Last-Event-ID`: at once when something newer exists, else after waiting up to 10 s for it (an answer with no event is a comment only). API Gateway's HTTP API buffers a Lambda's answer, so each answer ends and the client reconnects with the last id it got; the answer with the terminal event is the last, and a resume from it is a 204. At most 2 streams of a client wait at once. Send the bearer token in `Authorization` (a browser's EventSource cannot: use a fetch-based reader).",
+        security: scoped('knaps:read'),
+        parameters: [
+          runIdParameter,
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            schema: { type: 'integer', minimum: 0 },
+            description: 'Stream only: the last event id received; events after it are sent',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The events (JSON), or the next events of the stream',
+            headers: rateLimitHeaders,
+            content: {
+              ...json('RunEventList', { events: { summary: 'A run that succeeded', value: { events: RUN_EVENTS_EXAMPLE } } }),
+              'text/event-stream': {
+                schema: { type: 'string' },
+                example: `retry: 1000\n\n${RUN_EVENTS_EXAMPLE.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('')}`,
+              },
+            },
+          },
+          '204': { description: 'Stream only: resumed at the terminal event; nothing more will come' },
+          '400': problem('Last-Event-ID is not an event id'),
+          ...bearerErrors,
+          '404': problem('No such run, or one whose Knap this client does not see'),
+          '429': {
+            description: 'Over the client rate limit, or 2 streams of this client are waiting already',
+            headers: { 'Retry-After': integerHeader('Seconds to wait') },
+            content: json('Error'),
+          },
+        },
+      },
+      post: {
+        operationId: 'reportRunEvent',
+        tags: ['Runs'],
+        summary: "The run's executor reports what it did",
+        description:
+          'The `report_url` of a `knap.run` message, with its `report_token` as the bearer: `running`, `progress` (`message`), `succeeded` (`output`, a JSON value of at most 64 KB) or `failed` (`error`, at most 1 KB); `message` (at most 1 KB) fits any. A `succeeded` or `failed` report ends the run. At most 100 reported events per run (a terminal report is always taken). No RateLimit headers: reports are metered per organization.',
+        security: [{ reportToken: [] }],
+        parameters: [runIdParameter],
+        requestBody: {
+          required: true,
+          content: json('RunReport', {
+            progress: { summary: 'Progress', value: { type: 'progress', message: 'Read 120 of 300 messages' } },
+            succeeded: { summary: 'Done, with an output', value: { type: 'succeeded', output: { summary: '3 new leads' } } },
+          }),
+        },
+        responses: {
+          '201': {
+            description: 'The stored event',
+            content: json('RunEvent', { progress: { summary: 'A progress report, stored', value: RUN_EVENTS_EXAMPLE[3] } }),
+          },
+          ...jsonBodyErrors,
+          '401': problem(
+            "Missing, altered or expired report token, another run's, or any other credential (WWW-Authenticate: Bearer)",
+          ),
+          '409': problem('The run has ended, or has 100 reported events'),
+          '429': {
+            description: 'Too many reports of this run at once, or of the organization in this minute',
+            headers: { 'Retry-After': integerHeader('Seconds to wait') },
+            content: json('Error'),
+          },
+          '503': unavailable,
         },
       },
     },
@@ -875,6 +998,13 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         },
       },
       clientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: client id and secret' },
+      reportToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'knap_rpt_...',
+        description:
+          "A run's report token, from its knap.run message (`data.run.report_token`): good only for that run's report URL, for 24 hours from the attempt that carried it and never after the run ended. Every other route refuses it (401); introspection answers it inactive.",
+      },
       adminOpenIdConnect: {
         type: 'openIdConnect',
         description:

@@ -241,13 +241,25 @@ const MEETING_RUN: Run = {
     transcript_url: MEETING.transcript_url ?? null,
     user_id: MEETING.user_id,
   },
+  input: null,
+  outcome: null,
+  output: null,
+  error: null,
+  finished_at: null,
 };
 
 /** A knap.run message as a receiver gets it: the first attempt of a run after a meeting. */
 export const RUN_MESSAGE_EXAMPLE: RunMessage = {
   type: RUN_EVENT_TYPE,
   timestamp: '2026-11-23T10:15:02.418Z',
-  data: { run: MEETING_RUN, knap: MEETING_KNAP },
+  data: {
+    run: {
+      ...MEETING_RUN,
+      report_url: `https://api.knap.example/api/studio/runs/${MEETING_RUN.run_id}/events`,
+      report_token: 'knap_rpt_AQ3q9W1maVkDcnVuX3A0SGVhZ3pRX0V4YW1wbGVPbmx5XzEyMzQ1Njc4OTAEYWNtZfW8x0QpRk2bN7sLr1cT5yA',
+    },
+    knap: MEETING_KNAP,
+  },
 };
 
 const MANUAL_RUN: Run = {
@@ -262,6 +274,11 @@ const MANUAL_RUN: Run = {
   last_error: null,
   meeting_id: null,
   meeting: null,
+  input: { messages: [{ role: 'user', content: 'Summarize yesterday in three bullets' }], chat_id: 'chat_8812' },
+  outcome: null,
+  output: null,
+  error: null,
+  finished_at: null,
 };
 
 const SCHEDULED_RUN: Run = {
@@ -276,6 +293,11 @@ const SCHEDULED_RUN: Run = {
   last_error: null,
   meeting_id: null,
   meeting: null,
+  input: null,
+  outcome: 'succeeded',
+  output: { summary: '3 new leads, 1 renewal due Friday' },
+  error: null,
+  finished_at: '2026-11-16T13:31:09Z',
 };
 
 export const runExamples: Examples<Run> = {

@@ -6,9 +6,13 @@ import {
   readKnapInput,
   sentMetadataProblem,
 } from '../domain/knap-input.js';
+import { jsonWithin, MAX_IO_BYTES, type RunReport, RunReportSchema } from '../domain/run-events.js';
 import { type MeetingTranscription, MeetingTranscriptionSchema } from '../domain/runs.js';
 import { type SchedulePreviewRequest, SchedulePreviewRequestSchema } from '../domain/schedule-preview.js';
-import { badRequest } from '../errors.js';
+import { MAX_DEPTH, parseJson, toJson } from '../domain/storable-json.js';
+import { ApiError, badRequest } from '../errors.js';
+import { bodyText, mediaTypeOf, requireUtf8Charset } from '../http/body-text.js';
+import type { HttpEvent } from '../http/types.js';
 
 export const parseCreateKnap = (body: unknown): CreateKnapInput => {
   const read = readKnapInput(body);
@@ -57,6 +61,52 @@ export const parseSchedulePreview = (body: unknown): SchedulePreviewRequest => {
 export const parseMeetingTranscription = (body: unknown): MeetingTranscription => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
   const parsed = v.safeParse(MeetingTranscriptionSchema, body);
+  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
+  return parsed.output;
+};
+
+/** POST /api/studio/knap-tools/{uuid}/runs body (optional): what the run starts with. */
+export const StartRunSchema = v.object({
+  input: v.optional(
+    v.nullable(
+      v.pipe(
+        v.record(v.string(), v.unknown(), 'input must be a JSON object'),
+        v.check(
+          (input) => jsonWithin(input, MAX_IO_BYTES, toJson),
+          `input must be at most ${MAX_IO_BYTES} bytes of JSON, nested at most ${MAX_DEPTH} levels`,
+        ),
+      ),
+    ),
+  ),
+});
+export type StartRunRequest = v.InferOutput<typeof StartRunSchema>;
+
+/** The start body as sent: none at all (the contract's earlier "no body") is no input. */
+export const parseStartRun = (event: HttpEvent): StartRunRequest => {
+  const text = bodyText(event);
+  if (text === undefined || text.trim() === '') return {};
+  const mediaType = mediaTypeOf(event.headers?.['content-type']);
+  if (mediaType && !/^application\/([\w.-]+\+)?json$/.test(mediaType.type))
+    throw new ApiError(415, 'Content-Type must be application/json');
+  requireUtf8Charset(mediaType);
+  let body: unknown;
+  try {
+    body = parseJson(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  // A record schema would take an array for an object (and copy it into one): refused first.
+  if (Array.isArray((body as { input?: unknown }).input)) throw badRequest('input must be a JSON object');
+  const parsed = v.safeParse(StartRunSchema, body);
+  if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
+  return parsed.output;
+};
+
+/** POST /api/studio/runs/{run_id}/events body. */
+export const parseRunReport = (body: unknown): RunReport => {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  const parsed = v.safeParse(RunReportSchema, body);
   if (!parsed.success) throw badRequest(issueMessage(parsed.issues[0]));
   return parsed.output;
 };

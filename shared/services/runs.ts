@@ -22,8 +22,13 @@ import { meetingRuns } from './meeting-fan-out.js';
 import { readPage } from './paging.js';
 import type { Caller } from './request-state.js';
 
-/** POST /api/studio/knap-tools/{uuid}/runs: any Knap the caller sees, if active. */
-export const startManualRun = async (deps: Deps, caller: Caller, uuid: string): Promise<Run> => {
+/** POST /api/studio/knap-tools/{uuid}/runs: any Knap the caller sees, if active; `input` is kept on the run and delivered with it. */
+export const startManualRun = async (
+  deps: Deps,
+  caller: Caller,
+  uuid: string,
+  input: Record<string, unknown> | null = null,
+): Promise<Run> => {
   const stored = await readKnap(deps, caller, uuid);
   if (!stored.knap.is_active) throw new ApiError(409, 'The Knap is not active: activate it (PATCH is_active true) to run it');
   const run = newRun({
@@ -33,6 +38,7 @@ export const startManualRun = async (deps: Deps, caller: Caller, uuid: string): 
     scheduled_for: null,
     meeting_id: null,
     created_at: isoSeconds(deps.clock.now()),
+    input,
   });
   await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [] });
   await deps.deliveries.enqueue(run.run_id, 0);

@@ -8,6 +8,7 @@ import { ClientStore } from './client-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KnapStore } from './knap-store.js';
+import { RunEventStore } from './run-event-store.js';
 import { RunStore } from './run-store.js';
 import { type StoreClasses, TableRepository } from './table-repository.js';
 import { WebhookStore } from './webhook-store.js';
@@ -17,6 +18,7 @@ export const ALL_STORES: Required<StoreClasses> = {
   clients: ClientStore,
   knaps: KnapStore,
   runs: RunStore,
+  runEvents: RunEventStore,
   webhooks: WebhookStore,
   idempotency: IdempotencyStore,
   admins: AdminStore,

@@ -4,6 +4,7 @@ import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
 import { setOwnMember } from '../domain/own-member.js';
 import type { MeteredClient } from '../domain/repository.js';
+import { RUN_OUTCOMES } from '../domain/run-events.js';
 import {
   ATTEMPT_LOG_SIZE,
   type DeliveryAttemptEntry,
@@ -262,7 +263,14 @@ const RUN_FIELDS = [
   'last_attempt_at',
   'last_error',
   'meeting_id',
-] as const satisfies readonly Exclude<keyof Run, 'meeting'>[];
+] as const satisfies readonly Exclude<keyof Run, 'meeting' | RunJsonField | RunOutcomeField>[];
+
+/** Members kept as JSON text (input_json, output_json), so numbers keep their digits and members their order. */
+type RunJsonField = 'input' | 'output';
+/** Members of runs stored before outcomes existed, read as null. */
+type RunOutcomeField = 'outcome' | 'error' | 'finished_at';
+
+const jsonOrNull = (text: unknown): unknown => (typeof text === 'string' ? parseStoredJson(text) : null);
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -317,22 +325,43 @@ const readAttemptLog = (item: Item): DeliveryAttemptEntry[] =>
       })),
     );
 
-export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => ({
-  type: 'run',
-  ...key.run(run.run_id),
-  gsi1pk: key.knapRuns(run.knap_uuid),
-  gsi1sk: `${run.created_at}#${run.run_id}`,
-  ...orgRunsEntry(run, orgName),
-  org_name: orgName,
-  delivered_to: deliveredTo,
-  expires_at: Math.floor(Date.parse(run.created_at) / 1000) + RUN_RETENTION_SECONDS,
-  ...run,
-});
+export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => {
+  const { input, output, ...fields } = run;
+  return {
+    type: 'run',
+    ...key.run(run.run_id),
+    gsi1pk: key.knapRuns(run.knap_uuid),
+    gsi1sk: `${run.created_at}#${run.run_id}`,
+    ...orgRunsEntry(run, orgName),
+    org_name: orgName,
+    delivered_to: deliveredTo,
+    expires_at: runExpiry(run.created_at),
+    ...fields,
+    ...(input === null ? {} : { input_json: toJson(input) }),
+    ...(output === null || output === undefined ? {} : { output_json: toJson(output) }),
+  };
+};
+
+/** A run's TTL (epoch seconds); its events keep the same. */
+export const runExpiry = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + RUN_RETENTION_SECONDS;
+
+const OUTCOMES: readonly unknown[] = RUN_OUTCOMES;
 
 export const itemToRun = (item: Item): Run =>
-  Object.assign(Object.fromEntries(RUN_FIELDS.map((field) => [field, item[field] ?? null])) as Omit<Run, 'meeting'>, {
-    meeting: readMeeting(item),
-  });
+  Object.assign(
+    Object.fromEntries(RUN_FIELDS.map((field) => [field, item[field] ?? null])) as Omit<
+      Run,
+      'meeting' | RunJsonField | RunOutcomeField
+    >,
+    {
+      meeting: readMeeting(item),
+      input: jsonOrNull(item.input_json) as Run['input'],
+      outcome: OUTCOMES.includes(item.outcome) ? (item.outcome as Run['outcome']) : null,
+      output: jsonOrNull(item.output_json),
+      error: stringOrNull(item.error),
+      finished_at: stringOrNull(item.finished_at),
+    },
+  );
 
 export const itemToStoredRun = (item: Item): StoredRun => ({
   run: itemToRun(item),

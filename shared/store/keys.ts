@@ -15,6 +15,9 @@
  * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
  * | run         | `RUN#<run_id>`          | `RUN`         | gsi1: `KNAPRUNS#<uuid>` / `<created_at>#<run_id>` (TTL 90 days)    |
  * |             |                         |               | gsi2: `ORG#<org>#RUNS` / `<created_at>#<run_id>` (admins' listing)  |
+ * | run event   | `RUNEVENTS#<run_id>`    | `EVENT#<id, 10 digits>` | - (one per event after `created`; TTL as its run's)  |
+ * | report meter| `ORGREPORTS#<org>`      | `<window>`    | - (an organization's run reports per minute; TTL)                  |
+ * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
@@ -40,6 +43,11 @@
  * - Token items (stored format, from earlier versions), grants and revocations carry
  *   `expires_at` (epoch seconds), the table's TTL attribute. TTL only tidies: expiry and the
  *   client's `generation` are checked in code on every use.
+ * - A run's events are items of their own, never members of the run item (which stays
+ *   bounded): event n is written only while `EVENT#<n>` is free, n being one after the last
+ *   event read (a Query of the partition's last item), so ids are dense and in stored order.
+ *   Event 1 (`created`) is the run item itself. Each event item carries the chain's state
+ *   after it (terminal, reports so far, outcome, report rate), so that read is all a writer needs.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  */
@@ -58,6 +66,10 @@ export const key = {
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),
   webhook: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  runEvents: (runId: string) => `RUNEVENTS#${runId}`,
+  runEvent: (runId: string, id: number) => ({ pk: `RUNEVENTS#${runId}`, sk: `EVENT#${String(id).padStart(10, '0')}` }),
+  reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),
+  streamSlots: (clientId: string) => ({ pk: `STREAMS#${clientId}`, sk: 'STREAMS' }),
   admin: (email: string) => ({ pk: `ADMIN#${email}`, sk: 'ADMIN' }),
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,

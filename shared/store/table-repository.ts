@@ -21,6 +21,7 @@ import type {
   RevocationMigration,
 } from '../domain/repository.js';
 import type { RequestScope } from '../domain/request-scope.js';
+import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
@@ -29,6 +30,7 @@ import type { ClientStore } from './client-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { KnapStore } from './knap-store.js';
+import type { RunEventStore } from './run-event-store.js';
 import type { RedeliveryResult, RunStore } from './run-store.js';
 import { TableOps } from './table-ops.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -38,6 +40,8 @@ export interface StoreClasses {
   clients?: typeof ClientStore;
   knaps?: typeof KnapStore;
   runs?: typeof RunStore;
+  /** A run's events, the report meter and the waiting streams' leases. */
+  runEvents?: typeof RunEventStore;
   webhooks?: typeof WebhookStore;
   idempotency?: typeof IdempotencyStore;
   admins?: typeof AdminStore;
@@ -263,5 +267,37 @@ export class TableRepository implements Repository {
 
   listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {
     return this.store('admins').listAuditEvents(orgName, page);
+  }
+
+  runChainHead(runId: string): Promise<ChainState> {
+    return this.store('runEvents').chainHead(runId);
+  }
+
+  putRunEvent(runId: string, event: RunEvent, state: ChainState, expiresAt: number): Promise<boolean> {
+    return this.store('runEvents').putEvent(runId, event, state, expiresAt);
+  }
+
+  runEventsAfter(runId: string, after: number, limit: number): Promise<{ events: RunEvent[]; state: ChainState | null }> {
+    return this.store('runEvents').eventsAfter(runId, after, limit);
+  }
+
+  setRunOutcome(
+    runId: string,
+    outcome: RunOutcome,
+    finished?: { at: string; output: unknown; error: string | null },
+  ): Promise<boolean> {
+    return this.store('runEvents').applyOutcome(runId, { outcome, finished });
+  }
+
+  meterRunReport(orgName: string, window: number, limit: number): Promise<boolean> {
+    return this.store('runEvents').meterReport(orgName, window, limit);
+  }
+
+  claimStreamSlot(clientId: string, slots: number, nowMs: number, untilMs: number): Promise<number | null> {
+    return this.store('runEvents').claimStreamSlot(clientId, slots, nowMs, untilMs);
+  }
+
+  releaseStreamSlot(clientId: string, slot: number, untilMs: number): Promise<void> {
+    return this.store('runEvents').releaseStreamSlot(clientId, slot, untilMs);
   }
 }

@@ -35,11 +35,17 @@ export interface WebhookRequest {
   headers: Record<string, string>;
 }
 
-/** `error` names what failed and where, never the response body nor a header we sent. */
-export type SendResult = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+/**
+ * `error` names what failed and where, never the response body nor a header we sent. A 2xx
+ * answer's body (at most MAX_OUTCOME_BYTES, else null) is given back: it may report the
+ * run's outcome (`{"outcome": ...}`).
+ */
+export type SendResult = { ok: true; status: number; body?: string | null } | { ok: false; status: number | null; error: string };
 
-/** We read at most this much of an answer (and keep none of it): its status is all that counts. */
+/** We read at most this much of a failed answer (and keep none of it): its status is all that counts. */
 export const MAX_RESPONSE_BYTES = 4096;
+/** A 2xx answer is read up to this much: an outcome with an output of 64 KB, and room for its JSON. */
+export const MAX_OUTCOME_BYTES = 80 * 1024;
 
 /** Where to connect, or why not. */
 type Target = { address: ResolvedAddress } | { refused: string };
@@ -78,10 +84,13 @@ const pinnedLookup =
 /**
  * Resolves with the status as soon as the answer's head arrives; the body is then read (up
  * to MAX_RESPONSE_BYTES, thrown away) until it ends or `signal` aborts, so `done` tells when
- * the socket is gone.
+ * the socket is gone. A 2xx answer resolves once its body has ended (within the attempt's
+ * timeout), with the body when it is at most MAX_OUTCOME_BYTES.
  */
 const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal: AbortSignal, done: () => void) =>
-  new Promise<number>((resolve, reject) => {
+  new Promise<{ status: number; body: string | null }>((resolve, reject) => {
+    /** A 2xx head arrived: whatever happens to its body, the attempt delivered. */
+    let delivered: number | null = null;
     const transport = url.protocol === 'https:' ? https : http;
     const outgoing = transport.request(
       {
@@ -96,20 +105,36 @@ const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal
         signal,
       },
       (response) => {
-        resolve(response.statusCode ?? 0);
+        const status = response.statusCode ?? 0;
+        const success = status >= 200 && status < 300;
+        if (success) delivered = status;
+        else resolve({ status, body: null });
+        const limit = success ? MAX_OUTCOME_BYTES : MAX_RESPONSE_BYTES;
+        const chunks: Buffer[] = [];
         let read = 0;
         response.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read >= MAX_RESPONSE_BYTES) response.destroy();
+          if (success && read <= limit) chunks.push(chunk);
+          if (read > limit) {
+            chunks.length = 0;
+            response.destroy();
+          }
         });
-        // The status is all we wanted; a body cut short is no failure.
+        response.on('end', () => {
+          if (success) resolve({ status, body: read <= limit ? Buffer.concat(chunks).toString('utf8') : null });
+        });
+        // The status is what counts; a body cut short is no failure (and reports nothing).
         response.on('error', () => {});
-        response.on('close', done);
+        response.on('close', () => {
+          if (success) resolve({ status, body: null });
+          done();
+        });
       },
     );
     outgoing.on('error', (error) => {
       done();
-      reject(error);
+      if (delivered !== null) resolve({ status: delivered, body: null });
+      else reject(error);
     });
     outgoing.end(request.body);
   });
@@ -161,8 +186,8 @@ export const sendWebhook = async (request: WebhookRequest, options: SendOptions)
       done();
       return { ok: false, status: null, error: `refused: ${target.refused}` };
     }
-    const status = await post(url, target.address, request, controller.signal, done);
-    if (status >= 200 && status < 300) return { ok: true, status };
+    const { status, body } = await post(url, target.address, request, controller.signal, done);
+    if (status >= 200 && status < 300) return { ok: true, status, body };
     return { ok: false, status, error: `HTTP ${status} from ${describeUrl(url)}` };
   } catch (error) {
     done();

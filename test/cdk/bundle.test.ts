@@ -57,8 +57,8 @@ const QUEUES_RUNS = ['knaps', 'admin', 'dispatch-runs', 'deliver-runs'];
 const SCHEDULES_BESIDE = ['create-knap', 'knaps'];
 /** Functions that parse schedules: chrono-node, which only words a rejection, is beside the bundle. */
 const PARSES = [...SCHEDULES_BESIDE];
-/** The jobs handle no token: no Secrets Manager client. */
-const JOBS = jobs.map((job) => job.id);
+/** The dispatcher handles no token: no Secrets Manager client (the deliverer seals each message's report token). */
+const JOBS = jobs.map((job) => job.id).filter((id) => id !== 'deliver-runs');
 /** Organization admins' functions verify a JWT of the admin issuer, never an API token: no Secrets Manager client either. */
 const ADMIN = ['admin'];
 

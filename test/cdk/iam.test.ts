@@ -75,6 +75,11 @@ const R = 'RUN#';
 const W = 'WEBHOOK#';
 /** The audit partitions, `ORG#<org>#AUDIT`: a pattern, not the prefix `ORG#` (which is every Knap's too). */
 const A = 'ORG#*#AUDIT';
+/** A run's events, `RUNEVENTS#<run_id>`: read by a Query of their partition only. */
+const E = 'RUNEVENTS#';
+const EVENTS = 'RUNEVENTS#*';
+const M = 'ORGREPORTS#';
+const S = 'STREAMS#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -127,6 +132,29 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')],
     },
     'preview-schedule': bearer,
+    // A run and its events: read (the events by a Query of the run's own partition), the
+    // `expired` event written when the report window closed; a waiting stream's lease.
+    'get-run': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, R, T)],
+      'dynamodb:PutItem': [items(E)],
+      'dynamodb:UpdateItem': [items(C, R)],
+      'dynamodb:Query': [items(EVENTS)],
+    },
+    'list-run-events': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, R, T)],
+      'dynamodb:PutItem': [items(E)],
+      'dynamodb:UpdateItem': [items(C, R, S)],
+      'dynamodb:Query': [items(EVENTS)],
+    },
+    // Reports: no client metering (the report token needs no read), the organization's meter.
+    'report-run-event': {
+      'dynamodb:GetItem': [items(R)],
+      'dynamodb:PutItem': [items(E)],
+      'dynamodb:UpdateItem': [items(M, R)],
+      'dynamodb:Query': [items(EVENTS)],
+    },
     // Organization admins: JWTs verified in the function (no table read, no metering, no token
     // keys); each change audited in the organization's audit partition, never under `ORG#*`.
     'admin-list-clients': { 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
@@ -158,10 +186,10 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'deliver-runs': {
       'dynamodb:BatchGetItem': [items(W)],
       'dynamodb:GetItem': [items(K, R)],
-      // The rest of a large meeting report: the reporter's Knaps, and their runs.
-      'dynamodb:PutItem': [items(R)],
+      // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events.
+      'dynamodb:PutItem': [items(E, R)],
       'dynamodb:UpdateItem': [items(R)],
-      'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2'), indexArn('gsi3')],
+      'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2'), indexArn('gsi3'), items(EVENTS)],
     },
   };
 };
@@ -266,7 +294,8 @@ describe('least privilege, per function', () => {
       const usesTable = Object.keys(functionGrants(functionId)).length > 0;
       // Every function that meters a client seals or opens tokens: it reads the signing keys, and
       // only that secret. Admin functions never see an API token.
-      const readsKeys = usesTable && !['dispatch-runs', 'deliver-runs', 'admin'].includes(functionId);
+      // The deliverer seals each message's report token.
+      const readsKeys = usesTable && !['dispatch-runs', 'admin'].includes(functionId);
       expect([...services].sort()).toEqual([
         ...(usesTable ? ['dynamodb'] : []),
         'logs',
@@ -392,7 +421,10 @@ describe('least privilege, per function', () => {
       for (const statement of queries) {
         for (const resource of list(statement.Resource)) {
           if (JSON.stringify(resource).includes('/index/')) continue;
-          expect(leadingKeysOf(statement)).toEqual([A]);
+          // The audit partitions, or a run's events: never a prefix shared with other items.
+          const patterns = leadingKeysOf(statement);
+          expect(patterns?.length).toBeGreaterThan(0);
+          for (const pattern of patterns ?? []) expect([A, EVENTS]).toContain(pattern);
         }
       }
     }

@@ -343,6 +343,10 @@ describe('runs', () => {
     });
     const run = (await started.json()) as { run_id: string };
     await waitForRunStatus(api.deps.repo, run.run_id, 'delivered');
+    // The attempt's `delivered` event is written after the attempt: done too before counting round trips.
+    await waitFor('the delivered event', async () =>
+      (await api.deps.repo.runChainHead(run.run_id)).lastId >= 2 ? true : undefined,
+    );
     const first = receiver.received.filter((message) => message.headers['webhook-id'] === run.run_id);
     expect(first).toHaveLength(1);
 

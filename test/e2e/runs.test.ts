@@ -91,6 +91,11 @@ describe('scheduled runs', () => {
         last_error: null,
         meeting_id: null,
         meeting: null,
+        input: null,
+        outcome: null,
+        output: null,
+        error: null,
+        finished_at: null,
       },
     ]);
     expect(queued()).toContain(runs[0]?.run_id);

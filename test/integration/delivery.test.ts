@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { systemClock } from '../../shared/domain/clock.js';
+import { openReportToken, REPORT_TOKEN_SECONDS } from '../../shared/domain/report-tokens.js';
 import { ATTEMPT_LOG_SIZE } from '../../shared/domain/runs.js';
 import { deliverRun, KNAP_DELETED, NO_ENDPOINT } from '../../shared/services/delivery.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
@@ -83,7 +84,15 @@ describe('run delivery', () => {
     expect(payload).toEqual({
       type: 'knap.run',
       timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-      data: { run: { ...run, status: 'pending' }, knap },
+      data: {
+        run: {
+          ...run,
+          status: 'pending',
+          report_url: `http://127.0.0.1:3000/api/studio/runs/${run.run_id}/events`,
+          report_token: expect.stringMatching(/^knap_rpt_/),
+        },
+        knap,
+      },
     });
     // Signed with that endpoint's secret and no other; and the body cannot be changed.
     const other = await addWebhook(deps, { orgName: newOrg(), url: target.url }, { allowLocalhost: true });
@@ -103,6 +112,14 @@ describe('run delivery', () => {
     expect(target.received.map((r) => r.headers['webhook-id'])).toEqual([run.run_id, run.run_id, run.run_id]);
     for (const delivery of target.received) {
       expect(() => new Webhook(endpoint.secret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
+    }
+    // Each attempt carries a report token of its own, good for 24 hours from that attempt.
+    const reportTokens = target.received.map((r) => JSON.parse(r.body).data.run.report_token as string);
+    expect(reportTokens).toHaveLength(3);
+    for (const [index, token] of reportTokens.entries()) {
+      const claims = await openReportToken(token, deps.tokenKeys);
+      const sentAt = Number(target.received[index]?.headers['webhook-timestamp']);
+      expect(claims).toEqual({ runId: run.run_id, orgName: expect.any(String), expiresAt: sentAt + REPORT_TOKEN_SECONDS });
     }
     // What each attempt said about the run: attempts 0, 1, 2 before it.
     expect(target.received.map((r) => (JSON.parse(r.body) as { data: { run: { attempts: number } } }).data.run.attempts)).toEqual(

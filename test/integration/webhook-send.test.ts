@@ -74,7 +74,7 @@ describe('sendWebhook: SSRF guard', () => {
       return calls === 1 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.1', family: 4 }];
     };
     const result = await sendWebhook(request(`http://localhost:${port}/hooks/knap`), { ...local, resolve });
-    expect(result).toEqual({ ok: true, status: 204 });
+    expect(result).toEqual({ ok: true, status: 204, body: '' });
     expect(calls).toBe(1);
     expect(target.received).toHaveLength(1);
     expect(target.received[0]?.headers.host).toBe(`localhost:${port}`);
@@ -97,7 +97,8 @@ describe('sendWebhook: answers and failures', () => {
   test('2xx is delivered; anything else names the status and the URL, never the body or the query', async () => {
     const secretBody = 'Internal error: whsec_FAKEFAKEFAKE and Authorization: Bearer knap_at_leak';
     const target = await receiver((n) => (n === 1 ? { status: 200, body: 'ok' } : { status: 500, body: secretBody }));
-    expect(await sendWebhook(request(target.url), local)).toEqual({ ok: true, status: 200 });
+    // A 2xx answer's body comes back (it may report the run's outcome); a failure's never does.
+    expect(await sendWebhook(request(target.url), local)).toEqual({ ok: true, status: 200, body: 'ok' });
     const failed = await sendWebhook(request(`${target.url}?token=q-secret`), local);
     expect(failed).toEqual({ ok: false, status: 500, error: `HTTP 500 from ${target.url}` });
     expect(JSON.stringify(failed)).not.toMatch(/whsec_|knap_at|q-secret|Internal error/);
@@ -129,7 +130,7 @@ describe('sendWebhook: answers and failures', () => {
 
   test('a long answer is cut short: the status counts, not the body', async () => {
     const target = await receiver(() => ({ status: 200, body: 'x'.repeat(5_000_000) }));
-    expect(await sendWebhook(request(target.url), local)).toEqual({ ok: true, status: 200 });
+    expect(await sendWebhook(request(target.url), local)).toEqual({ ok: true, status: 200, body: null });
   });
 
   test('connection refused and unknown hosts are one line each', async () => {

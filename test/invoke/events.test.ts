@@ -478,6 +478,8 @@ test('the delivery batch names the fixture runs that wait for delivery', async (
 function contentTypeOf(routeId: string, status: number, event: APIGatewayProxyEventV2): RegExp {
   if (status >= 300) return /^application\/json/;
   if (routeId === 'docs') return /^text\/html/;
+  // A run's events as Server-Sent Events, when asked for.
+  if (routeId === 'list-run-events' && event.headers?.accept === 'text/event-stream') return /^text\/event-stream/;
   if (routeId === 'docs-asset') return event.pathParameters?.file?.endsWith('.css') ? /^text\/css/ : /^text\/javascript/;
   if (routeId === 'console') {
     const asset = event.queryStringParameters?.asset;

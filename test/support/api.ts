@@ -63,6 +63,8 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
         }
       : undefined,
   });
+  // Report URLs in knap.run messages name this server.
+  if (deliveries) deliveries.settings.reportBaseUrl = api.url;
   const admins = new Set<string>();
   return {
     url: api.url,

@@ -24,6 +24,10 @@ const STORE_OF: Record<KeyScope, StoreName> = {
   [KEY_PREFIX.run]: 'runs',
   [KEY_PREFIX.webhook]: 'webhooks',
   [KEY_PARTITION.audit]: 'admins',
+  [KEY_PREFIX.runEvent]: 'runEvents',
+  [KEY_PREFIX.reportMeter]: 'runEvents',
+  [KEY_PREFIX.streamSlots]: 'runEvents',
+  [KEY_PARTITION.runEvents]: 'runEvents',
 };
 
 /** The stores of the item kinds an access names (its Query targets aside: an index holds several kinds). */
