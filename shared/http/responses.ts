@@ -1,4 +1,3 @@
-import { etagOf, type StoredKnap } from '../domain/knaps.js';
 import { toJson } from '../domain/storable-json.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -10,10 +9,6 @@ export const json = (statusCode: number, body: unknown, headers: Record<string, 
 
 export const problem = (statusCode: number, detail: string, headers: Record<string, string> = {}): HttpResult =>
   json(statusCode, { detail }, headers);
-
-/** A Knap with its ETag, which If-Match on PATCH and DELETE compares against. */
-export const knapResponse = (statusCode: number, stored: StoredKnap): HttpResult =>
-  json(statusCode, stored.knap, { ETag: etagOf(stored.version) });
 
 /**
  * The scheme a proxy says the request came in on: the first of a list ("https,http"), and
