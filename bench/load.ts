@@ -1,8 +1,15 @@
 /**
- * `npm run load [-- --requests 10000 --concurrency 50]`: mixed traffic from several
- * clients against the local stack, then checks what users would: zero 5xx, a 429 only
+ * `npm run load [-- --requests 10000 --concurrency 50 --crash-every 2000]`: mixed traffic from
+ * several clients against the local stack, then checks what users would: zero 5xx, a 429 only
  * where that client was over its limit in that window, and every Knap that was answered
  * 201 readable afterwards. Exits non-zero on any violation. Not part of `npm test`.
+ *
+ * `--crash-every n`: after every n answers the server is killed with SIGKILL (`kill -9`, the
+ * embedded DynamoDB with it) and started again on the same data, as a crashed `npm start`
+ * is. A request cut off by the crash is sent again, as a client would, once the server is
+ * back: Knaps are created with an Idempotency-Key, so a creation whose answer was lost is
+ * answered again, not made twice. Then each client's Knaps must be exactly those answered
+ * 201: none lost, none twice.
  */
 import '../local/quiet-sdk-warning.js';
 import { parseArgs } from 'node:util';
@@ -13,10 +20,12 @@ const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '10000' },
     concurrency: { type: 'string', default: '50' },
+    'crash-every': { type: 'string', default: '0' },
   },
 });
 const total = Number(values.requests);
 const concurrency = Number(values.concurrency);
+const crashEvery = Number(values['crash-every']);
 
 interface LoadClient {
   clientId: string;
@@ -39,7 +48,7 @@ try {
     clients.push({ ...client, limit, token: '', created: new Set(), windows: new Map() });
   }
 
-  const send = (client: LoadClient, kind: number): Promise<Response> => {
+  const send = (client: LoadClient, kind: number, index: number): Promise<Response> => {
     if (kind === 0) {
       return fetch(`${stack.url}/api/oauth/token`, {
         method: 'POST',
@@ -51,7 +60,7 @@ try {
     return kind < 3
       ? fetch(`${stack.url}/api/studio/knap-tools`, {
           method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
+          headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `load-${index}` },
           body: JSON.stringify({
             name: `load ${kind}`,
             visibility: kind === 1 ? 'public' : 'private',
@@ -64,6 +73,41 @@ try {
 
   const statuses = new Map<number, number>();
   let next = 0;
+  let answered = 0;
+  let crashes = 0;
+  let resent = 0;
+  /** The restart under way, which a request cut off by the crash waits for. */
+  let restarting: Promise<void> | undefined;
+  const crashIfDue = () => {
+    answered += 1;
+    if (crashEvery > 0 && answered % crashEvery === 0 && !restarting && next < total) {
+      crashes += 1;
+      restarting = stack.crashAndRestart().finally(() => {
+        restarting = undefined;
+      });
+    }
+  };
+  /** Sends until answered: a request the crash cut off goes again once the server is back. */
+  const answer = async (client: LoadClient, kind: number, index: number): Promise<Response> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const response = await send(client, kind, index);
+        // The creation cut off by the crash holds its key until its lease ends: wait, then ask again.
+        const retryAfter = Number(response.headers.get('retry-after'));
+        if (response.status === 409 && retryAfter > 0 && attempt < 100) {
+          await response.text();
+          resent += 1;
+          await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+          continue;
+        }
+        return response;
+      } catch (error) {
+        if (attempt >= 100) throw error;
+        resent += 1;
+        await (restarting ?? new Promise((resolve) => setTimeout(resolve, 100)));
+      }
+    }
+  };
   const started = Date.now();
   const worker = async () => {
     while (next < total) {
@@ -71,8 +115,9 @@ try {
       const client = clients[index % clients.length] as LoadClient;
       // 0: token, 1-2: create, 3-4: list; a client without a token asks for one first.
       const kind = client.token ? Math.floor(index / clients.length) % 5 : 0;
-      const response = await send(client, kind);
+      const response = await answer(client, kind, index);
       const text = await response.text();
+      crashIfDue();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status >= 500) failures.push(`5xx: ${response.status} ${text}`);
       const reset = Number(response.headers.get('ratelimit-reset'));
@@ -120,6 +165,9 @@ try {
       if (seen.has(uuid)) readable += 1;
       else failures.push(`Knap ${uuid} of ${client.clientId} was created (201) but is not listed`);
     }
+    for (const uuid of seen) {
+      if (!client.created.has(uuid)) failures.push(`Knap ${uuid} of ${client.clientId} is stored but was never answered 201`);
+    }
   }
 
   console.log(
@@ -131,6 +179,7 @@ try {
   console.log(
     `429s: ${statuses.get(429) ?? 0}, all from the client limited to ${limits.at(-1)}/min; Knaps created: ${expected}, readable afterwards: ${readable}`,
   );
+  if (crashEvery > 0) console.log(`kill -9 and restart: ${crashes} times; requests sent again after a crash: ${resent}`);
 } finally {
   await stack.stop();
 }

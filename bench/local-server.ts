@@ -24,6 +24,11 @@ export interface RunningStack {
   dynamodbEndpoint: string;
   /** Direct access to the stack's table, for creating clients and checking what was stored. */
   deps: Deps;
+  /**
+   * `kill -9` the server, then start it again on the same ports, data folder and keys, as a
+   * crashed `npm start` is started again; resolves when it listens again.
+   */
+  crashAndRestart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,37 +61,43 @@ export const startStackProcess = async (
   const dataDir = mkdtempSync(join(tmpdir(), 'knap-bench-'));
   // One key for the server and this process's deps, so either can seal and open tokens.
   const tokenKeys = env.TOKEN_SIGNING_KEYS ?? randomBytes(48).toString('base64url');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'local/start.ts'], {
-    cwd: options.projectDir ?? repoRoot,
-    env: {
-      ...process.env,
-      NODE_OPTIONS: '',
-      PORT: String(port),
-      DYNAMODB_PORT: String(dynamodbPort),
-      DATA_DIR: dataDir,
-      ACCESS_LOG: 'false',
-      POWERTOOLS_LOG_LEVEL: 'ERROR',
-      TOKEN_SIGNING_KEYS: tokenKeys,
-      ...(options.dynamodbEndpoint ? { DYNAMODB_ENDPOINT: options.dynamodbEndpoint } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the local stack did not start within 60 s')), 60_000);
-    child.once('exit', (code) => reject(new Error(`the local stack exited with ${code}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Knap API listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
+  const launch = async () => {
+    const started = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'local/start.ts'], {
+      cwd: options.projectDir ?? repoRoot,
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        PORT: String(port),
+        DYNAMODB_PORT: String(dynamodbPort),
+        DATA_DIR: dataDir,
+        ACCESS_LOG: 'false',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        TOKEN_SIGNING_KEYS: tokenKeys,
+        ...(options.dynamodbEndpoint ? { DYNAMODB_ENDPOINT: options.dynamodbEndpoint } : {}),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-  });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the local stack did not start within 60 s')), 60_000);
+      started.once('exit', (code) => reject(new Error(`the local stack exited with ${code}`)));
+      started.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Knap API listening')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    return started;
+  };
+  let child = await launch();
   const dynamodbEndpoint = options.dynamodbEndpoint ?? `http://127.0.0.1:${dynamodbPort}`;
   const documents = createDocumentClient({ endpoint: dynamodbEndpoint });
   return {
     url: `http://127.0.0.1:${port}`,
-    pid: child.pid as number,
+    get pid() {
+      return child.pid as number;
+    },
     dynamodbEndpoint,
     deps: {
       repo: new DynamoRepository(documents, DEFAULT_TABLE_NAME),
@@ -97,6 +108,12 @@ export const startStackProcess = async (
       // The benchmark creates no runs.
       deliveries: { enqueue: async () => undefined, enqueueMeetingFanOut: async () => undefined },
       tokenKeys: keyringFromEnv({ TOKEN_SIGNING_KEYS: tokenKeys }),
+    },
+    crashAndRestart: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      child = await launch();
     },
     stop: async () => {
       documents.destroy();
