@@ -32,6 +32,11 @@ interface Grid {
 const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 function gridOf(times: readonly number[]): Grid {
+  // One time of day, most schedules: no sets to make (the preview's budget, docs/performance.md).
+  if (times.length === 1) {
+    const t = times[0] as number;
+    return { hours: [Math.floor(t / 60)], minutes: [t % 60], size: 1, points: null };
+  }
   const hours = [...new Set(times.map((t) => Math.floor(t / 60)))].sort((a, b) => a - b);
   const minutes = [...new Set(times.map((t) => t % 60))].sort((a, b) => a - b);
   const size = hours.length * minutes.length;
@@ -79,8 +84,9 @@ const utc = (instant: number): string => `${basic(instant)}Z`;
  * times, as RFC 5545 wants; null if neither reading is (not expected). `times` ascending.
  */
 function localStart(first: number, zone: Zone, times: readonly number[]): string | null {
-  for (const offset of [zone.offset(first), zone.offset(first - DAY_MINUTES * MINUTE_MS)]) {
-    const wall = first + offset * MINUTE_MS;
+  for (let k = 0; k < 2; k++) {
+    // The offset at the run, else the one before a gap the run was moved past.
+    const wall = first + zone.offset(k === 0 ? first : first - DAY_MINUTES * MINUTE_MS) * MINUTE_MS;
     let minute = Math.floor(wall / MINUTE_MS) % DAY_MINUTES;
     if (!times.includes(minute)) continue;
     // RFC 5545 engines expand from DTSTART in local time: a time before it that a DST gap moved
@@ -89,8 +95,8 @@ function localStart(first: number, zone: Zone, times: readonly number[]): string
     const date = civilDate(day);
     const earlier = times.find((t) => t < minute && localToInstant(date, Math.floor(t / 60), t % 60, zone) >= first);
     if (earlier !== undefined) minute = earlier;
-    const local = (day * DAY_MINUTES + minute) * MINUTE_MS;
-    return zone.name === 'UTC' ? `DTSTART:${utc(local)}` : `DTSTART;TZID=${zone.name}:${basic(local)}`;
+    const local = `${pad(date.year, 4)}${pad(date.month)}${pad(date.day)}T${pad(Math.floor(minute / 60))}${pad(minute % 60)}00`;
+    return zone.name === 'UTC' ? `DTSTART:${local}Z` : `DTSTART;TZID=${zone.name}:${local}`;
   }
   return null;
 }
@@ -195,9 +201,9 @@ interface ZoneYear {
   repeated: Array<{ from: number; length: number; weekday: number }>;
 }
 
-/** Per zone and UTC year; bounded (a few zones and years per process). */
-const zoneYears = new Map<string, ZoneYear>();
-const MAX_ZONE_YEARS = 1_000;
+/** Per zone, per UTC year; bounded (a few zones and years per process). */
+const zoneYears = new Map<string, Map<number, ZoneYear>>();
+const MAX_ZONES = 1_000;
 const WEEK_MS = 7 * DAY_MINUTES * MINUTE_MS;
 
 /**
@@ -206,8 +212,7 @@ const WEEK_MS = 7 * DAY_MINUTES * MINUTE_MS;
  * minute. Rules repeat yearly, so these are the series' whole future as far as tzdata knows it.
  */
 function zoneYear(zone: Zone, year: number): ZoneYear {
-  const key = `${zone.name}|${year}`;
-  const known = zoneYears.get(key);
+  const known = zoneYears.get(zone.name)?.get(year);
   if (known) return known;
   const offsets = new Set<number>();
   const repeated: ZoneYear['repeated'] = [];
@@ -233,9 +238,16 @@ function zoneYear(zone: Zone, year: number): ZoneYear {
     at = next;
     offset = after;
   }
-  if (zoneYears.size >= MAX_ZONE_YEARS) zoneYears.clear();
+  if (zoneYears.size >= MAX_ZONES) zoneYears.clear();
   const found = { offsets: [...offsets], repeated };
-  zoneYears.set(key, found);
+  let years = zoneYears.get(zone.name);
+  if (!years) {
+    years = new Map();
+    zoneYears.set(zone.name, years);
+  }
+  // A few years per zone at most: a process lives through one or two.
+  if (years.size >= 10) years.clear();
+  years.set(year, found);
   return found;
 }
 
@@ -250,23 +262,35 @@ function changeBetween(zone: Zone, lo: number, hi: number, to: number): number {
   return b;
 }
 
-/** The wall times of the series' days, minutes since midnight, ascending; and whether it wraps midnight. */
-function seriesTimes(info: ScheduleInfo): { times: number[]; wraps: boolean; step: number; aroundTheClock: boolean } {
+/** A series' pace and bounds in minutes since midnight (next-run.ts readSeries). */
+interface Series {
+  start: number;
+  end: number;
+  step: number;
+  wraps: boolean;
+  /** Every step of the day, from the first (before `step`) to the last before midnight. */
+  aroundTheClock: boolean;
+}
+
+function seriesOf(info: ScheduleInfo): Series {
   const step = info.schedule_type === 'hourly' ? info.interval * 60 : info.interval;
   const start = minutesOf(info.schedule_time);
   const end = info.end_time == null ? DAY_MINUTES - 1 : minutesOf(info.end_time);
+  const aroundTheClock = end >= start && DAY_MINUTES % step === 0 && start < step && end >= DAY_MINUTES - step + start;
+  return { start, end, step, wraps: end < start, aroundTheClock };
+}
+
+/** The series' wall times of a day, ascending: across midnight, the small hours and the evening. */
+function seriesTimes({ start, end, step, wraps }: Series): number[] {
   const times: number[] = [];
-  if (end >= start) {
+  if (!wraps) {
     for (let m = start; m <= end; m += step) times.push(m);
-  } else {
-    // Across midnight (next-run.ts readSeries): the evening, then the small hours at the same pace.
-    let m = start;
-    for (; m < DAY_MINUTES; m += step) times.push(m);
-    for (m -= DAY_MINUTES; m <= end; m += step) times.unshift(m);
-    times.sort((a, b) => a - b);
+    return times;
   }
-  const aroundTheClock = end >= start && DAY_MINUTES % step === 0 && start < step && times.length === DAY_MINUTES / step;
-  return { times, wraps: end < start, step, aroundTheClock };
+  let m = start;
+  for (; m < DAY_MINUTES; m += step) times.push(m);
+  for (m -= DAY_MINUTES; m <= end; m += step) times.push(m);
+  return times.sort((a, b) => a - b);
 }
 
 /** Whether a repeated hour can meet a run: a run time of day in it, on a weekday the series runs. */
@@ -287,20 +311,27 @@ function meetsRepeatedHour(info: ScheduleInfo, times: readonly number[], year: Z
 }
 
 function subDailyRule(info: ScheduleInfo, first: number, zone: Zone): string | null {
-  const { times, wraps, step, aroundTheClock } = seriesTimes(info);
+  const series = seriesOf(info);
+  const { step, wraps } = series;
   const anyDays =
     info.days_of_week === null && info.days_of_month === null && info.weeks_of_month === null && info.months_of_year === null;
   const year = zoneYear(zone, new Date(first).getUTCFullYear());
   const until = info.until === undefined ? [] : [`UNTIL=${utc(Date.parse(info.until))}`];
   // Around the clock at a pace every offset keeps: the same instants as a series in UTC, the
   // repeated hour's runs included, where RFC 5545's local times would run it once.
-  if (anyDays && aroundTheClock && year.offsets.every((o) => (((o - (year.offsets[0] as number)) % step) + step) % step === 0)) {
+  if (
+    anyDays &&
+    series.aroundTheClock &&
+    year.offsets.every((o) => (((o - (year.offsets[0] as number)) % step) + step) % step === 0)
+  ) {
     const [freq, n] = step % 60 === 0 ? ['FREQ=HOURLY', step / 60] : ['FREQ=MINUTELY', step];
     const interval = n > 1 ? [`INTERVAL=${n}`] : [];
     return `DTSTART:${utc(first)}\nRRULE:${[freq, ...interval, ...until].join(';')}`;
   }
   // A window across midnight belongs to the day it starts on: one RRULE says it only every day.
-  if ((wraps && !anyDays) || meetsRepeatedHour(info, times, year)) return null;
+  if (wraps && !anyDays) return null;
+  const times = seriesTimes(series);
+  if (meetsRepeatedHour(info, times, year)) return null;
   const grid = gridOf(times);
   // Numbered weekdays need a month to count in; BYSETPOS would then count through it.
   if (info.weeks_of_month !== null && grid.points) return null;
