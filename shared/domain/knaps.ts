@@ -77,6 +77,16 @@ export const ScheduleInfoSchema = v.object({
       v.description('Only on "10 times" schedules: how many runs in all, missed ones included; until is the last'),
     ),
   ),
+  rrule: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.description(
+          'RFC 5545 DTSTART and RRULE lines, separated by "\\n", whose occurrences are exactly the runs from the first (next_run_at when the schedule was read): DTSTART;TZID=<timezone>:<local time>, or DTSTART:<UTC time>Z. Null when one RRULE cannot say the schedule (docs/schedules.md); absent on Knaps stored before it was added',
+        ),
+      ),
+    ),
+  ),
 });
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));

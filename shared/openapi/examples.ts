@@ -161,6 +161,7 @@ export const SCHEDULED_KNAP: Knap = {
     interval: 1,
     timezone: 'America/New_York',
     anchor_date: null,
+    rrule: 'DTSTART;TZID=America/New_York:20261109T083000\nRRULE:FREQ=WEEKLY;BYDAY=MO;BYHOUR=8;BYMINUTE=30;BYSECOND=0',
   },
   next_run_at: '2026-11-09T13:30:00Z',
 };
@@ -353,6 +354,7 @@ export const schedulePreviewExamples: Examples<SchedulePreview> = {
         interval: 1,
         timezone: 'Europe/Paris',
         anchor_date: null,
+        rrule: 'DTSTART;TZID=Europe/Paris:20261124T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
       },
       next_runs: ['2026-11-24T08:00:00Z', '2026-11-25T08:00:00Z', '2026-11-26T08:00:00Z'],
       description: 'Every weekday at 09:00, Europe/Paris',
@@ -372,6 +374,8 @@ export const schedulePreviewExamples: Examples<SchedulePreview> = {
         interval: 1,
         timezone: 'Europe/Paris',
         anchor_date: null,
+        rrule:
+          'DTSTART;TZID=Europe/Paris:20261123T170000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9,17;BYMINUTE=0;BYSECOND=0',
       },
       next_runs: ['2026-11-23T16:00:00Z', '2026-11-24T08:00:00Z', '2026-11-24T16:00:00Z', '2026-11-25T08:00:00Z'],
       description: 'Every weekday at 09:00 and 17:00, Europe/Paris',

@@ -197,6 +197,7 @@ export function readCron(description: string): CronReading | null {
   const times = minutes && hours ? null : timeList(minuteF, hourF);
   if (times) return { ...readDays(description, eb !== null, domF, monthF, dowF), ...firstOf(times), times };
   if (!minutes || !hours) {
+    backwardsHours(description, fields, eb !== null);
     const why = 'it runs more than once a day at times schedule_info cannot hold (a list with a step or "*")';
     throw refuse(description, `${why}; say e.g. "0 9,17 * * *" or "0 */4 * * *"`);
   }
@@ -207,6 +208,36 @@ export function readCron(description: string): CronReading | null {
   // The day fields only pick the days: any days_of_week / days_of_month shape is fine.
   const { kind, interval, ...time } = several;
   return { recurrence: { ...recurrence, schedule_type: kind, interval }, ...time };
+}
+
+/**
+ * An hour range that goes backwards ("0 22-2 * * *"): cron reads ranges upwards only, so most
+ * crons refuse it and the rest disagree. Refused, with the range split at midnight, which this
+ * reads ("0 22-23,0-2 * * *"), and the words for a window when it runs every day.
+ */
+function backwardsHours(description: string, fields: readonly string[], eventBridge: boolean): void {
+  const [minuteF, hourF, ...days] = fields as [string, string, ...string[]];
+  const range = /^(\d{1,2})-(\d{1,2})$/.exec(hourF);
+  const [from, to] = [Number(range?.[1]), Number(range?.[2])];
+  if (!range || !(from > to) || from > 23) return;
+  const split = [minuteF, `${from}-23,0-${to}`, ...days].join(' ');
+  const splitText = eventBridge ? `cron(${split})` : split;
+  const minute = /^\d{1,2}$/.test(minuteF) ? Number(minuteF) : null;
+  const everyDay = days.every((d) => d === '*' || d === '?');
+  const words =
+    minute !== null && minute <= 59 && everyDay
+      ? `, or say ${quote(`every hour between ${hhmm(from * 60 + minute)} and ${hhmm(to * 60 + minute)}`)}`
+      : '';
+  const why = `the hour range ${quote(hourF)} goes backwards across midnight, which cron does not allow`;
+  if (minute !== null) throw refuse(description, `${why}; write ${quote(splitText)}${words}`);
+  // With a minute step the split is a list with a step, which is not read: a window says it
+  // (its small hours belong to the evening before: the same runs when it runs every day).
+  const step = minuteF === '*' ? 1 : Number(/^(?:\*|0)\/(\d{1,2})$/.exec(minuteF)?.[1]);
+  const window =
+    step >= 1 && 60 % step === 0
+      ? `every ${step === 1 ? 'minute' : `${step} minutes`} between ${hhmm(from * 60)} and ${hhmm(to * 60 + 60 - step)}`
+      : 'every 30 minutes between 22:00 and 02:30';
+  throw refuse(description, `${why}; say it as a window, e.g. ${quote(window)}`);
 }
 
 const firstOf = (times: string[]): { hour: number; minute: number } => {

@@ -13,6 +13,7 @@ import { rejectLeftovers } from './leftovers.js';
 import { nextRunAt } from './next-run.js';
 import { isBareDate, rejectBareDate } from './one-offs.js';
 import { type Recurrence, resolveRecurrence } from './resolve.js';
+import { rruleOf } from './rrule.js';
 import { applyPeriod } from './time-of-day.js';
 import { DEFAULT_TIMEZONE, resolveZone } from './timezones.js';
 import { type Token, tokenize } from './tokens.js';
@@ -250,16 +251,22 @@ export function orderFields(info: ScheduleInfo): ScheduleInfo {
     // Ends (issue 46): only schedules that have one carry them.
     ...(info.until === undefined ? {} : { until: info.until }),
     ...(info.count === undefined ? {} : { count: info.count }),
+    // Last, as describeSchedule adds it; Knaps stored before issue 46 have none.
+    ...(info.rrule === undefined ? {} : { rrule: info.rrule }),
   };
 }
 
 /**
  * schedule_info and the first run strictly after `now`; a start date ("starting next Tuesday")
  * holds the first run back to it, also for an interval-1 schedule, which keeps no anchor.
+ * schedule_info.rrule starts at that run (parseSchedule, with no first run, leaves it out).
  */
 export function describeSchedule(description: string, options: DescribeOptions): ScheduleDescription {
   const now = checkNow(options?.now);
   const { info, notBefore } = parse(description, { ...options, now });
   const from = notBefore && notBefore.getTime() > now.getTime() ? notBefore : now;
-  return { schedule_info: info, next_run_at: isoSeconds(nextRunAt(info, from)) };
+  const first = nextRunAt(info, from);
+  // info is parse's own object, made by orderFields: rrule goes last, where orderFields puts it.
+  info.rrule = rruleOf(info, first);
+  return { schedule_info: info, next_run_at: isoSeconds(first) };
 }

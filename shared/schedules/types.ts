@@ -56,6 +56,12 @@ export interface ScheduleInfo {
   /** "10 times" (issue 46; absent otherwise): how many runs, missed ones included; `until` is the last. */
   count?: number;
   /**
+   * Issue 46, set by describeSchedule (absent on Knaps stored before): the RFC 5545 DTSTART and
+   * RRULE lines, "\n" between them, whose occurrences are exactly the runs from the first on;
+   * null where one RRULE cannot say them (rrule.ts).
+   */
+  rrule?: string | null;
+  /**
    * 'YYYY-MM-DD' local date of the first run when interval > 1 (daily to yearly); for a 'once'
    * schedule (issue 46) the date of its one run; else null. Runs happen only
    * on or after it, in the periods (day / ISO week / month / year) that are a multiple of

@@ -21,7 +21,30 @@ const DAY_DEICTICS: ReadonlyMap<string, number> = new Map([
   ['tmrw', 1],
   ['tmr', 1],
 ]);
-/** Refused: "tonight" needs a time in the evening, "yesterday" is past. */
+/**
+ * "tonight at 11": its time as "today at" would read it, evening made explicit ("11pm"), so the
+ * hint does not suggest the morning; "9pm" when no time follows.
+ */
+function eveningOf(free: readonly Token[], i: number, description: string): string {
+  const [at, time, ampm] = [free[i + 1], free[i + 2], free[i + 3]];
+  if (!isWord(at, 'at') || (time?.kind !== 'num' && time?.kind !== 'clock')) return '9pm';
+  if (ampm?.kind === 'ampm') return spanText(description, [time, ampm]);
+  const hour = Number.parseInt(time.text, 10);
+  // A bare hour 1-11 is the evening's; 12 and 24-hour times are said as written.
+  return hour >= 1 && hour <= 11 ? `${time.text}pm` : time.text;
+}
+
+/** "tonight" and "yesterday": refused, saying why and what to write instead. */
+function refuseDeictic(t: Token, free: readonly Token[], i: number, description: string): never {
+  if (t.lower === 'yesterday') {
+    throw new ScheduleError(`${quote(t.text)} is already past: say e.g. "tomorrow at 9am" for one run or "every day at 9am"`);
+  }
+  const time = eveningOf(free, i, description);
+  throw new ScheduleError(
+    `${quote(t.text)} is not read: it could mean one run or every night, and does not always say the hour. For one run say ${quote(`today at ${time}`)}; for every night, ${quote(`every day at ${time}`)}`,
+  );
+}
+
 const REFUSED_DEICTICS = ['tonight', 'yesterday'];
 /** Words that pick one occurrence of the weekday or month after them. */
 const PICKERS = ['this', 'next', 'coming', 'upcoming'];
@@ -40,7 +63,7 @@ export const deicticDates: PhraseFamily = {
       const relative: RelativeDay = { kind: 'day', offset };
       return claim(view, i, 1, [{ kind: 'once', once: { date: null, relative, text: t.text } }]);
     }
-    if (REFUSED_DEICTICS.includes(t.lower)) throw oneOff(quote(t.text), 'tomorrow at 8pm" or "every day at 9am');
+    if (REFUSED_DEICTICS.includes(t.lower)) refuseDeictic(t, free, i, description);
     // Not "last": "last Friday" is the last Friday of each month.
     const picked = free[i + 1];
     if (!PICKERS.includes(t.lower) || !isDayOrMonth(picked)) return null;

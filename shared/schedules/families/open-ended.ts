@@ -131,6 +131,18 @@ function endDateAt(free: readonly Token[], i: number): boolean {
 /** Since issue 46 ends are read (ends.ts): what reaches here is an end in words it does not read. */
 const NO_END = 'say the date, e.g. "until 31 December 2026", or a number of runs, e.g. "10 times" or "for 4 weeks"';
 
+/** Words that date an end from today: "until next Friday", "until tomorrow", "till Friday". */
+const RELATIVE_DAYS = ['today', 'tomorrow', 'tonight', 'next', 'this', 'coming'];
+
+/** Why the end's words are not read, where it is worth saying: the day is relative to today. */
+function whyNoEnd(free: readonly Token[], i: number): string {
+  let j = i;
+  while (isWord(free[j], 'on', 'the', 'in', 'at')) j++;
+  const t = free[j];
+  const relative = t?.kind === 'word' && (RELATIVE_DAYS.includes(t.lower) || WEEKDAYS.has(t.lower));
+  return relative ? 'an end is read as a calendar date or a length, not as a day counted from today; ' : '';
+}
+
 function refuseEndDate(view: View, i: number): never | null {
   const { free } = view;
   const t = free[i];
@@ -145,7 +157,7 @@ function refuseEndDate(view: View, i: number): never | null {
   let j = i + lead;
   while (j < free.length && !isWord(free[j], 'every', 'each', 'at', 'daily', 'weekly', 'monthly')) j++;
   const what = text(view, free.slice(i, Math.max(j, i + lead + 1)));
-  throw new ScheduleError(`An end date (${quote(what)}) is not understood: ${NO_END}`);
+  throw new ScheduleError(`An end date (${quote(what)}) is not understood: ${whyNoEnd(free, i + lead)}${NO_END}`);
 }
 
 const COUNT_UNITS = [

@@ -2046,7 +2046,6 @@ export const rejectedGroups: RejectionGroup[] = [
     rows: [
       ...[
         ['this April', '"this" (in "this April")'],
-        ['tonight at 11', '"tonight"'],
         ['next month', '"next month"'],
         ['next Monday to Friday', '"next" (in "next Monday")'],
       ].map(([phrase, quoted]) => ({
@@ -2396,13 +2395,45 @@ export const rejectedGroups: RejectionGroup[] = [
       { phrase: 'tomorrow at 9 every day', detail: ['"tomorrow" is one run and "every day" repeats'] },
       {
         phrase: 'every Monday until next Friday',
-        detail: ['An end date ("until next Friday") is not understood', 'until 31 December 2026'],
+        detail: [
+          'An end date ("until next Friday") is not understood',
+          'not as a day counted from today',
+          'until 31 December 2026',
+        ],
       },
       { phrase: 'every day 2000 times', detail: ['"2000 times" is not a supported number (1 to 1000)'] },
       { phrase: 'every day until 31 December 2026 until 1 January 2027', detail: ['Only one end of each kind'] },
       { phrase: 'on Tuesday 3 March 2027', detail: ['3 March 2027 is a Wednesday, not a Tuesday'] },
       { phrase: 'on 30 February 2027', detail: ['"30 February 2027" is not a valid date'] },
       { phrase: 'every day until February 30', detail: ['"February 30" is not a valid date'] },
+    ],
+  },
+  // Issue 46: phrases still refused, with why and what to write instead.
+  {
+    name: 'issue 46, refusals that say why',
+    rows: [
+      {
+        phrase: 'tonight at 11',
+        detail: ['"tonight" is not read: it could mean one run or every night', '"today at 11pm"', '"every day at 11pm"'],
+      },
+      { phrase: 'tonight', detail: ['"today at 9pm"', '"every day at 9pm"'] },
+      { phrase: 'tonight at 23:30', detail: ['"today at 23:30"'] },
+      { phrase: 'yesterday at 9', detail: ['"yesterday" is already past', '"tomorrow at 9am"'] },
+      {
+        phrase: 'every day at 9 till Friday',
+        detail: ['("till Friday") is not understood', 'not as a day counted from today', 'until 31 December 2026'],
+      },
+      {
+        phrase: '0 22-2 * * *',
+        detail: [
+          'the hour range "22-2" goes backwards across midnight',
+          '"0 22-23,0-2 * * *"',
+          '"every hour between 22:00 and 02:00"',
+        ],
+      },
+      { phrase: '30 21-3 * * 1-5', detail: ['write "30 21-23,0-3 * * 1-5"'] },
+      { phrase: 'cron(0 22-2 * * ? *)', detail: ['"cron(0 22-23,0-2 * * ? *)"'] },
+      { phrase: '*/15 22-2 * * *', detail: ['"every 15 minutes between 22:00 and 02:45"'] },
     ],
   },
   // Issue 46, family 5: windows across midnight that fit one run.

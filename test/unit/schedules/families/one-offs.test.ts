@@ -24,7 +24,8 @@ describe('family 10 and issue 46 family 4: one-off dates', () => {
   });
 
   test.each([
-    ['tonight at 11', '"tonight" is a one-off date'],
+    ['tonight at 11', 'For one run say "today at 11pm"; for every night, "every day at 11pm"'],
+    ['yesterday', '"yesterday" is already past'],
     ['upcoming April', '"upcoming" (in "upcoming April")'],
     ['next Monday to Friday', '"next" (in "next Monday")'],
   ])('refuses %s', (phrase, detail) => {
