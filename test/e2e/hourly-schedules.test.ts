@@ -56,10 +56,15 @@ describe('hourly Knaps', () => {
   test('created and read back with schedule_type hourly, end_time and the next run', async () => {
     const knap = await newKnap('every 3 hours between 8am and 8pm', 'Europe/Berlin');
     // 11:00 CET is 10:00Z, not after now; 14:00 CET is 13:00Z.
-    expect(knap.schedule_info).toEqual(everyThreeHours);
+    // rrule (issue 46): from the first run, in Berlin's local time.
+    const created = {
+      ...everyThreeHours,
+      rrule: 'DTSTART;TZID=Europe/Berlin:20260304T140000\nRRULE:FREQ=DAILY;BYHOUR=8,11,14,17,20;BYMINUTE=0;BYSECOND=0',
+    };
+    expect(knap.schedule_info).toEqual(created);
     expect(knap.next_run_at).toBe('2026-03-04T13:00:00Z');
     const read = await getKnap(knap.uuid);
-    expect(read.schedule_info).toEqual(everyThreeHours);
+    expect(read.schedule_info).toEqual(created);
     // end_time right after schedule_time: answers list the fields in the schema's order.
     expect(Object.keys(read.schedule_info as object)).toEqual([
       'schedule_type',
@@ -72,6 +77,7 @@ describe('hourly Knaps', () => {
       'interval',
       'timezone',
       'anchor_date',
+      'rrule',
     ]);
   });
 
@@ -94,7 +100,13 @@ describe('hourly Knaps', () => {
     await clockAt('2026-03-04T16:05:00Z');
     const knap = await newKnap('every 15 minutes');
     expect(knap.schedule_info).toEqual(
-      scheduleInfo({ schedule_type: 'minutely', schedule_time: '00:00', end_time: null, interval: 15 }),
+      scheduleInfo({
+        schedule_type: 'minutely',
+        schedule_time: '00:00',
+        end_time: null,
+        interval: 15,
+        rrule: 'DTSTART:20260304T161500Z\nRRULE:FREQ=MINUTELY;INTERVAL=15',
+      }),
     );
     expect(knap.next_run_at).toBe('2026-03-04T16:15:00Z');
     await clockAt('2026-03-04T16:15:30Z');
@@ -110,7 +122,10 @@ describe('hourly Knaps', () => {
     });
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({
-      schedule_info: everyThreeHours,
+      schedule_info: {
+        ...everyThreeHours,
+        rrule: 'DTSTART;TZID=Europe/Berlin:20260304T200000\nRRULE:FREQ=DAILY;BYHOUR=8,11,14,17,20;BYMINUTE=0;BYSECOND=0',
+      },
       // Now 16:15Z (17:15 CET): 20:00 CET, then the next day from 08:00.
       next_runs: [
         '2026-03-04T19:00:00Z',

@@ -249,7 +249,13 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
       const once = (
         await newKnap({ name: 'Once', schedule_type: 'scheduled', tool_metadata: { schedule_description: 'tomorrow at 9' } })
       ).knap;
-      expect(once.schedule_info).toEqual(scheduleInfo({ schedule_type: 'once', anchor_date: '2026-12-17' }));
+      expect(once.schedule_info).toEqual(
+        scheduleInfo({
+          schedule_type: 'once',
+          anchor_date: '2026-12-17',
+          rrule: 'DTSTART:20261217T090000Z\nRRULE:FREQ=DAILY;UNTIL=20261217T090000Z;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+        }),
+      );
       expect(once.next_run_at).toBe('2026-12-17T09:00:00Z');
       const ends = (
         await newKnap({
@@ -258,7 +264,13 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
           tool_metadata: { schedule_description: 'every day 3 times' },
         })
       ).knap;
-      expect(ends.schedule_info).toEqual(scheduleInfo({ until: '2026-12-19T09:00:00Z', count: 3 }));
+      expect(ends.schedule_info).toEqual(
+        scheduleInfo({
+          until: '2026-12-19T09:00:00Z',
+          count: 3,
+          rrule: 'DTSTART:20261217T090000Z\nRRULE:FREQ=DAILY;UNTIL=20261219T090000Z;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+        }),
+      );
       for (const knap of [once, ends])
         expect((await json(await patchKnap(tokens.me, knap.uuid, { is_active: false }))).is_active).toBe(false);
       await clockAt('2026-12-18T12:00:00Z');
@@ -387,7 +399,13 @@ describe('POST /api/studio/schedules/preview', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit-limit')).toBe('10000');
     expect(await json(response)).toEqual({
-      schedule_info: scheduleInfo({ schedule_type: 'weekly', days_of_week: [1, 2, 3, 4, 5], timezone: 'Europe/Berlin' }),
+      schedule_info: scheduleInfo({
+        schedule_type: 'weekly',
+        days_of_week: [1, 2, 3, 4, 5],
+        timezone: 'Europe/Berlin',
+        rrule:
+          'DTSTART;TZID=Europe/Berlin:20270105T090000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+      }),
       next_runs: [
         '2027-01-05T08:00:00Z',
         '2027-01-06T08:00:00Z',
