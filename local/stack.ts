@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { keyringFromEnv } from '../shared/keys/token-keyring.js';
 import { boundedHttpHandler } from '../shared/lambda/bounded-http.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { scopedDeps } from '../shared/scoped-deps.js';
@@ -116,8 +117,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       intervalMs: sweepEvery || undefined,
       onError: (error) => console.error(`Deleting expired items failed: ${(error as Error).message}`),
     });
-  // Every store: the handlers loaded here add theirs, and the jobs and the identity below use the rest.
-  defaultDeps({ stores: ALL_STORES });
+  // Every store and the token keys: the handlers add theirs as their routes are first asked
+  // for, and the jobs below (the deliverer seals report tokens) and the identity use the rest.
+  defaultDeps({ stores: ALL_STORES, tokenKeys: keyringFromEnv });
   // The handlers' own deps (defaultDeps reads the environment set above), as in Lambda;
   // their deliveries reach this queue through useLocalDeliveryQueue. Retries come on the
   // local schedule (about 1, 2, 4, 8 s ... apart), each with deps of its own, so they outlive

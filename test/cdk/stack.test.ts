@@ -48,6 +48,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/studio/knap-tools',
       'GET /api/studio/knap-tools/{uuid}',
       'GET /api/studio/knap-tools/{uuid}/runs',
+      'GET /api/studio/runs/{run_id}',
+      'GET /api/studio/runs/{run_id}/events',
       'GET /console',
       'PATCH /api/admin/clients/{client_id}',
       'PATCH /api/studio/knap-tools/{uuid}',
@@ -61,6 +63,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/knap-tools',
       'POST /api/studio/knap-tools/{uuid}/runs',
       'POST /api/studio/meeting-transcriptions',
+      'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
     ]);
   });

@@ -55,6 +55,8 @@ const REFUSED_BY_THE_HANDLER: Record<string, { path: string; body?: string }> = 
   'list-runs': { path: '/api/studio/knap-tools/not-a-uuid/runs' },
   'report-meeting': { path: '/api/studio/meeting-transcriptions', body: '{}' },
   'preview-schedule': { path: '/api/studio/schedules/preview', body: '{}' },
+  'get-run': { path: '/api/studio/runs/not-a-run' },
+  'list-run-events': { path: '/api/studio/runs/not-a-run/events' },
 };
 const PUBLIC_OR_CLIENT_AUTHENTICATED = [
   'token',
@@ -65,6 +67,8 @@ const PUBLIC_OR_CLIENT_AUTHENTICATED = [
   'docs',
   'docs-asset',
   'console',
+  // A run's executor reports with the run's report token (test/e2e/run-reports.test.ts).
+  'report-run-event',
   // Organization admins' routes take an admin's JWT, never an API token (test/e2e/admin-api.test.ts).
   ...ROUTES.filter((route) => route.path.startsWith('/api/admin/')).map((route) => route.id),
 ];
