@@ -66,6 +66,9 @@ export interface RevocationMigration {
   removed: number;
 }
 
+/** A schedule's RRULE from its first run on (`first`: ISO, or null when it has no run left), or null. */
+export type ScheduleRrule = (info: NonNullable<Knap['schedule_info']>, first: string | null) => string | null;
+
 export interface PageRequest {
   limit: number;
   cursor?: string;
@@ -168,6 +171,11 @@ export interface Repository {
   claimOccurrence(stored: StoredKnap, next: string | null): Promise<boolean>;
   /** Gives scheduled Knaps written before the due index existed their entry in it; returns how many. Idempotent. */
   backfillDueIndex(): Promise<number>;
+  /**
+   * Gives active scheduled Knaps stored before schedule_info.rrule theirs, worked out from their
+   * next run (null once ended); returns how many. Idempotent; a Knap changed since is left as it is.
+   */
+  backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number>;
 
   /** Stores a new run; false when a run with its id exists already (nothing is written then). */
   putRun(stored: StoredRun): Promise<boolean>;

@@ -1,5 +1,7 @@
 import { epochSeconds } from '../domain/clock.js';
 import type { Deps } from '../runtime.js';
+import { rruleOf } from '../schedules/rrule.js';
+import type { ScheduleInfo } from '../schedules/types.js';
 
 /**
  * One step of `knap-admin migrate`: brings items written by earlier versions to the shape this
@@ -32,6 +34,15 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       const { moved, removed } = await deps.repo.migrateClientRevocations(epochSeconds(deps.clock.now()));
       return { moved, removed };
     },
+  },
+  {
+    id: 'schedule-rrule',
+    description: 'scheduled Knaps stored before schedule_info.rrule get theirs, from their next run on',
+    run: async (deps) => ({
+      added: await deps.repo.backfillScheduleRrules((info, first) =>
+        first === null ? null : rruleOf(info as ScheduleInfo, new Date(first)),
+      ),
+    }),
   },
 ];
 

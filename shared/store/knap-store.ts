@@ -4,7 +4,7 @@
  * on the Knap's version. Key design: keys.ts; item shapes: items.ts.
  */
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
-import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
+import { InvalidCursorError, type PageRequest, type ScheduleRrule } from '../domain/repository.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer } from '../domain/runs.js';
 import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput, ScanCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -176,6 +176,49 @@ export class KnapStore {
         }),
       ),
     );
+  }
+
+  async backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number> {
+    let added = 0;
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression:
+            '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_type(schedule_info, :map) AND attribute_not_exists(schedule_info.rrule)',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true, ':map': 'M' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const knap = itemToKnap(item);
+        if (!knap.schedule_info) continue;
+        const next = typeof item.next_run_at === 'string' ? item.next_run_at : null;
+        const written = await unlessConditionFails(
+          this.db.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: 'SET schedule_info.rrule = :rrule',
+              // Only if nothing changed it since the scan: a PATCH or a claim writes its own.
+              ConditionExpression:
+                next === null
+                  ? 'attribute_not_exists(schedule_info.rrule) AND attribute_type(next_run_at, :null)'
+                  : 'attribute_not_exists(schedule_info.rrule) AND next_run_at = :next',
+              ExpressionAttributeValues:
+                next === null
+                  ? { ':rrule': rruleOf(knap.schedule_info, null), ':null': 'NULL' }
+                  : { ':rrule': rruleOf(knap.schedule_info, next), ':next': next },
+            }),
+          ),
+        );
+        if (written) added += 1;
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return added;
   }
 
   async backfillDueIndex(): Promise<number> {

@@ -19,6 +19,7 @@ import type {
   PageRequest,
   Repository,
   RevocationMigration,
+  ScheduleRrule,
 } from '../domain/repository.js';
 import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
@@ -195,6 +196,10 @@ export class TableRepository implements Repository {
 
   backfillDueIndex(): Promise<number> {
     return this.store('knaps').backfillDueIndex();
+  }
+
+  backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number> {
+    return this.store('knaps').backfillScheduleRrules(rruleOf);
   }
 
   claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult> {
