@@ -1,7 +1,8 @@
 /**
- * Knaps: the items, a creator's and an organization's listings (gsi1, gsi2), the after-meeting
- * listing, and the due index the dispatcher reads (gsi3). Every change is one conditional write
- * on the Knap's version. Key design: keys.ts; item shapes: items.ts.
+ * Knaps: the items, a creator's and an organization's listings (gsi1, gsi2), and in gsi3 the
+ * due index the dispatcher reads and the meeting index meeting reports read. Every change is
+ * one conditional write on the Knap's version, index entries included. Key design: keys.ts;
+ * item shapes: items.ts.
  */
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest } from '../domain/repository.js';
