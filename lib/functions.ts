@@ -136,7 +136,8 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'report-meeting': combine(BEARER_AUTH, {
     'dynamodb:GetItem': [RUN],
     'dynamodb:PutItem': [RUN],
-    'dynamodb:Query': ['gsi1', 'gsi2'],
+    // The meeting index (the after-meeting Knaps' own entries), never the Knap listings.
+    'dynamodb:Query': ['gsi3'],
   }),
   'admin-list-clients': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] },
   'admin-create-client': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),

@@ -34,7 +34,8 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:UpdateItem': [KEY_PREFIX.knap],
   },
   'deliver-runs': {
-    'dynamodb:Query': ['gsi1', 'gsi2', 'gsi3', KEY_PARTITION.runEvents],
+    // gsi3: webhook endpoints and the meeting index (a meeting report's later pages).
+    'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents],
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook],
     'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent],

@@ -36,7 +36,8 @@ export interface DispatchTimerOptions {
 /**
  * Starts with the upkeep a deployment runs once after an upgrade (the due-index backfill for
  * Knaps made before the index existed; revocation marks moved off client items; runs of earlier
- * versions given their place in the organization's listing), then a pass
+ * versions given their place in the organization's listing; after-meeting Knaps given their
+ * meeting-index entry), then a pass
  * every interval; never two passes at once, and close() waits for the one under way.
  */
 export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer => {
@@ -63,6 +64,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
       if (moved.removed > 0) console.log(`Revocations: moved ${moved.removed} mark(s) off ${moved.clients} client item(s)`);
       const listed = await deps.repo.backfillOrgRunsIndex();
       if (listed > 0) console.log(`Runs: listed ${listed} run(s) written before admins could list them`);
+      const meetings = await deps.repo.backfillMeetingIndex();
+      if (meetings > 0) console.log(`Meeting index: added ${meetings} after-meeting Knap(s) written before it existed`);
       backfilled = true;
     }
     await dispatchDueRuns(scopedDeps(options.deps(), { ...scope, deadline: Date.now() + passDeadlineMs }));

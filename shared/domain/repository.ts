@@ -176,6 +176,11 @@ export interface Repository {
    * next run (null once ended); returns how many. Idempotent; a Knap changed since is left as it is.
    */
   backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number>;
+  /**
+   * Gives active after-meeting Knaps written before the meeting index existed their entry in
+   * it; returns how many. Idempotent; a Knap changed since the scan is left to its own write.
+   */
+  backfillMeetingIndex(): Promise<number>;
 
   /** Stores a new run; false when a run with its id exists already (nothing is written then). */
   putRun(stored: StoredRun): Promise<boolean>;

@@ -4,7 +4,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import type { Knap } from './knaps.js';
 import { RUN_OUTCOMES } from './run-events.js';
 
 export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
@@ -227,9 +226,12 @@ export interface MeetingKnapsViewer {
   orgName: string;
 }
 
-/** A page of the active after-meeting Knaps a client sees. */
+/**
+ * A page of the active after-meeting Knaps a client sees: their uuids, all a run needs (the
+ * listing reads an index of keys only, never the Knaps themselves).
+ */
 export interface MeetingKnapsPage {
-  knaps: Knap[];
+  uuids: string[];
   /** Where the next page starts (opaque); null when none is left. A page may be the last and still have one. */
   next: string | null;
 }

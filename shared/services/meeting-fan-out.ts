@@ -10,7 +10,6 @@
  * the writer that made it queues its delivery.
  */
 import { isoSeconds } from '../domain/clock.js';
-import type { Knap } from '../domain/knaps.js';
 import {
   MEETING_FAN_OUT_PAGE,
   type MeetingFanOut,
@@ -40,15 +39,15 @@ const mapAtMost = async <T, R>(items: readonly T[], limit: number, work: (item: 
 };
 
 /**
- * The run of each Knap for the meeting: made (and queued for delivery) where there was none,
- * else the one that exists, as it is.
+ * The run of each Knap (by uuid) for the meeting: made (and queued for delivery) where there
+ * was none, else the one that exists, as it is.
  */
-export const meetingRuns = (deps: Deps, orgName: string, knaps: readonly Knap[], meeting: RunMeeting): Promise<Run[]> => {
+export const meetingRuns = (deps: Deps, orgName: string, uuids: readonly string[], meeting: RunMeeting): Promise<Run[]> => {
   const createdAt = isoSeconds(deps.clock.now());
-  return mapAtMost(knaps, MEETING_RUN_WRITES_AT_ONCE, async (knap) => {
+  return mapAtMost(uuids, MEETING_RUN_WRITES_AT_ONCE, async (uuid) => {
     const run = newRun({
-      run_id: runId.meeting(knap.uuid, meeting.meeting_id),
-      knap_uuid: knap.uuid,
+      run_id: runId.meeting(uuid, meeting.meeting_id),
+      knap_uuid: uuid,
       trigger: 'post_meeting_transcription',
       scheduled_for: null,
       meeting_id: meeting.meeting_id,
@@ -73,12 +72,12 @@ export const meetingRuns = (deps: Deps, orgName: string, knaps: readonly Knap[],
 export const continueMeetingFanOut = async (deps: Deps, task: MeetingFanOut): Promise<void> => {
   const viewer: MeetingKnapsViewer = { clientId: task.client_id, orgName: task.org_name };
   const page = await deps.repo.listMeetingKnaps(viewer, { limit: MEETING_FAN_OUT_PAGE, cursor: task.cursor });
-  await meetingRuns(deps, task.org_name, page.knaps, task.meeting);
+  await meetingRuns(deps, task.org_name, page.uuids, task.meeting);
   if (page.next) await deps.deliveries.enqueueMeetingFanOut({ ...task, cursor: page.next });
   deps.log.info('Meeting runs made', {
     meeting_id: task.meeting.meeting_id,
     org_name: task.org_name,
-    knaps: page.knaps.length,
+    knaps: page.uuids.length,
     more: page.next !== null,
   });
 };

@@ -44,6 +44,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       ),
     }),
   },
+  {
+    id: 'meeting-index',
+    description: 'active after-meeting Knaps join the meeting index that meeting reports read',
+    run: async (deps) => ({ added: await deps.repo.backfillMeetingIndex() }),
+  },
 ];
 
 /** Runs every step in order; a step that fails stops the command (the next run starts over, safely). */

@@ -63,7 +63,7 @@ export const reportMeeting = async (deps: Deps, caller: Caller, meeting: Meeting
   const viewer = { clientId: caller.client.clientId, orgName: caller.client.orgName };
   const details = runMeeting(meeting);
   const first = await deps.repo.listMeetingKnaps(viewer, { limit: MEETING_FAN_OUT_PAGE });
-  const runs = await meetingRuns(deps, viewer.orgName, first.knaps, details);
+  const runs = await meetingRuns(deps, viewer.orgName, first.uuids, details);
   const answer: MeetingRuns = {
     meeting_id: meeting.meeting_id,
     runs: runs.sort((a, b) => a.knap_uuid.localeCompare(b.knap_uuid)),

@@ -169,16 +169,16 @@ export const knapToItem = (knap: Knap, ownership: KnapOwnership, version = 1): I
     gsi1pk: key.creatorKnaps(ownership.creatorClientId),
     gsi1sk: order,
   };
-  // Sparse indexes: private Knaps never enter the shared listing, and only active
-  // scheduled Knaps the due index.
+  // Sparse indexes: private Knaps never enter the shared listing, only active scheduled
+  // Knaps the due index, and only active after-meeting Knaps the meeting index (both gsi3).
   if (isShared(knap.visibility)) {
     item.gsi2pk = key.sharedKnaps(ownership.orgName);
     item.gsi2sk = order;
   }
-  const due = dueIndexEntry(knap);
-  if (due.gsi3pk !== undefined) {
-    item.gsi3pk = due.gsi3pk;
-    item.gsi3sk = due.gsi3sk;
+  const entry = knapGsi3Entry(knap, ownership);
+  if (entry.gsi3pk !== undefined) {
+    item.gsi3pk = entry.gsi3pk;
+    item.gsi3sk = entry.gsi3sk;
   }
   for (const field of KNAP_FIELDS) item[field] = knap[field];
   item.tool_metadata = toJson(knap.tool_metadata);
@@ -243,6 +243,27 @@ export const dueIndexEntry = (knap: Pick<Knap, 'uuid' | 'schedule_type' | 'is_ac
   knap.schedule_type === 'scheduled' && knap.is_active && knap.next_run_at
     ? { gsi3pk: key.due(dueShard(knap.uuid)), gsi3sk: `${knap.next_run_at}#${knap.uuid}` }
     : {};
+
+/**
+ * The meeting-index keys of a Knap that runs after meetings, or none: a private one under its
+ * creator, a shared one under its organization (one entry, so each is listed once).
+ */
+export const meetingIndexEntry = (
+  knap: Pick<Knap, 'uuid' | 'schedule_type' | 'is_active' | 'visibility' | 'creation_timestamp'>,
+  ownership: KnapOwnership,
+): Item =>
+  knap.schedule_type === 'post_meeting_transcription' && knap.is_active
+    ? {
+        gsi3pk: isShared(knap.visibility)
+          ? key.orgMeetingKnaps(ownership.orgName)
+          : key.creatorMeetingKnaps(ownership.creatorClientId),
+        gsi3sk: `${knap.creation_timestamp}#${knap.uuid}`,
+      }
+    : {};
+
+/** A Knap's gsi3 entry: its due entry (scheduled) or its meeting entry (after meetings); the two never meet. */
+export const knapGsi3Entry = (knap: Knap, ownership: KnapOwnership): Item =>
+  knap.schedule_type === 'scheduled' ? dueIndexEntry(knap) : meetingIndexEntry(knap, ownership);
 
 /** Items written before versions existed count as version 0. */
 export const itemToStoredKnap = (item: Item): StoredKnap => ({

@@ -12,6 +12,8 @@
  * | Knap        | `ORG#<org>`             | `KNAP#<uuid>` | gsi1: `CREATOR#<client_id>` / `<created>#<uuid>`                   |
  * |             |                         |               | gsi2 (shared Knaps only): `ORG#<org>#SHARED` / `<created>#<uuid>`  |
  * |             |                         |               | gsi3 (active scheduled only): `DUE#<shard>` / `<next_run_at>#<uuid>`|
+ * |             |                         |               | gsi3 (active after-meeting only): `MEETING#CREATOR#<client_id>`   |
+ * |             |                         |               |   (private) or `MEETING#ORG#<org>` (shared) / `<created>#<uuid>`   |
  * | idempotency | `IDEM#<client_id>#<key>`| `IDEM`        | - (expires_at: TTL, 24 h)                                          |
  * | run         | `RUN#<run_id>`          | `RUN`         | gsi1: `KNAPRUNS#<uuid>` / `<created_at>#<run_id>` (TTL 90 days)    |
  * |             |                         |               | gsi2: `ORG#<org>#RUNS` / `<created_at>#<run_id>` (admins' listing)  |
@@ -25,7 +27,16 @@
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
  * admin only), token by hash (GetItem), a grant and revocations (BatchGetItem), Knaps a client created (gsi1), Knaps its organization
  * shares (gsi2), both newest first; due Knaps (gsi3, per shard, by next run: the dispatcher
- * never scans), a Knap's runs (gsi1, newest first), an organization's runs (gsi2, newest first), an organization's webhook endpoints (gsi3).
+ * never scans), the active after-meeting Knaps a client sees (gsi3: its private ones, then its
+ * organization's shared ones; a meeting report reads no other Knap), a Knap's runs (gsi1, newest first), an organization's runs (gsi2, newest first), an organization's webhook endpoints (gsi3).
+ *
+ * gsi3 holds one entry per item at most, and a Knap's schedule_type decides which: a due entry
+ * (scheduled) or a meeting entry (post_meeting_transcription), never both. Every other gsi3
+ * query names its own partition (`DUE#`, `ORG#<org>#CLIENTS`, `ORG#<org>#WEBHOOKS`), so the
+ * meeting entries are read only by the meeting listing. A Knap has one meeting entry: private
+ * ones under their creator, shared ones under their organization, so the listing (creator
+ * partition, then organization partition) sees each once. gsi3 projects keys only: the listing
+ * reads ~100 bytes per Knap however large the Knap, and a run needs only the Knap's uuid.
  *
  * The due index is sharded by a hash of the Knap's uuid, so that a minute when 100,000 Knaps
  * are due (Monday 09:00) spreads over DUE_SHARDS partitions instead of one.
@@ -80,6 +91,10 @@ export const key = {
   orgClients: (orgName: string) => `ORG#${orgName}#CLIENTS`,
   creatorKnaps: (clientId: string) => `CREATOR#${clientId}`,
   sharedKnaps: (orgName: string) => `ORG#${orgName}#SHARED`,
+  /** The meeting index's partition of a client's private active after-meeting Knaps. */
+  creatorMeetingKnaps: (clientId: string) => `MEETING#CREATOR#${clientId}`,
+  /** The meeting index's partition of an organization's shared active after-meeting Knaps. */
+  orgMeetingKnaps: (orgName: string) => `MEETING#ORG#${orgName}`,
 };
 
 /** The LastEvaluatedKey of a Knap index page: the item's keys and the index's, in this partition. */
@@ -88,6 +103,14 @@ export const knapIndexCursor = (index: 'gsi1' | 'gsi2', partition: string): Curs
   sk: (value) => value.startsWith('KNAP#'),
   [`${index}pk`]: (value) => value === partition,
   [`${index}sk`]: () => true,
+});
+
+/** The LastEvaluatedKey of a page of the meeting index (gsi3, keys only), in this partition. */
+export const meetingIndexCursor = (partition: string): CursorShape => ({
+  pk: (value) => value.startsWith('ORG#'),
+  sk: (value) => value.startsWith('KNAP#'),
+  gsi3pk: (value) => value === partition,
+  gsi3sk: () => true,
 });
 
 /** The due-index shard of a Knap: stable, and even across uuids. */

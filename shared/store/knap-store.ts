@@ -1,15 +1,16 @@
 /**
- * Knaps: the items, a creator's and an organization's listings (gsi1, gsi2), the after-meeting
- * listing, and the due index the dispatcher reads (gsi3). Every change is one conditional write
- * on the Knap's version. Key design: keys.ts; item shapes: items.ts.
+ * Knaps: the items, a creator's and an organization's listings (gsi1, gsi2), and in gsi3 the
+ * due index the dispatcher reads and the meeting index meeting reports read. Every change is
+ * one conditional write on the Knap's version, index entries included. Key design: keys.ts;
+ * item shapes: items.ts.
  */
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest, type ScheduleRrule } from '../domain/repository.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer } from '../domain/runs.js';
 import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput, ScanCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { dueIndexEntry, itemToKnap, itemToStoredKnap, knapToItem } from './items.js';
-import { key, knapIndexCursor } from './keys.js';
+import { dueIndexEntry, itemToKnap, itemToStoredKnap, knapToItem, meetingIndexEntry } from './items.js';
+import { key, knapIndexCursor, meetingIndexCursor } from './keys.js';
 import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
 
 export class KnapStore {
@@ -40,35 +41,26 @@ export class KnapStore {
     return this.knapPage('gsi2', key.sharedKnaps(orgName), page);
   }
 
+  /**
+   * The active after-meeting Knaps a client sees, from the meeting index alone (gsi3, keys
+   * only): its private ones, then its organization's shared ones. No filter: every entry read
+   * is a Knap listed, and no other Knap is read.
+   */
   async listMeetingKnaps(viewer: MeetingKnapsViewer, page: PageRequest): Promise<MeetingKnapsPage> {
     let at: MeetingListing | null = decodeMeetingCursor(page.cursor, viewer);
-    const knaps: Knap[] = [];
-    while (at && knaps.length < page.limit) {
-      const { index, partition } = meetingPhase(at.phase, viewer);
+    const uuids: string[] = [];
+    while (at && uuids.length < page.limit) {
       const result: QueryCommandOutput = await this.db.send(
         new QueryCommand({
           ...meetingQuery(this.tableName, at.phase, viewer),
-          Limit: MEETING_QUERY_LIMIT,
+          Limit: page.limit - uuids.length,
           ExclusiveStartKey: at.key,
         }),
       );
-      const items = result.Items ?? [];
-      const room = page.limit - knaps.length;
-      if (items.length > room) {
-        // Resume right after the last Knap taken: its keys are the listing's position.
-        const last = items[room - 1] as Item;
-        knaps.push(...items.slice(0, room).map(itemToKnap));
-        const position = { pk: last.pk, sk: last.sk, [`${index}pk`]: partition, [`${index}sk`]: last[`${index}sk`] };
-        return { knaps, next: encodeMeetingCursor({ phase: at.phase, key: position as Item }) };
-      }
-      knaps.push(...items.map(itemToKnap));
-      at = result.LastEvaluatedKey
-        ? { phase: at.phase, key: result.LastEvaluatedKey }
-        : at.phase === 'own'
-          ? { phase: 'shared' }
-          : null;
+      for (const item of result.Items ?? []) uuids.push(String(item.sk).slice(KNAP_SK_PREFIX.length));
+      at = nextMeetingPosition(at.phase, result.LastEvaluatedKey);
     }
-    return { knaps, next: at ? encodeMeetingCursor(at) : null };
+    return { uuids, next: at ? encodeMeetingCursor(at) : null };
   }
 
   async countMeetingKnaps(viewer: MeetingKnapsViewer, cursor: string): Promise<number> {
@@ -79,11 +71,7 @@ export class KnapStore {
         new QueryCommand({ Select: 'COUNT', ...meetingQuery(this.tableName, at.phase, viewer), ExclusiveStartKey: at.key }),
       );
       count += result.Count ?? 0;
-      at = result.LastEvaluatedKey
-        ? { phase: at.phase, key: result.LastEvaluatedKey }
-        : at.phase === 'own'
-          ? { phase: 'shared' }
-          : null;
+      at = nextMeetingPosition(at.phase, result.LastEvaluatedKey);
     }
     return count;
   }
@@ -256,6 +244,63 @@ export class KnapStore {
     } while (startKey);
     return added;
   }
+  async backfillMeetingIndex(): Promise<number> {
+    let added = 0;
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#type = :knap AND schedule_type = :meeting AND is_active = :true AND attribute_not_exists(gsi3pk)',
+          // The entry's inputs only: the Knap's tool_metadata (up to hundreds of KB) stays on the table.
+          ProjectionExpression:
+            'pk, sk, #uuid, schedule_type, is_active, visibility, creation_timestamp, org_name, creator_client_id, version',
+          ExpressionAttributeNames: { '#type': 'type', '#uuid': 'uuid' },
+          ExpressionAttributeValues: { ':knap': 'knap', ':meeting': 'post_meeting_transcription', ':true': true },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const entry = meetingIndexEntry(
+          {
+            uuid: String(item.uuid),
+            schedule_type: 'post_meeting_transcription',
+            is_active: true,
+            visibility: String(item.visibility),
+            creation_timestamp: String(item.creation_timestamp),
+          },
+          { orgName: String(item.org_name), creatorClientId: String(item.creator_client_id) },
+        );
+        // Only if nothing changed the Knap since the scan (a PATCH, an activation, a delete):
+        // each of those writes its own entry, or none.
+        const unchanged =
+          typeof item.version === 'number'
+            ? {
+                ConditionExpression: 'attribute_not_exists(gsi3pk) AND version = :version',
+                version: { ':version': item.version },
+              }
+            : {
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi3pk) AND attribute_not_exists(version)',
+                version: {},
+              };
+        const written = await unlessConditionFails(
+          this.db.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+              ConditionExpression: unchanged.ConditionExpression,
+              ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ...unchanged.version },
+            }),
+          ),
+        );
+        if (written) added += 1;
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return added;
+  }
+
   private async knapPage(index: 'gsi1' | 'gsi2', partition: string, page: PageRequest): Promise<KnapPage> {
     const partitionName = `${index}pk`;
     const result = await this.db.send(
@@ -274,10 +319,10 @@ export class KnapStore {
 }
 
 /**
- * The after-meeting Knaps a client sees, as one listing in two phases: those it created (the
- * creator index), then those its organization shares that it did not create (the shared
- * index), so a Knap it created and shares comes once. Items of other kinds are filtered out
- * by DynamoDB; a query reads at most MEETING_QUERY_LIMIT items.
+ * The after-meeting Knaps a client sees, as one listing in two phases of the meeting index
+ * (gsi3): its private ones (`MEETING#CREATOR#<client>`), then its organization's shared ones
+ * (`MEETING#ORG#<org>`, its own shared ones included). A Knap has one meeting entry, so it
+ * comes once. Newest first in each phase.
  */
 type MeetingPhase = 'own' | 'shared';
 interface MeetingListing {
@@ -286,40 +331,31 @@ interface MeetingListing {
   key?: Item;
 }
 
-const MEETING_QUERY_LIMIT = 500;
+const KNAP_SK_PREFIX = 'KNAP#';
 
-const meetingPhase = (phase: MeetingPhase, viewer: MeetingKnapsViewer) =>
-  phase === 'own'
-    ? { index: 'gsi1' as const, partition: key.creatorKnaps(viewer.clientId) }
-    : { index: 'gsi2' as const, partition: key.sharedKnaps(viewer.orgName) };
+/** The cursor's version: 2 since the meeting index; cursors without one listed gsi1 and gsi2. */
+const MEETING_CURSOR_VERSION = 2;
 
-const meetingQuery = (tableName: string, phase: MeetingPhase, viewer: MeetingKnapsViewer) => {
-  const { index, partition } = meetingPhase(phase, viewer);
-  return {
-    TableName: tableName,
-    IndexName: index,
-    KeyConditionExpression: '#pk = :pk',
-    FilterExpression:
-      phase === 'own' ? '#type = :type AND #active = :active' : '#type = :type AND #active = :active AND #creator <> :mine',
-    ExpressionAttributeNames: {
-      '#pk': `${index}pk`,
-      '#type': 'schedule_type',
-      '#active': 'is_active',
-      ...(phase === 'shared' ? { '#creator': 'gsi1pk' } : {}),
-    },
-    ExpressionAttributeValues: {
-      ':pk': partition,
-      ':type': 'post_meeting_transcription',
-      ':active': true,
-      ...(phase === 'shared' ? { ':mine': key.creatorKnaps(viewer.clientId) } : {}),
-    },
-    ScanIndexForward: false,
-  };
-};
+const meetingPartition = (phase: MeetingPhase, viewer: MeetingKnapsViewer): string =>
+  phase === 'own' ? key.creatorMeetingKnaps(viewer.clientId) : key.orgMeetingKnaps(viewer.orgName);
 
-/** `{"phase", "key"}`, base64url JSON; the key is checked as the phase's index cursor. */
+const meetingQuery = (tableName: string, phase: MeetingPhase, viewer: MeetingKnapsViewer) => ({
+  TableName: tableName,
+  IndexName: 'gsi3',
+  KeyConditionExpression: 'gsi3pk = :pk',
+  ExpressionAttributeValues: { ':pk': meetingPartition(phase, viewer) },
+  ScanIndexForward: false,
+});
+
+/** After a query: on in the same phase, on to the shared phase, or the end. */
+const nextMeetingPosition = (phase: MeetingPhase, lastKey: Item | undefined): MeetingListing | null =>
+  lastKey ? { phase, key: lastKey } : phase === 'own' ? { phase: 'shared' } : null;
+
+/** `{"v": 2, "phase", "key"}`, base64url JSON; the key is checked as the phase's partition cursor. */
 const encodeMeetingCursor = (at: MeetingListing): string =>
-  Buffer.from(JSON.stringify({ phase: at.phase, key: encodeCursor(at.key) }), 'utf8').toString('base64url');
+  Buffer.from(JSON.stringify({ v: MEETING_CURSOR_VERSION, phase: at.phase, key: encodeCursor(at.key) }), 'utf8').toString(
+    'base64url',
+  );
 
 const decodeMeetingCursor = (cursor: string | undefined, viewer: MeetingKnapsViewer): MeetingListing => {
   if (cursor === undefined) return { phase: 'own' };
@@ -329,10 +365,23 @@ const decodeMeetingCursor = (cursor: string | undefined, viewer: MeetingKnapsVie
   } catch {
     throw new InvalidCursorError();
   }
-  const { phase, key: position } = (decoded ?? {}) as { phase?: unknown; key?: unknown };
+  const { v: version, phase, key: position } = (decoded ?? {}) as { v?: unknown; phase?: unknown; key?: unknown };
   if (phase !== 'own' && phase !== 'shared') throw new InvalidCursorError();
-  if (position === null) return { phase };
-  if (typeof position !== 'string') throw new InvalidCursorError();
-  const { index, partition } = meetingPhase(phase, viewer);
-  return { phase, key: decodeCursor(position, knapIndexCursor(index, partition)) };
+  if (position !== null && typeof position !== 'string') throw new InvalidCursorError();
+  if (version === MEETING_CURSOR_VERSION) {
+    return position === null
+      ? { phase }
+      : { phase, key: decodeCursor(position, meetingIndexCursor(meetingPartition(phase, viewer))) };
+  }
+  if (version !== undefined) throw new InvalidCursorError();
+  // A cursor of the listing before the meeting index (queued by a report before the deploy):
+  // checked as it was, then the listing starts over. Runs are made once per Knap and meeting,
+  // so the Knaps of pages already done find their runs and make nothing.
+  if (position !== null) decodeCursor(position, legacyMeetingCursor(phase, viewer));
+  return { phase: 'own' };
 };
+
+const legacyMeetingCursor = (phase: MeetingPhase, viewer: MeetingKnapsViewer) =>
+  phase === 'own'
+    ? knapIndexCursor('gsi1', key.creatorKnaps(viewer.clientId))
+    : knapIndexCursor('gsi2', key.sharedKnaps(viewer.orgName));

@@ -202,6 +202,10 @@ export class TableRepository implements Repository {
     return this.store('knaps').backfillScheduleRrules(rruleOf);
   }
 
+  backfillMeetingIndex(): Promise<number> {
+    return this.store('knaps').backfillMeetingIndex();
+  }
+
   claimIdempotencyKey(record: Omit<IdempotencyRecord, 'state' | 'response'>, now: number): Promise<ClaimResult> {
     return this.store('idempotency').claimIdempotencyKey(record, now);
   }

@@ -67,8 +67,8 @@ beforeAll(async () => {
   token = (await getToken(api.url, client)).access_token;
   const mine: KnapOwnership = { orgName: ORG, creatorClientId: client.clientId };
   const theirs: KnapOwnership = { orgName: ORG, creatorClientId: colleague.clientId };
-  // 225 Knaps run after a meeting: 180 private, 5 of the caller's shared (listed twice: once
-  // as its own, once as shared), 40 a colleague shares.
+  // 225 Knaps run after a meeting: 180 private, 5 of the caller's shared (seen both as its
+  // own and as shared, listed once), 40 a colleague shares.
   await putKnaps(180, () => putKnap(mine, {}), eligible);
   await putKnaps(5, () => putKnap(mine, { visibility: ORG }), eligible);
   await putKnaps(40, () => putKnap(theirs, { visibility: ORG }), eligible);

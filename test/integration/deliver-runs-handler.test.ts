@@ -118,11 +118,11 @@ describe('deliver-runs Lambda (SQS consumer)', () => {
     expect(await createHandler(deps, settings)(event(record('m-1', body), record('m-1-again', body)))).toEqual({
       batchItemFailures: [],
     });
-    const rest = uuids.filter((uuid) => uuid !== first.knaps[0]?.uuid);
+    const rest = uuids.filter((uuid) => uuid !== first.uuids[0]);
     const made = rest.map((uuid) => runId.meeting(uuid, 'm-1'));
     expect(deps.deliveries.queued.map((entry) => entry.runId).sort()).toEqual(made.sort());
     for (const id of made) expect((await deps.repo.getRun(id))?.run).toMatchObject({ status: 'pending', meeting_id: 'm-1' });
-    expect(await deps.repo.getRun(runId.meeting(first.knaps[0]?.uuid as string, 'm-1'))).toBeNull();
+    expect(await deps.repo.getRun(runId.meeting(first.uuids[0] as string, 'm-1'))).toBeNull();
     expect(deps.deliveries.fanOuts).toEqual([]);
   });
 });
