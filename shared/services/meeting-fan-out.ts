@@ -55,7 +55,7 @@ export const meetingRuns = (deps: Deps, orgName: string, knaps: readonly Knap[],
       meeting,
       created_at: createdAt,
     });
-    if (await deps.repo.putRun({ run, orgName, deliveredTo: [] })) {
+    if (await deps.repo.putRun({ run, orgName, deliveredTo: [], knapName: knap.name })) {
       await deps.deliveries.enqueue(run.run_id, 0);
       return run;
     }
