@@ -41,6 +41,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/admin/audit-events',
       'GET /api/admin/clients',
       'GET /api/admin/runs',
+      'GET /api/admin/runs/{run_id}',
+      'GET /api/admin/runs/{run_id}/events',
       'GET /api/admin/webhooks',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
