@@ -50,6 +50,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/studio/knap-tools',
       'GET /api/studio/knap-tools/{uuid}',
       'GET /api/studio/knap-tools/{uuid}/runs',
+      'GET /api/studio/runs/{run_id}',
+      'GET /api/studio/runs/{run_id}/events',
       'GET /console',
       'PATCH /api/admin/clients/{client_id}',
       'PATCH /api/studio/knap-tools/{uuid}',
@@ -63,6 +65,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/knap-tools',
       'POST /api/studio/knap-tools/{uuid}/runs',
       'POST /api/studio/meeting-transcriptions',
+      'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
     ]);
   });
@@ -157,7 +160,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(11);
+    expect(adminRoutes).toHaveLength(13);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);
