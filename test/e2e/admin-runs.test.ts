@@ -89,6 +89,8 @@ const parseSse = (text: string) =>
 
 /** A Knap named `name`, run once with `input`, delivered; its knap.run message's report URL and token. */
 const deliveredRun = async (name: string, input: Record<string, unknown> = { topic: name }) => {
+  // A minute apart, so that newest first is one order (runs of one second are ordered by id).
+  api.clock.advance(60);
   const created = await createKnap(api.url, access, { name, schedule_type: 'manual' });
   expect(created.status).toBe(201);
   const uuid = (await json(created)).uuid as string;
@@ -218,9 +220,10 @@ describe('one run, and its events', () => {
     expect(JSON.stringify(answer.body)).not.toContain('knap_rpt_');
   });
 
-  test('.../events: the JSON and the Server-Sent Events of the studio route, resumed and ended the same way', async () => {
+  test('.../events: the JSON (two round trips) and the Server-Sent Events of the studio route, resumed and ended the same way', async () => {
     const listed = await adminCall(admin, `/api/admin/runs/${succeeded.runId}/events`);
     expect(listed.status).toBe(200);
+    expect(listed.trips).toBe(2);
     expect(listed.body).toEqual(await studioEvents(succeeded.runId));
 
     const stream = await adminCall(admin, `/api/admin/runs/${succeeded.runId}/events`, {
