@@ -252,7 +252,24 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/api/admin/runs',
     entry: 'functions/admin/admin-list-runs.ts',
-    description: "The organization's runs, newest first, with their delivery attempts (admins only)",
+    description:
+      "The organization's runs, newest first, filtered by Knap, status or outcome, with their delivery attempts (admins only)",
+  },
+  {
+    id: 'admin-get-run',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/runs/{run_id}',
+    entry: 'functions/admin/admin-get-run.ts',
+    description: 'One run of the organization with its delivery attempts and its events (admins only)',
+  },
+  {
+    id: 'admin-list-run-events',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/runs/{run_id}/events',
+    entry: 'functions/admin/admin-list-run-events.ts',
+    description: "A run's events, as JSON or as Server-Sent Events (admins only)",
   },
   {
     id: 'admin-redeliver-run',

@@ -81,7 +81,14 @@ const {
  *   to tell 404 from 409 (and for a PATCH that changes nothing).
  * - admin-list-webhooks: Query on gsi3, then BatchGetItem WEBHOOK#. admin-add-webhook: PutItem
  *   WEBHOOK#. admin-remove-webhook: one conditional DeleteItem WEBHOOK# (of this organization).
- * - admin-list-runs: the organization's runs (Query on gsi2).
+ * - admin-list-runs: the organization's runs (Query on gsi2), or a Knap's (Query on gsi1, kept
+ *   only when of the organization); filtered by status or outcome, at most 4 Queries a page.
+ * - admin-get-run, admin-list-run-events: reads of the run (GetItem RUN#, of this organization)
+ *   and its events (Query RUNEVENTS#<run>), as the studio's get-run and list-run-events: no
+ *   change of the admin's and no audit item; the one write is the run's own, its `expired`
+ *   event when its report window closed unreported (Query, conditional PutItem RUNEVENTS#; the
+ *   run's outcome settled by UpdateItem RUN#), and a waiting stream's lease (UpdateItem
+ *   STREAMS#admin#<org>#<admin>).
  * - admin-redeliver-run: one conditional UpdateItem RUN# (of this organization, not pending),
  *   GetItem RUN# only after a refusal; then the delivery queue.
  * - admin-audit-events: a Query of the table itself, in the audit partitions only
@@ -147,7 +154,19 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'admin-list-webhooks': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] },
   'admin-add-webhook': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
   'admin-remove-webhook': combine(ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),
-  'admin-list-runs': { 'dynamodb:Query': ['gsi2'] },
+  'admin-list-runs': { 'dynamodb:Query': ['gsi1', 'gsi2'] },
+  'admin-get-run': {
+    'dynamodb:GetItem': [RUN],
+    'dynamodb:Query': [KEY_PARTITION.runEvents],
+    'dynamodb:PutItem': [RUN_EVENT],
+    'dynamodb:UpdateItem': [RUN],
+  },
+  'admin-list-run-events': {
+    'dynamodb:GetItem': [RUN],
+    'dynamodb:Query': [KEY_PARTITION.runEvents],
+    'dynamodb:PutItem': [RUN_EVENT],
+    'dynamodb:UpdateItem': [RUN, STREAM_SLOTS],
+  },
   'admin-redeliver-run': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
   'admin-audit-events': { 'dynamodb:Query': [KEY_PARTITION.audit] },
   openapi: {},

@@ -411,7 +411,14 @@ const fixtureRun = (
     created_at: createdAt,
   });
   // As the store reads back a run no attempt was logged on, and never redelivered.
-  return { run: { ...run, ...outcome }, orgName: CLIENTS[owner].orgName, deliveredTo: [], attemptLog: [], retryBase: 0 };
+  return {
+    run: { ...run, ...outcome },
+    orgName: CLIENTS[owner].orgName,
+    deliveredTo: [],
+    attemptLog: [],
+    retryBase: 0,
+    knapName: ofKnap.name,
+  };
 };
 
 /**

@@ -556,6 +556,24 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '401-missing-token' },
     { name: '401-expired-token', headers: adminRefusals.expired },
   ],
+  'admin-get-run': [
+    { name: '200-delivered', params: runParams(FIXTURE_RUNS.delivered), headers: asAdmin },
+    { name: '401-missing-token', params: runParams(FIXTURE_RUNS.delivered) },
+    { name: '401-api-client-token', params: runParams(FIXTURE_RUNS.delivered), headers: adminRefusals.apiClient },
+    { name: '404-other-org', params: runParams(FIXTURE_RUNS.otherOrg), headers: asAdmin },
+    { name: '404-no-such-run', params: { run_id: NO_SUCH_RUN }, headers: asAdmin },
+  ],
+  'admin-list-run-events': [
+    { name: '200-events', params: runParams(FIXTURE_RUNS.reporting), headers: asAdmin },
+    { name: '200-stream', params: runParams(FIXTURE_RUNS.failed), headers: { ...asAdmin, accept: 'text/event-stream' } },
+    {
+      name: '204-stream-ended',
+      params: runParams(FIXTURE_RUNS.failed),
+      headers: { ...asAdmin, accept: 'text/event-stream', 'last-event-id': '1' },
+    },
+    { name: '401-missing-token', params: runParams(FIXTURE_RUNS.delivered) },
+    { name: '404-other-org', params: runParams(FIXTURE_RUNS.otherOrg), headers: asAdmin },
+  ],
   'admin-redeliver-run': [
     { name: '202-failed-run', params: { run_id: FIXTURE_RUNS.toRedeliver.run.run_id }, headers: asAdmin },
     { name: '401-missing-token', params: { run_id: FIXTURE_RUNS.toRedeliver.run.run_id } },

@@ -127,6 +127,12 @@ const publicPictures = async (browser: Browser, api: TestApi) => {
   }
 };
 
+/** The HTTP status an attempt's error names (`HTTP 503 from ...`), or null (a timeout, a refused connection). */
+const httpStatusOf = (error: string | null): number | null => {
+  const status = /^HTTP (\d{3})\b/.exec(error ?? '')?.[1];
+  return status ? Number(status) : null;
+};
+
 /** A run of `knap` made `at`, with its delivery attempts (each: when, and what each endpoint did). */
 const putRun = async (
   api: TestApi,
@@ -162,7 +168,7 @@ const putRun = async (
         }
       : {}),
   });
-  if (!(await api.deps.repo.putRun({ run, orgName: ORG, deliveredTo: [] }))) throw new Error('run exists');
+  if (!(await api.deps.repo.putRun({ run, orgName: ORG, deliveredTo: [], knapName: knap.name }))) throw new Error('run exists');
   let when = at.getTime();
   for (const [index, attempt] of attempts.entries()) {
     when += attempt.delay;
@@ -172,6 +178,7 @@ const putRun = async (
       endpoint_id: endpointId,
       status,
       error,
+      http_status: status === 'delivered' ? 204 : httpStatusOf(error),
     }));
     const errors = entries.flatMap((entry) => (entry.error ? [entry.error] : []));
     const last = index === attempts.length - 1;
@@ -321,7 +328,7 @@ const seed = async (api: TestApi, now: Date): Promise<void> => {
       at: redeliveredAt,
       deliveredTo: [crmHook.endpointId],
       error: null,
-      entries: [{ at: redeliveredAt, endpoint_id: crmHook.endpointId, status: 'delivered', error: null }],
+      entries: [{ at: redeliveredAt, endpoint_id: crmHook.endpointId, status: 'delivered', error: null, http_status: 204 }],
     },
     'delivered',
   );

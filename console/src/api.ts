@@ -30,18 +30,57 @@ export interface Attempt {
   endpoint_id: string | null;
   status: 'delivered' | 'failed' | 'no_endpoint';
   error: string | null;
+  /** The endpoint's HTTP status; null when no answer came or nothing was sent. */
+  http_status: number | null;
 }
+
+export const RUN_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint'] as const;
+export const RUN_OUTCOMES = ['running', 'succeeded', 'failed'] as const;
 
 export interface Run {
   run_id: string;
   knap_uuid: string;
+  /** The Knap's name when the run was made; null for runs made before runs kept it. */
+  knap_name: string | null;
   trigger: string;
-  status: 'pending' | 'delivered' | 'failed' | 'no_endpoint';
+  status: (typeof RUN_STATUSES)[number];
   attempts: number;
   created_at: string;
   last_error: string | null;
+  input: Record<string, unknown> | null;
+  outcome: (typeof RUN_OUTCOMES)[number] | null;
+  output: unknown;
+  error: string | null;
+  finished_at: string | null;
   delivery_attempts: Attempt[];
 }
+
+export interface RunEvent {
+  id: number;
+  type: 'created' | 'delivered' | 'delivery_failed' | 'running' | 'progress' | 'succeeded' | 'failed' | 'expired';
+  at: string;
+  endpoint_id?: string;
+  message?: string | null;
+  output?: unknown;
+  error?: string | null;
+}
+
+export interface RunFilter {
+  knap_uuid?: string;
+  status?: string;
+  outcome?: string;
+}
+
+/** One answer of a run's event stream: the events after the last id, or `ended` (a 204: nothing more will come). */
+export type StreamAnswer = { ended: false; events: RunEvent[] } | { ended: true };
+
+/** The events of one Server-Sent Events answer (`id:`, `event:`, `data:` blocks; comments and `retry:` skipped). */
+const parseEventStream = (text: string): RunEvent[] =>
+  text
+    .split(/\n\n/)
+    .map((block) => block.split('\n').find((line) => line.startsWith('data:')))
+    .filter((line): line is string => line !== undefined)
+    .map((line) => JSON.parse(line.slice(5).trim()) as RunEvent);
 
 export interface AuditEvent {
   at: string;
@@ -57,7 +96,12 @@ export class Api {
     private readonly onSignedOut: () => void,
   ) {}
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** One request with the admin's token: the answer's status and text, or the API's refusal as an ApiFailure. */
+  private async send(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<{ status: number; text: string }> {
     const token = this.token();
     if (!token) {
       this.onSignedOut();
@@ -70,11 +114,14 @@ export class Api {
         headers: {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
       });
-    } catch {
+    } catch (failure) {
+      if (options.signal?.aborted) throw failure;
       throw new ApiFailure(0, 'The API could not be reached. Check your connection and try again.');
     }
     if (response.status === 401) {
@@ -82,12 +129,21 @@ export class Api {
       throw new ApiFailure(401, 'Your session has ended. Signing in again…');
     }
     const text = await response.text();
-    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
     if (!response.ok) {
-      const detail = (parsed as { detail?: unknown } | undefined)?.detail;
+      let detail: unknown;
+      try {
+        detail = (JSON.parse(text) as { detail?: unknown }).detail;
+      } catch {
+        detail = undefined;
+      }
       throw new ApiFailure(response.status, typeof detail === 'string' ? detail : `The API answered ${response.status}.`);
     }
-    return parsed as T;
+    return { status: response.status, text };
+  }
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const { text } = await this.send(method, path, { body });
+    return (text ? (JSON.parse(text) as unknown) : undefined) as T;
   }
 
   clients = () => this.call<{ clients: Client[] }>('GET', '/api/admin/clients');
@@ -101,11 +157,25 @@ export class Api {
   endpoints = () => this.call<{ endpoints: Endpoint[] }>('GET', '/api/admin/webhooks');
   addEndpoint = (url: string) => this.call<Endpoint & { secret: string }>('POST', '/api/admin/webhooks', { url });
   removeEndpoint = (id: string) => this.call<void>('DELETE', `/api/admin/webhooks/${encodeURIComponent(id)}`);
-  runs = (cursor?: string) =>
-    this.call<{ runs: Run[]; next_cursor: string | null }>(
-      'GET',
-      `/api/admin/runs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
+  runs = (cursor?: string, filter: RunFilter = {}) => {
+    const query = new URLSearchParams({ limit: '100' });
+    for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
+    if (cursor) query.set('cursor', cursor);
+    return this.call<{ runs: Run[]; next_cursor: string | null }>('GET', `/api/admin/runs?${query}`);
+  };
+  run = (id: string) => this.call<Run & { events: RunEvent[] }>('GET', `/api/admin/runs/${encodeURIComponent(id)}`);
+  /**
+   * One answer of the run's event stream after `lastEventId`: at once when something newer
+   * exists, else after the API waited (up to 10 s) for it. A fetch-based reader, since the
+   * browser's EventSource cannot send the admin's token.
+   */
+  runEvents = async (id: string, lastEventId: number, signal?: AbortSignal): Promise<StreamAnswer> => {
+    const { status, text } = await this.send('GET', `/api/admin/runs/${encodeURIComponent(id)}/events`, {
+      headers: { accept: 'text/event-stream', 'last-event-id': String(lastEventId) },
+      signal,
+    });
+    return status === 204 ? { ended: true } : { ended: false, events: parseEventStream(text) };
+  };
   redeliver = (id: string) => this.call<{ run_id: string }>('POST', `/api/admin/runs/${encodeURIComponent(id)}/redeliver`);
   audit = (cursor?: string) =>
     this.call<{ events: AuditEvent[]; next_cursor: string | null }>(

@@ -158,6 +158,15 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 export const When = ({ at }: { at: string | null }) =>
   at ? <time dateTime={at}>{dateTime.format(new Date(at))}</time> : <span class="muted">Never</span>;
 
+const exactTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** A moment to the second (delivery attempts, events), in the admin's time zone. */
+export const WhenExact = ({ at }: { at: string }) => (
+  <time dateTime={at} class="exact">
+    {exactTime.format(new Date(at))}
+  </time>
+);
+
 /** A list the page loads: its data, its error, and a way to load it again. */
 export const useLoad = <T,>(load: () => Promise<T>) => {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });

@@ -20,6 +20,8 @@ export const { handler, createHandler } = areaFunction('admin', {
   'admin-add-webhook': () => import('./admin-add-webhook.js'),
   'admin-remove-webhook': () => import('./admin-remove-webhook.js'),
   'admin-list-runs': () => import('./admin-list-runs.js'),
+  'admin-get-run': () => import('./admin-get-run.js'),
+  'admin-list-run-events': () => import('./admin-list-run-events.js'),
   'admin-redeliver-run': () => import('./admin-redeliver-run.js'),
   'admin-audit-events': () => import('./admin-audit-events.js'),
 });

@@ -9,7 +9,7 @@ import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempoten
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { RequestScope } from './request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from './run-events.js';
-import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from './runs.js';
+import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
 
@@ -187,8 +187,12 @@ export interface Repository {
   getRun(runId: string): Promise<StoredRun | null>;
   /** A Knap's runs, newest first. */
   listRuns(knapUuid: string, page: PageRequest): Promise<{ runs: Run[]; next: string | null }>;
-  /** An organization's runs, newest first, with their attempt logs. */
-  listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }>;
+  /**
+   * An organization's runs, newest first, with their attempt logs; with a filter, only those
+   * that match, reading a bounded number of runs per page (a page may hold fewer than `limit`,
+   * even none, and still have a next cursor).
+   */
+  listRunsByOrg(orgName: string, page: PageRequest, filter?: OrgRunFilter): Promise<{ runs: StoredRun[]; next: string | null }>;
   /**
    * Makes a run of `orgName` pending again for every endpoint (its retries counted afresh), in
    * one conditional write that holds only while it is not pending: `pending` when it already

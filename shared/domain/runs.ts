@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { RUN_OUTCOMES } from './run-events.js';
+import { RUN_OUTCOMES, RunEventSchema, type RunOutcome } from './run-events.js';
 
 export const RUN_TRIGGERS = ['scheduled', 'manual', 'post_meeting_transcription'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -76,6 +76,12 @@ export const DeliveryAttemptEntrySchema = v.object({
     v.nullable(v.string()),
     v.description("Why it failed (timeout, the endpoint's HTTP status...); never a response body"),
   ),
+  http_status: v.pipe(
+    v.nullable(v.pipe(v.number(), v.integer())),
+    v.description(
+      'The HTTP status the endpoint answered; null when no answer came (timed out, refused, could not connect), when nothing was sent, or for attempts recorded before this field existed',
+    ),
+  ),
 });
 export type DeliveryAttemptEntry = v.InferOutput<typeof DeliveryAttemptEntrySchema>;
 
@@ -85,6 +91,12 @@ export const ATTEMPT_LOG_SIZE = 24;
 /** A run as organization admins see it: with what each delivery attempt did at each endpoint, oldest first. */
 export const AdminRunSchema = v.object({
   ...RunSchema.entries,
+  knap_name: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "The Knap's name when the run was made (kept on the run, so a deleted Knap's runs still name it); null for runs made before runs kept it",
+    ),
+  ),
   delivery_attempts: v.pipe(
     v.array(DeliveryAttemptEntrySchema),
     v.description(`One entry per endpoint per attempt, oldest first (the last ${ATTEMPT_LOG_SIZE} attempts)`),
@@ -98,6 +110,20 @@ export const AdminRunPageSchema = v.object({
 });
 export type AdminRunPage = v.InferOutput<typeof AdminRunPageSchema>;
 
+/** GET /api/admin/runs/{run_id}: the run, its attempts and its events. */
+export const AdminRunDetailSchema = v.object({
+  ...AdminRunSchema.entries,
+  events: v.pipe(v.array(RunEventSchema), v.description('Every event of the run, in id order (as GET .../events answers)')),
+});
+export type AdminRunDetail = v.InferOutput<typeof AdminRunDetailSchema>;
+
+/** What an admin's listing of runs keeps: any of a Knap, a delivery status, an outcome (all must hold). */
+export interface OrgRunFilter {
+  knapUuid?: string;
+  status?: RunStatus;
+  outcome?: RunOutcome;
+}
+
 /** A run as stored: with the organization it belongs to and the endpoints that already took it. */
 export interface StoredRun {
   run: Run;
@@ -108,6 +134,8 @@ export interface StoredRun {
   attemptLog?: DeliveryAttemptEntry[];
   /** `attempts` when the run was last redelivered: retries count from there (0 until then). */
   retryBase?: number;
+  /** The Knap's name when the run was made (admins' listings); null or absent for runs of earlier versions. */
+  knapName?: string | null;
 }
 
 /** Characters after `run_`: 32 base64url characters are 24 bytes (192 bits). */

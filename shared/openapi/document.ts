@@ -8,13 +8,15 @@ import * as v from 'valibot';
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
 import { authorizationServerMetadata } from '../domain/oauth-metadata.js';
-import { RunEventListSchema, RunEventSchema, RunReportSchema } from '../domain/run-events.js';
+import { RUN_OUTCOMES, RunEventListSchema, RunEventSchema, RunReportSchema } from '../domain/run-events.js';
 import {
+  AdminRunDetailSchema,
   AdminRunPageSchema,
   AdminRunSchema,
   DeliveryAttemptEntrySchema,
   MeetingRunsSchema,
   MeetingTranscriptionSchema,
+  RUN_STATUSES,
   RunMeetingSchema,
   RunPageSchema,
   RunSchema,
@@ -141,6 +143,21 @@ const RUN_EVENTS_EXAMPLE = [
   { id: 4, type: 'progress', at: '2026-11-23T10:21:20Z', message: 'Read 120 of 300 messages' },
   { id: 5, type: 'succeeded', at: '2026-11-23T10:21:41Z', message: null, output: { summary: '3 new leads' } },
 ];
+const lastEventIdHeader = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  schema: { type: 'integer', minimum: 0 },
+  description: 'Stream only: the last event id received; events after it are sent',
+};
+/** A run's events: JSON, or one answer of a Server-Sent Events stream. */
+const runEventsContent = {
+  ...json('RunEventList', { events: { summary: 'A run that succeeded', value: { events: RUN_EVENTS_EXAMPLE } } }),
+  'text/event-stream': {
+    schema: { type: 'string' },
+    example: `retry: 1000\n\n${RUN_EVENTS_EXAMPLE.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('')}`,
+  },
+};
 const knapUuid = {
   name: 'uuid',
   in: 'path',
@@ -215,6 +232,10 @@ const pathId = (name: string, description: string) => ({
   description,
 });
 const clientId = pathId('client_id', 'The API client id (`knap_ci_...`)');
+const adminRunId = pathId('run_id', 'The run id (`run_...`)');
+const adminRunNotFound = adminProblem(
+  "No run with this id in the admin's organization (another organization's is never disclosed)",
+);
 const clientNotFound = adminProblem(
   "No API client with this id in the admin's organization (another organization's is never disclosed)",
 );
@@ -277,6 +298,7 @@ export const componentSchemas = {
   DeliveryAttempt: DeliveryAttemptEntrySchema,
   AdminRun: AdminRunSchema,
   AdminRunPage: AdminRunPageSchema,
+  AdminRunDetail: AdminRunDetailSchema,
   RunRedelivery: RunRedeliverySchema,
   AuditEvent: AuditEventSchema,
   AuditPage: AuditPageSchema,
@@ -651,27 +673,12 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         description:
           "JSON `{\"events\": [...]}` in id order. With `Accept: text/event-stream`, Server-Sent Events (`id:`, `event:`, `data:`, a `retry:` hint) after `Last-Event-ID`: at once when something newer exists, else after waiting up to 10 s for it (an answer with no event is a comment only). API Gateway's HTTP API buffers a Lambda's answer, so each answer ends and the client reconnects with the last id it got; the answer with the terminal event is the last, and a resume from it is a 204. At most 2 streams of a client wait at once. Send the bearer token in `Authorization` (a browser's EventSource cannot: use a fetch-based reader).",
         security: scoped('knaps:read'),
-        parameters: [
-          runIdParameter,
-          {
-            name: 'Last-Event-ID',
-            in: 'header',
-            required: false,
-            schema: { type: 'integer', minimum: 0 },
-            description: 'Stream only: the last event id received; events after it are sent',
-          },
-        ],
+        parameters: [runIdParameter, lastEventIdHeader],
         responses: {
           '200': {
             description: 'The events (JSON), or the next events of the stream',
             headers: rateLimitHeaders,
-            content: {
-              ...json('RunEventList', { events: { summary: 'A run that succeeded', value: { events: RUN_EVENTS_EXAMPLE } } }),
-              'text/event-stream': {
-                schema: { type: 'string' },
-                example: `retry: 1000\n\n${RUN_EVENTS_EXAMPLE.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('')}`,
-              },
-            },
+            content: runEventsContent,
           },
           '204': { description: 'Stream only: resumed at the terminal event; nothing more will come' },
           '400': problem('Last-Event-ID is not an event id'),
@@ -883,13 +890,81 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
       get: {
         operationId: 'adminListRuns',
         tags: ['Organization admins'],
-        summary: "The organization's runs, newest first, with what each delivery attempt did",
+        summary: "The organization's runs, newest first, with their Knap's name and what each delivery attempt did",
+        description:
+          "Filters combine (all must hold). `knap_uuid` reads that Knap's runs only. `status` and `outcome` are applied after reading: a page reads at most 4 x `limit` runs, so a filtered page may hold fewer than `limit` runs, even none, and still have a `next_cursor`: follow it until it is null.",
         security: adminSecurity,
-        parameters: adminPageParameters,
+        parameters: [
+          ...adminPageParameters,
+          {
+            name: 'knap_uuid',
+            in: 'query',
+            schema: { type: 'string', format: 'uuid' },
+            description: "Only this Knap's runs (a Knap of another organization lists none)",
+          },
+          {
+            name: 'status',
+            in: 'query',
+            schema: { type: 'string', enum: [...RUN_STATUSES] },
+            description: 'Only runs with this delivery status',
+          },
+          {
+            name: 'outcome',
+            in: 'query',
+            schema: { type: 'string', enum: [...RUN_OUTCOMES] },
+            description: 'Only runs whose executor reported this outcome',
+          },
+        ],
         responses: {
           '200': adminOk('One page of runs', 'AdminRunPage', examples.adminRunPageExamples),
-          ...adminPageErrors,
+          '400': adminProblem('Invalid limit, cursor, knap_uuid, status or outcome'),
           ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/runs/{run_id}': {
+      get: {
+        operationId: 'adminGetRun',
+        tags: ['Organization admins'],
+        summary: 'One run of the organization, with its delivery attempts and its events',
+        description:
+          "Any run of the admin's organization, whatever its Knap (a deleted Knap's too). `events` are those of GET .../events, in id order.",
+        security: adminSecurity,
+        parameters: [adminRunId],
+        responses: {
+          '200': adminOk('The run', 'AdminRunDetail', examples.adminRunDetailExamples),
+          '404': adminRunNotFound,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/runs/{run_id}/events': {
+      get: {
+        operationId: 'adminListRunEvents',
+        tags: ['Organization admins'],
+        summary: "A run's events, as JSON or as Server-Sent Events",
+        description:
+          'The answers of GET /api/studio/runs/{run_id}/events, for any run of the admin\'s organization: JSON `{"events": [...]}` in id order, or with `Accept: text/event-stream` Server-Sent Events after `Last-Event-ID` (at once when something newer exists, else after waiting up to 10 s; the answer with the terminal event is the last, a resume from it is a 204). At most 2 streams of an admin wait at once. The console follows a live run this way, with a fetch-based reader (EventSource cannot send the admin\'s token).',
+        security: adminSecurity,
+        parameters: [adminRunId, lastEventIdHeader],
+        responses: {
+          '200': {
+            description: 'The events (JSON), or the next events of the stream',
+            headers: noStoreHeaders,
+            content: runEventsContent,
+          },
+          '204': {
+            description: 'Stream only: resumed at the terminal event; nothing more will come',
+            headers: noStoreHeaders,
+          },
+          '400': adminProblem('Last-Event-ID is not an event id'),
+          '404': adminRunNotFound,
+          ...adminErrors,
+          '429': {
+            description: "2 streams of this admin are waiting already (or the admin routes' throttle of the deployed stack)",
+            headers: { 'Retry-After': integerHeader('Seconds to wait') },
+            content: json('Error'),
+          },
         },
       },
     },
@@ -900,10 +975,10 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: 'Deliver a run again, to every endpoint, with the same webhook-id',
         description: 'No body. Any run of the organization, whatever its status. Audited as run.redeliver.',
         security: adminSecurity,
-        parameters: [pathId('run_id', 'The run id (`run_...`)')],
+        parameters: [adminRunId],
         responses: {
           '202': adminOk('Accepted: the run is pending again', 'RunRedelivery', examples.redeliveryExamples),
-          '404': adminProblem("No run with this id in the admin's organization (another organization's is never disclosed)"),
+          '404': adminRunNotFound,
           ...adminErrors,
         },
       },

@@ -8,7 +8,16 @@
 import type * as v from 'valibot';
 import type { CreateKnapSchema } from '../domain/knap-input.js';
 import type { Knap, KnapListing } from '../domain/knaps.js';
-import { type AdminRunPage, type MeetingRuns, type MeetingTranscription, type Run, type RunPage, runId } from '../domain/runs.js';
+import {
+  type AdminRun,
+  type AdminRunDetail,
+  type AdminRunPage,
+  type MeetingRuns,
+  type MeetingTranscription,
+  type Run,
+  type RunPage,
+  runId,
+} from '../domain/runs.js';
 import type { SchedulePreview, SchedulePreviewRequest } from '../domain/schedule-preview.js';
 import type { TokenResponse } from '../domain/tokens.js';
 import type {
@@ -491,21 +500,47 @@ export const newWebhookExamples: Examples<v.InferOutput<typeof NewWebhookEndpoin
   },
 };
 
+/** The scheduled run as admins see it: its Knap's name, what each attempt did. */
+const ADMIN_SCHEDULED_RUN: AdminRun = {
+  ...SCHEDULED_RUN,
+  knap_name: 'Weekly pipeline digest',
+  delivery_attempts: [
+    {
+      at: '2026-11-16T13:30:01Z',
+      endpoint_id: ENDPOINT_ID,
+      status: 'failed',
+      error: 'HTTP 503 from hooks.acme.example',
+      http_status: 503,
+    },
+    { at: '2026-11-16T13:30:41Z', endpoint_id: ENDPOINT_ID, status: 'delivered', error: null, http_status: 200 },
+  ],
+};
+
 export const adminRunPageExamples: Examples<AdminRunPage> = {
   page: {
     summary: 'The newest runs of the organization, with what each attempt did',
     value: {
-      runs: [
-        { ...MANUAL_RUN, delivery_attempts: [] },
-        {
-          ...SCHEDULED_RUN,
-          delivery_attempts: [
-            { at: '2026-11-16T13:30:01Z', endpoint_id: ENDPOINT_ID, status: 'failed', error: 'HTTP 503' },
-            { at: '2026-11-16T13:30:41Z', endpoint_id: ENDPOINT_ID, status: 'delivered', error: null },
-          ],
-        },
-      ],
+      runs: [{ ...MANUAL_RUN, knap_name: 'Weekly pipeline digest', delivery_attempts: [] }, ADMIN_SCHEDULED_RUN],
       next_cursor: 'eyJyIjoicnVuX0hjNG5UOHlCMndRZTZSeksiLCJ0IjoyfQ',
+    },
+  },
+  filtered: {
+    summary: 'GET /api/admin/runs?status=delivered&outcome=succeeded: the runs that match, from a bounded read',
+    value: { runs: [ADMIN_SCHEDULED_RUN], next_cursor: null },
+  },
+};
+
+export const adminRunDetailExamples: Examples<AdminRunDetail> = {
+  succeeded: {
+    summary: 'A scheduled run: delivered at the second attempt, then reported running and succeeded',
+    value: {
+      ...ADMIN_SCHEDULED_RUN,
+      events: [
+        { id: 1, type: 'created', at: '2026-11-16T13:30:00Z' },
+        { id: 2, type: 'delivered', at: '2026-11-16T13:30:41Z', endpoint_id: ENDPOINT_ID },
+        { id: 3, type: 'running', at: '2026-11-16T13:30:42Z', message: null },
+        { id: 4, type: 'succeeded', at: '2026-11-16T13:31:09Z', message: null, output: SCHEDULED_RUN.output },
+      ],
     },
   },
 };

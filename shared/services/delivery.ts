@@ -124,7 +124,7 @@ export const deliverRun = async (
   const nothingSent = (error: string, status: 'failed' | 'no_endpoint') => ({
     deliveredTo: [],
     error,
-    entries: [{ at, endpoint_id: null, status, error }],
+    entries: [{ at, endpoint_id: null, status, error, http_status: null }],
   });
 
   /** Nothing was sent, and nothing will be: the run is over (its last event says why). */
@@ -155,8 +155,8 @@ export const deliverRun = async (
   const entries = waiting.map((endpoint, index) => {
     const result = results[index] as SendResult;
     return result.ok
-      ? { at, endpoint_id: endpoint.endpointId, status: 'delivered' as const, error: null }
-      : { at, endpoint_id: endpoint.endpointId, status: 'failed' as const, error: result.error };
+      ? { at, endpoint_id: endpoint.endpointId, status: 'delivered' as const, error: null, http_status: result.status }
+      : { at, endpoint_id: endpoint.endpointId, status: 'failed' as const, error: result.error, http_status: result.status };
   });
   const deliveredTo = entries.filter((entry) => entry.status === 'delivered').map((entry) => entry.endpoint_id);
   const errors = entries.flatMap((entry) => (entry.error === null ? [] : [entry.error]));

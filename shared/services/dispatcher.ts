@@ -103,7 +103,7 @@ const dispatchOne = async (
     meeting_id: null,
     created_at: isoSeconds(now),
   });
-  const created = await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [] });
+  const created = await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [], knapName: knap.name });
   if (created) {
     result.created += 1;
     await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');

@@ -54,6 +54,7 @@ export const meetingRuns = (deps: Deps, orgName: string, uuids: readonly string[
       meeting,
       created_at: createdAt,
     });
+    // The meeting index holds keys only (no Knap is read for a report): these runs name no Knap yet.
     if (await deps.repo.putRun({ run, orgName, deliveredTo: [] })) {
       await deps.deliveries.enqueue(run.run_id, 0);
       return run;

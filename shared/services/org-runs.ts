@@ -1,6 +1,6 @@
 /** An organization admin's runs: listed with their attempts, and sent again (see org-admin.ts). */
 import type { PageRequest } from '../domain/repository.js';
-import type { AdminRun, AdminRunPage, DeliveryAttemptEntry, StoredRun } from '../domain/runs.js';
+import type { AdminRun, AdminRunPage, DeliveryAttemptEntry, OrgRunFilter, StoredRun } from '../domain/runs.js';
 import type { Deps } from '../runtime.js';
 import type { RunRedelivery } from '../schemas/admin.js';
 import { recordAudit } from './audit-log.js';
@@ -16,14 +16,24 @@ const attemptsOf = ({ run, attemptLog }: StoredRun): DeliveryAttemptEntry[] => {
   if (attemptLog && attemptLog.length > 0) return attemptLog;
   if (run.last_attempt_at === null) return [];
   const status = run.status === 'delivered' || run.status === 'no_endpoint' ? run.status : 'failed';
-  return [{ at: run.last_attempt_at, endpoint_id: null, status, error: run.last_error }];
+  return [{ at: run.last_attempt_at, endpoint_id: null, status, error: run.last_error, http_status: null }];
 };
 
 // Object.assign, not a spread then a new key: each run of a page would pay microseconds on Node.js 20.
-const adminRunView = (stored: StoredRun): AdminRun => Object.assign({}, stored.run, { delivery_attempts: attemptsOf(stored) });
+export const adminRunView = (stored: StoredRun): AdminRun =>
+  Object.assign({}, stored.run, { knap_name: stored.knapName ?? null, delivery_attempts: attemptsOf(stored) });
 
-export const listOrgRuns = async (deps: Deps, admin: OrgAdmin, page: PageRequest): Promise<AdminRunPage> => {
-  const { runs, next } = await readPage(() => deps.repo.listRunsByOrg(admin.orgName, page));
+/**
+ * GET /api/admin/runs: one page, filtered (OrgRunFilter). The Knap's name comes with each run
+ * (kept on it when it was made), so a page is one Query, or a few when filtered (run-store.ts).
+ */
+export const listOrgRuns = async (
+  deps: Deps,
+  admin: OrgAdmin,
+  page: PageRequest,
+  filter: OrgRunFilter = {},
+): Promise<AdminRunPage> => {
+  const { runs, next } = await readPage(() => deps.repo.listRunsByOrg(admin.orgName, page, filter));
   return { runs: runs.map(adminRunView), next_cursor: next };
 };
 

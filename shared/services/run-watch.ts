@@ -7,6 +7,9 @@
  * reconnects with the last id it got (`retry:` says after how long). After the terminal event
  * the chain is over: the answer that carries it is the last one, and a resume from it is a 204.
  *
+ * Organization admins watch any run of their organization through the same code (RunWatcher,
+ * services/org-runs.ts), their streams counted per admin.
+ *
  * Each waiting request holds a Lambda, so a client has at most 2 waiting at once: a lease
  * item with two slots (one conditional write to take a slot, one to give it back; a slot of a
  * stream cut off ends with its lease).
@@ -64,14 +67,39 @@ export const readRunFor = async (deps: Deps, caller: Caller, runId: string): Pro
   return stored;
 };
 
+/**
+ * Who watches a run, besides an API client (the studio routes): an organization admin
+ * (services/org-runs.ts). The same answers, from another way of finding the run.
+ */
+export interface RunWatcher {
+  /** The run, its report window settled (expireIfDue), or a 404 when this watcher may not see it. */
+  readRun(deps: Deps, runId: string): Promise<StoredRun>;
+  /** Whose waiting-stream slots a stream takes (a key of its own per watcher). */
+  slotOwner: string;
+  /** Who holds the slots, for a 429's detail ("API client", "admin"). */
+  slotHolder: string;
+}
+
+const clientWatcher = (caller: Caller): RunWatcher => ({
+  readRun: (deps, runId) => readRunFor(deps, caller, runId),
+  slotOwner: caller.client.clientId,
+  slotHolder: 'API client',
+});
+
+const watcherOf = (who: Caller | RunWatcher): RunWatcher => ('readRun' in who ? who : clientWatcher(who));
+
 /** GET /api/studio/runs/{run_id}. */
 export const getRun = async (deps: Deps, caller: Caller, runId: string): Promise<Run> =>
   (await readRunFor(deps, caller, runId)).run;
 
-/** GET /api/studio/runs/{run_id}/events as JSON: every event, in id order. */
-export const listRunEvents = async (deps: Deps, caller: Caller, runId: string): Promise<{ events: RunEvent[] }> => {
-  const stored = await readRunFor(deps, caller, runId);
-  return { events: (await eventsSince(deps, stored, 0)).events };
+/** A run's every event, in id order: what the JSON answer of .../events lists. */
+export const allRunEvents = async (deps: Deps, stored: StoredRun): Promise<RunEvent[]> =>
+  (await eventsSince(deps, stored, 0)).events;
+
+/** GET /api/studio/runs/{run_id}/events (and the admins' route) as JSON: every event, in id order. */
+export const listRunEvents = async (deps: Deps, who: Caller | RunWatcher, runId: string): Promise<{ events: RunEvent[] }> => {
+  const stored = await watcherOf(who).readRun(deps, runId);
+  return { events: await allRunEvents(deps, stored) };
 };
 
 /** `Last-Event-ID`: a non-negative integer, or absent (from the start). */
@@ -93,13 +121,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export const streamRunEvents = async (
   deps: Deps,
-  caller: Caller,
+  who: Caller | RunWatcher,
   runId: string,
   after: number,
   answerBy: number,
   settings: StreamSettings = streamSettingsFromEnv(),
 ): Promise<StreamAnswer> => {
-  const stored = await readRunFor(deps, caller, runId);
+  const watcher = watcherOf(who);
+  const stored = await watcher.readRun(deps, runId);
   const first = await eventsSince(deps, stored, after);
   if (first.events.length > 0) return { kind: 'events', events: first.events, terminal: first.terminal };
   if (first.terminal) return { kind: 'ended' };
@@ -107,9 +136,11 @@ export const streamRunEvents = async (
   const stopAt = Math.min(Date.now() + settings.waitMs, answerBy - 500);
   const leaseNow = deps.clock.now().getTime();
   const leaseUntil = leaseNow + settings.waitMs + 5_000;
-  const slot = await deps.repo.claimStreamSlot(caller.client.clientId, settings.slots, leaseNow, leaseUntil);
+  const slot = await deps.repo.claimStreamSlot(watcher.slotOwner, settings.slots, leaseNow, leaseUntil);
   if (slot === null) {
-    throw new ApiError(429, `At most ${settings.slots} event streams may wait at once per API client`, { 'Retry-After': '10' });
+    throw new ApiError(429, `At most ${settings.slots} event streams may wait at once per ${watcher.slotHolder}`, {
+      'Retry-After': '10',
+    });
   }
   try {
     while (Date.now() + settings.pollMs < stopAt) {
@@ -119,6 +150,6 @@ export const streamRunEvents = async (
     }
     return { kind: 'events', events: [], terminal: false };
   } finally {
-    await deps.repo.releaseStreamSlot(caller.client.clientId, slot, leaseUntil).catch(() => {});
+    await deps.repo.releaseStreamSlot(watcher.slotOwner, slot, leaseUntil).catch(() => {});
   }
 };

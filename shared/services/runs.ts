@@ -40,7 +40,7 @@ export const startManualRun = async (
     created_at: isoSeconds(deps.clock.now()),
     input,
   });
-  await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [] });
+  await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [], knapName: stored.knap.name });
   await deps.deliveries.enqueue(run.run_id, 0);
   return run;
 };

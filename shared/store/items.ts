@@ -343,10 +343,11 @@ const readAttemptLog = (item: Item): DeliveryAttemptEntry[] =>
         endpoint_id: stringOrNull(entry.endpoint_id),
         status: entry.status as DeliveryAttemptEntry['status'],
         error: stringOrNull(entry.error),
+        http_status: typeof entry.http_status === 'number' ? entry.http_status : null,
       })),
     );
 
-export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => {
+export const runToItem = ({ run, orgName, deliveredTo, knapName }: StoredRun): Item => {
   const { input, output, ...fields } = run;
   return {
     type: 'run',
@@ -360,6 +361,7 @@ export const runToItem = ({ run, orgName, deliveredTo }: StoredRun): Item => {
     ...fields,
     ...(input === null ? {} : { input_json: toJson(input) }),
     ...(output === null || output === undefined ? {} : { output_json: toJson(output) }),
+    ...(typeof knapName === 'string' ? { knap_name: knapName } : {}),
   };
 };
 
@@ -390,6 +392,7 @@ export const itemToStoredRun = (item: Item): StoredRun => ({
   deliveredTo: Array.isArray(item.delivered_to) ? item.delivered_to.map(String) : [],
   attemptLog: readAttemptLog(item),
   retryBase: typeof item.retry_base === 'number' ? item.retry_base : 0,
+  knapName: stringOrNull(item.knap_name),
 });
 
 export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({

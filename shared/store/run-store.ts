@@ -4,13 +4,27 @@
  */
 
 import type { PageRequest } from '../domain/repository.js';
-import type { Run, RunStatus, StoredRun } from '../domain/runs.js';
+import type { OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { DeliveryAttempt } from '../domain/webhooks.js';
 import { QueryCommand, ScanCommand, UpdateCommand } from './commands.js';
 import { type CursorShape, decodeCursor, encodeCursor } from './cursor.js';
 import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './items.js';
 import { key, orgRunsCursor, runsCursor } from './keys.js';
 import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
+
+/**
+ * Queries one filtered page of an organization's runs may make (each reads at most `limit`
+ * runs): filtering after the Query must not read without bound when few runs match.
+ */
+export const FILTERED_QUERIES = 4;
+
+/** An index entry's LastEvaluatedKey, as DynamoDB gives it: the item's keys and the index's. */
+const indexKeyOf = (item: Item, index: 'gsi1' | 'gsi2'): Item => ({
+  pk: item.pk,
+  sk: item.sk,
+  [`${index}pk`]: item[`${index}pk`],
+  [`${index}sk`]: item[`${index}sk`],
+});
 
 /** What a redelivery found: queued again, already on its way, or no such run in the organization. */
 export type RedeliveryResult = 'redelivering' | 'pending' | 'not_found';
@@ -40,10 +54,74 @@ export class RunStore {
     return { runs: items.map(itemToRun), next };
   }
 
-  /** An organization's runs, newest first: one Query on gsi2. */
-  async listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }> {
-    const { items, next } = await this.newestFirst('gsi2', key.orgRuns(orgName), orgRunsCursor(orgName), page);
-    return { runs: items.map(itemToStoredRun), next };
+  /**
+   * An organization's runs, newest first: one Query on gsi2, or on gsi1 (the Knap's runs) when
+   * the filter names a Knap, then only those of the organization. Status and outcome filter
+   * after the Query: DynamoDB applies `Limit` before a filter, so one Query reads at most
+   * `limit` runs and may keep fewer. To fill a page it queries again from where it stopped,
+   * at most FILTERED_QUERIES times (so at most FILTERED_QUERIES x limit runs read per page,
+   * whatever the organization holds); a page can therefore hold fewer than `limit` runs, even
+   * none, and still have a next cursor. The cursor is where the reading stopped: the last
+   * run kept when a Query found more than the page takes, else the Query's own LastEvaluatedKey.
+   */
+  async listRunsByOrg(
+    orgName: string,
+    page: PageRequest,
+    filter: OrgRunFilter = {},
+  ): Promise<{ runs: StoredRun[]; next: string | null }> {
+    const conditions: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Item = {};
+    if (filter.knapUuid !== undefined) {
+      conditions.push('org_name = :org');
+      values[':org'] = orgName;
+    }
+    if (filter.status !== undefined) {
+      conditions.push('#status = :status');
+      names['#status'] = 'status';
+      values[':status'] = filter.status;
+    }
+    if (filter.outcome !== undefined) {
+      conditions.push('outcome = :outcome');
+      values[':outcome'] = filter.outcome;
+    }
+    const [index, partition, shape] =
+      filter.knapUuid === undefined
+        ? (['gsi2', key.orgRuns(orgName), orgRunsCursor(orgName)] as const)
+        : (['gsi1', key.knapRuns(filter.knapUuid), runsCursor(filter.knapUuid)] as const);
+    if (conditions.length === 0) {
+      const { items, next } = await this.newestFirst(index, partition, shape, page);
+      return { runs: items.map(itemToStoredRun), next };
+    }
+    const kept: Item[] = [];
+    let startKey = decodeCursor(page.cursor, shape);
+    for (let query = 0; query < FILTERED_QUERIES; query += 1) {
+      const result = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: index,
+          KeyConditionExpression: `${index}pk = :pk`,
+          FilterExpression: conditions.join(' AND '),
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: { ':pk': partition, ...values },
+          ScanIndexForward: false,
+          Limit: page.limit,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const found = result.Items ?? [];
+      const room = page.limit - kept.length;
+      if (found.length > room) {
+        // More than the page takes: stop at the last one kept, and go on from it next time.
+        kept.push(...found.slice(0, room));
+        const last = kept[kept.length - 1] as Item;
+        return { runs: kept.map(itemToStoredRun), next: encodeCursor(indexKeyOf(last, index)) };
+      }
+      kept.push(...found);
+      startKey = result.LastEvaluatedKey;
+      if (!startKey || kept.length === page.limit) break;
+    }
+    return { runs: kept.map(itemToStoredRun), next: encodeCursor(startKey) };
   }
 
   /** One page of an index partition of runs, newest first; the cursor must be one this partition gave. */

@@ -23,7 +23,7 @@ import type {
 } from '../domain/repository.js';
 import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
-import type { MeetingKnapsPage, MeetingKnapsViewer, Run, RunStatus, StoredRun } from '../domain/runs.js';
+import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
 import type { AdminStore } from './admin-store.js';
@@ -230,8 +230,8 @@ export class TableRepository implements Repository {
     return this.store('runs').listRuns(knapUuid, page);
   }
 
-  listRunsByOrg(orgName: string, page: PageRequest): Promise<{ runs: StoredRun[]; next: string | null }> {
-    return this.store('runs').listRunsByOrg(orgName, page);
+  listRunsByOrg(orgName: string, page: PageRequest, filter?: OrgRunFilter): Promise<{ runs: StoredRun[]; next: string | null }> {
+    return this.store('runs').listRunsByOrg(orgName, page, filter);
   }
 
   recordDeliveryAttempt(runId: string, attempt: DeliveryAttempt, status: RunStatus): Promise<StoredRun | null> {

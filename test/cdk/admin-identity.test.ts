@@ -47,12 +47,14 @@ const adminRoutesOf = (template: Template) => {
   }
 };
 
-test('the eleven admin routes: GET/POST/PATCH/DELETE under /api/admin/', () => {
+test('the thirteen admin routes: GET/POST/PATCH/DELETE under /api/admin/', () => {
   expect(ADMIN_ROUTES.map((route) => route.id).sort()).toEqual([
     'admin-add-webhook',
     'admin-audit-events',
     'admin-create-client',
+    'admin-get-run',
     'admin-list-clients',
+    'admin-list-run-events',
     'admin-list-runs',
     'admin-list-webhooks',
     'admin-redeliver-run',

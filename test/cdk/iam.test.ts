@@ -169,7 +169,20 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
     'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
     'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
-    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi2')] },
+    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
+    // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
+    'admin-get-run': {
+      'dynamodb:GetItem': [items(R)],
+      'dynamodb:PutItem': [items(E)],
+      'dynamodb:UpdateItem': [items(R)],
+      'dynamodb:Query': [items(EVENTS)],
+    },
+    'admin-list-run-events': {
+      'dynamodb:GetItem': [items(R)],
+      'dynamodb:PutItem': [items(E)],
+      'dynamodb:UpdateItem': [items(R, S)],
+      'dynamodb:Query': [items(EVENTS)],
+    },
     'admin-redeliver-run': { 'dynamodb:GetItem': [items(R)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(R)] },
     // The one Query of the table itself: in the audit partitions only.
     'admin-audit-events': { 'dynamodb:Query': [items(A)] },

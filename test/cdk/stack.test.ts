@@ -41,6 +41,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/admin/audit-events',
       'GET /api/admin/clients',
       'GET /api/admin/runs',
+      'GET /api/admin/runs/{run_id}',
+      'GET /api/admin/runs/{run_id}/events',
       'GET /api/admin/webhooks',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
@@ -158,7 +160,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(11);
+    expect(adminRoutes).toHaveLength(13);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

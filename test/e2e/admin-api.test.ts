@@ -356,7 +356,7 @@ describe('runs', () => {
     const [shown] = listed.body.runs as Record<string, unknown>[];
     expect(shown).toMatchObject({ run_id: run.run_id, status: 'delivered', attempts: 1 });
     expect(shown?.delivery_attempts).toEqual([
-      { at: expect.any(String), endpoint_id: endpoint.endpoint_id, status: 'delivered', error: null },
+      { at: expect.any(String), endpoint_id: endpoint.endpoint_id, status: 'delivered', error: null, http_status: 204 },
     ]);
     expect(listed.body.next_cursor).toEqual(expect.any(String));
 

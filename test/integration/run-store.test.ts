@@ -61,7 +61,7 @@ test("an organization's runs, newest first, paged; runs of earlier versions list
   // An earlier run kept only its last attempt's outcome: shown as one attempt without an endpoint.
   const page = await listOrgRuns(table.deps(), admin('listing'), { limit: 10 });
   expect(page.runs.find((run) => run.run_id === older.run.run_id)?.delivery_attempts).toEqual([
-    { at: '2026-11-20T09:00:00Z', endpoint_id: null, status: 'failed', error: 'HTTP 500' },
+    { at: '2026-11-20T09:00:00Z', endpoint_id: null, status: 'failed', error: 'HTTP 500', http_status: null },
   ]);
   // Another organization's cursor is refused, not followed.
   await expect(repo().listRunsByOrg('elsewhere', { limit: 1, cursor: first.next as string })).rejects.toThrow('Invalid cursor');
@@ -81,7 +81,7 @@ test(`the attempt log keeps the last ${ATTEMPT_LOG_SIZE} attempts, oldest first,
         at,
         deliveredTo: [],
         error: `HTTP ${number}`,
-        entries: [{ at, endpoint_id: 'we_1', status: 'failed', error: `HTTP ${number}` }],
+        entries: [{ at, endpoint_id: 'we_1', status: 'failed', error: `HTTP ${number}`, http_status: 500 }],
       },
       'pending',
     );
@@ -112,4 +112,108 @@ test('redelivery: one conditional write; a pending run is left alone; another or
   const read = await repo().getRun(stored.run.run_id);
   expect(read).toMatchObject({ deliveredTo: [], retryBase: 1, run: { status: 'pending', attempts: 1 } });
   expect(await repo().redeliverRun(stored.run.run_id, 'redeliver')).toBe('pending');
+});
+
+describe("filtering an organization's runs (GET /api/admin/runs)", () => {
+  const KNAP_A = '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c00a1';
+  const KNAP_B = '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c00b2';
+  /** Run n of 30, a minute apart: every 7th failed, every 3rd of Knap B, every 5th reported succeeded. */
+  const runs: StoredRun[] = Array.from({ length: 30 }, (_, n) => {
+    const base = storedRun('filtering', new Date(Date.UTC(2026, 10, 20, 8, n)).toISOString().replace('.000', ''));
+    return {
+      ...base,
+      knapName: n % 3 === 0 ? 'Knap B' : 'Knap A',
+      run: {
+        ...base.run,
+        knap_uuid: n % 3 === 0 ? KNAP_B : KNAP_A,
+        status: n % 7 === 0 ? 'failed' : 'delivered',
+        outcome: n % 5 === 0 ? 'succeeded' : null,
+      },
+    };
+  });
+  const newestFirst = (kept: (stored: StoredRun) => boolean) =>
+    runs
+      .filter(kept)
+      .map((stored) => stored.run.run_id)
+      .reverse();
+
+  beforeAll(async () => {
+    for (const stored of runs) await repo().putRun(stored);
+    // A run of Knap B in another organization (a Knap's uuid never crosses organizations; a guessed one must not leak).
+    await repo().putRun({ ...storedRun('elsewhere', '2026-11-20T09:00:00Z'), run: { ...runs[0]!.run, run_id: runId.manual() } });
+  });
+
+  /** Every page of a filter, following next_cursor: the ids in order, and the round trips of each page. */
+  const allPages = async (limit: number, filter: Parameters<ReturnType<typeof repo>['listRunsByOrg']>[2]) => {
+    const ids: string[] = [];
+    const trips: number[] = [];
+    let cursor: string | undefined;
+    do {
+      roundTrips.reset();
+      const page = await repo().listRunsByOrg('filtering', { limit, ...(cursor ? { cursor } : {}) }, filter);
+      trips.push(roundTrips.total);
+      expect(page.runs.length).toBeLessThanOrEqual(limit);
+      ids.push(...page.runs.map((stored) => stored.run.run_id));
+      cursor = page.next ?? undefined;
+    } while (cursor);
+    return { ids, trips };
+  };
+
+  test('each filter, alone and together, lists exactly its runs, newest first, once each across pages', async () => {
+    const cases = [
+      { filter: { status: 'failed' as const }, kept: (s: StoredRun) => s.run.status === 'failed' },
+      { filter: { outcome: 'succeeded' as const }, kept: (s: StoredRun) => s.run.outcome === 'succeeded' },
+      { filter: { knapUuid: KNAP_B }, kept: (s: StoredRun) => s.run.knap_uuid === KNAP_B },
+      {
+        filter: { knapUuid: KNAP_A, status: 'delivered' as const, outcome: 'succeeded' as const },
+        kept: (s: StoredRun) => s.run.knap_uuid === KNAP_A && s.run.status === 'delivered' && s.run.outcome === 'succeeded',
+      },
+    ];
+    for (const { filter, kept } of cases) {
+      for (const limit of [1, 2, 4, 100]) {
+        const { ids } = await allPages(limit, filter);
+        expect({ filter, limit, ids }).toEqual({ filter, limit, ids: newestFirst(kept) });
+      }
+    }
+  });
+
+  test('a page reads a bounded number of runs: at most 4 Queries of `limit`, then a shorter page with a cursor', async () => {
+    // 5 failed runs of 30: with limit 2 a page reads at most 8 runs, so a page may find none and still go on.
+    const { ids, trips } = await allPages(2, { status: 'failed' });
+    expect(ids).toEqual(newestFirst((s) => s.run.status === 'failed'));
+    expect(Math.max(...trips)).toBeLessThanOrEqual(4);
+    expect(trips.length).toBeGreaterThan(Math.ceil(ids.length / 2));
+    // Unfiltered and filtered by Knap alone: one Query a page.
+    roundTrips.reset();
+    const plain = await repo().listRunsByOrg('filtering', { limit: 10 });
+    expect(plain.runs).toHaveLength(10);
+    expect(roundTrips.total).toBe(1);
+    roundTrips.reset();
+    const ofKnap = await repo().listRunsByOrg('filtering', { limit: 5 }, { knapUuid: KNAP_B });
+    expect(ofKnap.runs).toHaveLength(5);
+    expect(roundTrips.total).toBe(1);
+  });
+
+  test("the Knap's name comes with each run (no read of the Knap); a Knap of another organization lists nothing", async () => {
+    const page = await listOrgRuns(table.deps(), admin('filtering'), { limit: 3 });
+    expect(page.runs.map((run) => run.knap_name)).toEqual(
+      runs
+        .slice(-3)
+        .reverse()
+        .map((stored) => stored.knapName),
+    );
+    expect((await repo().listRunsByOrg('elsewhere', { limit: 10 }, { knapUuid: KNAP_B })).runs).toHaveLength(1);
+    const elsewhere = await repo().listRunsByOrg('nobody', { limit: 10 }, { knapUuid: KNAP_B });
+    expect(elsewhere.runs).toEqual([]);
+    // A cursor of one filter's listing is refused by another's partition.
+    const first = await repo().listRunsByOrg('filtering', { limit: 1 }, { knapUuid: KNAP_A });
+    await expect(
+      repo().listRunsByOrg('filtering', { limit: 1, cursor: first.next as string }, { knapUuid: KNAP_B }),
+    ).rejects.toThrow('Invalid cursor');
+    // A run stored before runs kept the name reads null.
+    const older = storedRun('filtering-old', '2026-11-19T08:00:00Z');
+    await putEarlierRun(older, { gsi2pk: 'ORG#filtering-old#RUNS', gsi2sk: `2026-11-19T08:00:00Z#${older.run.run_id}` });
+    const old = await listOrgRuns(table.deps(), admin('filtering-old'), { limit: 3 });
+    expect(old.runs.map((run) => run.knap_name)).toEqual([null]);
+  });
 });

@@ -302,6 +302,14 @@ async function expectAdminAnswer(
     for (const run of runs) expect(theirs.has(run.run_id)).toBe(false);
     for (const run of runs) expect(Array.isArray(run.delivery_attempts)).toBe(true);
   }
+  if (routeId === 'admin-list-runs' && event.queryStringParameters?.status) {
+    for (const run of body.runs as RunBody[]) expect(run.status).toBe(event.queryStringParameters.status);
+  }
+  if (routeId === 'admin-get-run') {
+    expect(body).toMatchObject({ run_id: event.pathParameters?.run_id, knap_name: expect.anything() });
+    expect(Array.isArray(body.delivery_attempts)).toBe(true);
+    expect((body.events as { id: number }[]).map((runEvent) => runEvent.id)[0]).toBe(1);
+  }
   if (routeId === 'admin-redeliver-run') {
     // Found failed again (resetFixtureRun), so it is sent again, once, with its own id.
     const runId = event.pathParameters?.run_id as string;
@@ -479,7 +487,8 @@ function contentTypeOf(routeId: string, status: number, event: APIGatewayProxyEv
   if (status >= 300) return /^application\/json/;
   if (routeId === 'docs') return /^text\/html/;
   // A run's events as Server-Sent Events, when asked for.
-  if (routeId === 'list-run-events' && event.headers?.accept === 'text/event-stream') return /^text\/event-stream/;
+  if (['list-run-events', 'admin-list-run-events'].includes(routeId) && event.headers?.accept === 'text/event-stream')
+    return /^text\/event-stream/;
   if (routeId === 'docs-asset') return event.pathParameters?.file?.endsWith('.css') ? /^text\/css/ : /^text\/javascript/;
   if (routeId === 'console') {
     const asset = event.queryStringParameters?.asset;

@@ -12,6 +12,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'AdminClient',
     'AdminClientList',
     'AdminRun',
+    'AdminRunDetail',
     'AdminRunPage',
     'AuditEvent',
     'AuditPage',
@@ -136,7 +137,9 @@ describe('organization admins (issue 26)', () => {
       const statuses = Object.keys(operation.responses);
       success[name] = statuses.filter((status) => status.startsWith('2')).join();
       expect({ name, statuses }).toEqual({ name, statuses: expect.arrayContaining(['401', '405', '503']) });
-      const readsInput = operation.requestBody !== undefined || (operation.parameters ?? []).some((p) => p.in === 'query');
+      // A body, a query or a header it reads (Last-Event-ID) can be refused.
+      const readsInput =
+        operation.requestBody !== undefined || (operation.parameters ?? []).some((p) => p.in === 'query' || p.in === 'header');
       expect({ name, has400: statuses.includes('400') }).toEqual({ name, has400: readsInput });
       const hasId = (operation.parameters ?? []).some((p) => p.in === 'path');
       expect({ name, has404: statuses.includes('404') }).toEqual({ name, has404: hasId });
@@ -162,6 +165,8 @@ describe('organization admins (issue 26)', () => {
       'POST /api/admin/webhooks': '201',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
       'GET /api/admin/runs': '200',
+      'GET /api/admin/runs/{run_id}': '200',
+      'GET /api/admin/runs/{run_id}/events': '200,204',
       'POST /api/admin/runs/{run_id}/redeliver': '202',
       'GET /api/admin/audit-events': '200',
     });
