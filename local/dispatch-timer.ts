@@ -31,6 +31,8 @@ export interface DispatchTimerOptions {
   /** Default DEFAULT_DISPATCH_PASS_DEADLINE_MS. */
   passDeadlineMs?: number;
   onError?: (error: unknown) => void;
+  /** Called after each pass that ended without an error. */
+  onPass?: () => void;
 }
 
 /**
@@ -69,6 +71,7 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
       backfilled = true;
     }
     await dispatchDueRuns(scopedDeps(options.deps(), { ...scope, deadline: Date.now() + passDeadlineMs }));
+    options.onPass?.();
   };
   const tick = () => {
     running = pass()

@@ -92,31 +92,39 @@ const stalledDeps = () => ({ ...table.deps(), repo: new DynamoRepository(documen
 
 test('the dispatch timer: passes fail at their deadline while DynamoDB is stalled, keep coming, and succeed once it answers; close() is not held up', async () => {
   const errors: unknown[] = [];
+  let passes = 0;
   const deps = stalledDeps();
+  // A deadline a loaded machine's answered pass stays well within.
+  const deadlineMs = 2_000;
   const timer = startDispatchTimer({
     deps: () => deps,
     intervalMs: 50,
-    passDeadlineMs: 300,
+    passDeadlineMs: deadlineMs,
     onError: (error) => errors.push(error),
+    onPass: () => {
+      passes += 1;
+    },
   });
   try {
-    // The first pass (with the upkeep) and a few more, all answered.
-    await sleep(500);
+    // The first pass (with the upkeep) and another, both answered.
+    await waitUntil('two passes', () => passes >= 2);
     expect(errors).toEqual([]);
 
     proxy.state.stalled = true;
     const stalledAt = Date.now();
     await waitUntil('three failed passes', () => errors.length >= 3);
-    // Each pass ended at its deadline (300 ms), and the next came an interval later.
-    expect(Date.now() - stalledAt).toBeLessThan(3 * (300 + 50) + 1_500);
+    // Each pass ended at its deadline, and the next came an interval later.
+    expect(Date.now() - stalledAt).toBeLessThan(3 * (deadlineMs + 50) + 1_500);
     for (const error of errors) expect(error).toMatchObject({ name: 'TimeoutError' });
 
     proxy.state.stalled = false;
     const forwarded = proxy.forwarded();
-    // A pass that had started in the stall may still fail; after it, every pass succeeds.
-    await sleep(600);
+    // A pass that had started in the stall may still fail; once one is answered, every one is.
+    const answered = passes;
+    await waitUntil('a pass answered', () => passes > answered);
     const failed = errors.length;
-    await sleep(600);
+    const after = passes;
+    await waitUntil('two more passes', () => passes >= after + 2);
     expect(errors.length).toBe(failed);
     expect(proxy.forwarded()).toBeGreaterThan(forwarded);
 
