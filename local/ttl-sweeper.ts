@@ -126,7 +126,10 @@ export const createTtlSweeper = (options: TtlSweeperOptions): TtlSweeper => {
     if (closed) return;
     timer = setTimeout(() => {
       sweepOnce()
-        .catch((error: unknown) => options.onError?.(error))
+        // A sweep that close() ended is no failure: the next start sweeps again.
+        .catch((error: unknown) => {
+          if (!closed) options.onError?.(error);
+        })
         .finally(() => schedule(intervalMs));
     }, delayMs);
     timer.unref();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { type AttributeValue, DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { type LocalTable, openLocalTable } from '../../local/local-table.js';
 import { type LocalStack, startLocalStack } from '../../local/stack.js';
@@ -94,6 +95,34 @@ describe('TTL sweeper on a real dynalite', () => {
       counted.destroy();
     }
   });
+});
+
+test('a sweep that close() cuts short is not reported as a failure', async () => {
+  // A DynamoDB that takes the connection and never answers: the sweep is under way at close().
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const client = localClient(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+  const errors: unknown[] = [];
+  let accepted = false;
+  silent.once('connection', () => {
+    accepted = true;
+  });
+  const sweeper = createTtlSweeper({ client, tableName: 'knap', intervalMs: 60_000, onError: (error) => errors.push(error) });
+  try {
+    sweeper.start();
+    const deadline = Date.now() + 10_000;
+    while (!accepted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(accepted).toBe(true);
+    await sweeper.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors).toEqual([]);
+  } finally {
+    await sweeper.close();
+    client.destroy();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
 
 describe('npm start sweeps expired items in the background', () => {
