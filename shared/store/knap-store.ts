@@ -7,7 +7,16 @@
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import { InvalidCursorError, type PageRequest, type ScheduleRrule } from '../domain/repository.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer } from '../domain/runs.js';
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput, ScanCommand, UpdateCommand } from './commands.js';
+import {
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  ScanCommand,
+  type ScanCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { dueIndexEntry, itemToKnap, itemToStoredKnap, knapToItem, meetingIndexEntry } from './items.js';
 import { key, knapIndexCursor, meetingIndexCursor } from './keys.js';
@@ -166,101 +175,64 @@ export class KnapStore {
     );
   }
 
-  async backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number> {
-    let added = 0;
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression:
-            '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_type(schedule_info, :map) AND attribute_not_exists(schedule_info.rrule)',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true, ':map': 'M' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const knap = itemToKnap(item);
-        if (!knap.schedule_info) continue;
+  backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number> {
+    return this.backfill(
+      {
+        FilterExpression:
+          '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_type(schedule_info, :map) AND attribute_not_exists(schedule_info.rrule)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true, ':map': 'M' },
+      },
+      (item) => {
+        const info = itemToKnap(item).schedule_info;
+        if (!info) return null;
         const next = typeof item.next_run_at === 'string' ? item.next_run_at : null;
-        const written = await unlessConditionFails(
-          this.db.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression: 'SET schedule_info.rrule = :rrule',
-              // Only if nothing changed it since the scan: a PATCH or a claim writes its own.
-              ConditionExpression:
-                next === null
-                  ? 'attribute_not_exists(schedule_info.rrule) AND attribute_type(next_run_at, :null)'
-                  : 'attribute_not_exists(schedule_info.rrule) AND next_run_at = :next',
-              ExpressionAttributeValues:
-                next === null
-                  ? { ':rrule': rruleOf(knap.schedule_info, null), ':null': 'NULL' }
-                  : { ':rrule': rruleOf(knap.schedule_info, next), ':next': next },
-            }),
-          ),
-        );
-        if (written) added += 1;
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return added;
+        return {
+          UpdateExpression: 'SET schedule_info.rrule = :rrule',
+          // Only if nothing changed it since the scan: a PATCH or a claim writes its own.
+          ConditionExpression:
+            next === null
+              ? 'attribute_not_exists(schedule_info.rrule) AND attribute_type(next_run_at, :null)'
+              : 'attribute_not_exists(schedule_info.rrule) AND next_run_at = :next',
+          ExpressionAttributeValues:
+            next === null ? { ':rrule': rruleOf(info, null), ':null': 'NULL' } : { ':rrule': rruleOf(info, next), ':next': next },
+        };
+      },
+    );
   }
 
-  async backfillDueIndex(): Promise<number> {
-    let added = 0;
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression:
-            '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_exists(next_run_at) AND attribute_not_exists(gsi3pk)',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
+  backfillDueIndex(): Promise<number> {
+    return this.backfill(
+      {
+        FilterExpression:
+          '#type = :knap AND schedule_type = :scheduled AND is_active = :true AND attribute_exists(next_run_at) AND attribute_not_exists(gsi3pk)',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':knap': 'knap', ':scheduled': 'scheduled', ':true': true },
+      },
+      (item) => {
         const entry = dueIndexEntry(itemToKnap(item));
-        if (!entry.gsi3pk) continue;
-        const written = await unlessConditionFails(
-          this.db.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
-              // Only if nothing changed it since the scan: a PATCH or a claim writes the entry itself.
-              ConditionExpression: 'attribute_not_exists(gsi3pk) AND next_run_at = :next',
-              ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ':next': item.next_run_at },
-            }),
-          ),
-        );
-        if (written) added += 1;
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return added;
+        if (!entry.gsi3pk) return null;
+        return {
+          UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+          // Only if nothing changed it since the scan: a PATCH or a claim writes the entry itself.
+          ConditionExpression: 'attribute_not_exists(gsi3pk) AND next_run_at = :next',
+          ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ':next': item.next_run_at },
+        };
+      },
+    );
   }
-  async backfillMeetingIndex(): Promise<number> {
-    let added = 0;
-    let startKey: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression: '#type = :knap AND schedule_type = :meeting AND is_active = :true AND attribute_not_exists(gsi3pk)',
-          // The entry's inputs only: the Knap's tool_metadata (up to hundreds of KB) stays on the table.
-          ProjectionExpression:
-            'pk, sk, #uuid, schedule_type, is_active, visibility, creation_timestamp, org_name, creator_client_id, version',
-          ExpressionAttributeNames: { '#type': 'type', '#uuid': 'uuid' },
-          ExpressionAttributeValues: { ':knap': 'knap', ':meeting': 'post_meeting_transcription', ':true': true },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
+
+  backfillMeetingIndex(): Promise<number> {
+    return this.backfill(
+      {
+        FilterExpression: '#type = :knap AND schedule_type = :meeting AND is_active = :true AND attribute_not_exists(gsi3pk)',
+        // The entry's inputs only: the Knap's tool_metadata (up to hundreds of KB) stays on the table.
+        ProjectionExpression:
+          'pk, sk, #uuid, schedule_type, is_active, visibility, creation_timestamp, org_name, creator_client_id, version',
+        ExpressionAttributeNames: { '#type': 'type', '#uuid': 'uuid' },
+        ExpressionAttributeValues: { ':knap': 'knap', ':meeting': 'post_meeting_transcription', ':true': true },
+      },
+      (item) => {
         const entry = meetingIndexEntry(
           {
             uuid: String(item.uuid),
@@ -283,16 +255,33 @@ export class KnapStore {
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gsi3pk) AND attribute_not_exists(version)',
                 version: {},
               };
+        return {
+          UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
+          ConditionExpression: unchanged.ConditionExpression,
+          ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ...unchanged.version },
+        };
+      },
+    );
+  }
+
+  /**
+   * One walk of the table for a migration step: each Knap item the scan keeps is given to
+   * `write`, which says the update to make (conditional on the item being as the scan saw it),
+   * or null to leave the item; returns how many updates held. Idempotent as its steps are.
+   */
+  private async backfill(
+    scan: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+    write: (item: Item) => Omit<UpdateCommandInput, 'TableName' | 'Key'> | null,
+  ): Promise<number> {
+    let added = 0;
+    let startKey: Item | undefined;
+    do {
+      const page = await this.db.send(new ScanCommand({ TableName: this.tableName, ...scan, ExclusiveStartKey: startKey }));
+      for (const item of page.Items ?? []) {
+        const update = write(item);
+        if (!update) continue;
         const written = await unlessConditionFails(
-          this.db.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk: item.pk, sk: item.sk },
-              UpdateExpression: 'SET gsi3pk = :pk, gsi3sk = :sk',
-              ConditionExpression: unchanged.ConditionExpression,
-              ExpressionAttributeValues: { ':pk': entry.gsi3pk, ':sk': entry.gsi3sk, ...unchanged.version },
-            }),
-          ),
+          this.db.send(new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk, sk: item.sk }, ...update })),
         );
         if (written) added += 1;
       }
