@@ -68,8 +68,9 @@ const {
  *   organization's report meter (UpdateItem ORGREPORTS#), the chain's last event (Query
  *   RUNEVENTS#<run>), the event (conditional PutItem RUNEVENTS#), the run's outcome
  *   (UpdateItem RUN#); after the end, the run (GetItem RUN#) to settle a lost outcome write.
- * - report-meeting: the after-meeting Knaps (Query on gsi1 and gsi2), one conditional PutItem
- *   per run, GetItem for a run that exists; then the delivery queue.
+ * - report-meeting: the after-meeting Knaps (Query on the meeting index, gsi3, keys only), the
+ *   names of those that run (BatchGetItem KNAP#), one conditional PutItem per run, GetItem for a
+ *   run that exists; then the delivery queue.
  * - every /api/admin route (shared/services/org-*.ts): the admin's JWT is verified in the
  *   function (JWKS over HTTPS), no table read; the admin is not metered (the stage throttles
  *   admin routes) and reads no token keys. Every change is then audited: one PutItem in the
@@ -143,8 +144,10 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'report-meeting': combine(BEARER_AUTH, {
     'dynamodb:GetItem': [RUN],
     'dynamodb:PutItem': [RUN],
-    // The meeting index (the after-meeting Knaps' own entries), never the Knap listings.
+    // The meeting index (the after-meeting Knaps' own entries), never the Knap listings; then
+    // the names of the Knaps that run, for their runs to keep.
     'dynamodb:Query': ['gsi3'],
+    'dynamodb:BatchGetItem': [KNAP],
   }),
   'admin-list-clients': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] },
   'admin-create-client': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),

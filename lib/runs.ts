@@ -37,7 +37,8 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     // gsi3: webhook endpoints and the meeting index (a meeting report's later pages).
     'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents],
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
-    'dynamodb:BatchGetItem': [KEY_PREFIX.webhook],
+    // Webhook endpoints; the names of a meeting report's Knaps that run.
+    'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
     'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent],
     'dynamodb:UpdateItem': [KEY_PREFIX.run],
   },

@@ -169,6 +169,8 @@ export interface Repository {
    * DELETE came first.
    */
   claimOccurrence(stored: StoredKnap, next: string | null): Promise<boolean>;
+  /** The names of an organization's Knaps by uuid; a Knap that is gone is left out. */
+  knapNames(orgName: string, uuids: readonly string[]): Promise<Map<string, string>>;
   /** Gives scheduled Knaps written before the due index existed their entry in it; returns how many. Idempotent. */
   backfillDueIndex(): Promise<number>;
   /**

@@ -42,8 +42,10 @@ const mapAtMost = async <T, R>(items: readonly T[], limit: number, work: (item: 
  * The run of each Knap (by uuid) for the meeting: made (and queued for delivery) where there
  * was none, else the one that exists, as it is.
  */
-export const meetingRuns = (deps: Deps, orgName: string, uuids: readonly string[], meeting: RunMeeting): Promise<Run[]> => {
+export const meetingRuns = async (deps: Deps, orgName: string, uuids: readonly string[], meeting: RunMeeting): Promise<Run[]> => {
   const createdAt = isoSeconds(deps.clock.now());
+  // The meeting index holds keys only: the page's names in one read, for each run to keep its Knap's.
+  const names = await deps.repo.knapNames(orgName, uuids);
   return mapAtMost(uuids, MEETING_RUN_WRITES_AT_ONCE, async (uuid) => {
     const run = newRun({
       run_id: runId.meeting(uuid, meeting.meeting_id),
@@ -54,8 +56,7 @@ export const meetingRuns = (deps: Deps, orgName: string, uuids: readonly string[
       meeting,
       created_at: createdAt,
     });
-    // The meeting index holds keys only (no Knap is read for a report): these runs name no Knap yet.
-    if (await deps.repo.putRun({ run, orgName, deliveredTo: [] })) {
+    if (await deps.repo.putRun({ run, orgName, deliveredTo: [], knapName: names.get(uuid) ?? null })) {
       await deps.deliveries.enqueue(run.run_id, 0);
       return run;
     }

@@ -175,6 +175,15 @@ export class KnapStore {
     );
   }
 
+  /** The names of an organization's Knaps by uuid (one BatchGetItem a hundred); a Knap gone is left out. */
+  async knapNames(orgName: string, uuids: readonly string[]): Promise<Map<string, string>> {
+    const items = await this.table.batchGet(
+      uuids.map((uuid) => key.knap(orgName, uuid)),
+      { ProjectionExpression: '#uuid, #name', ExpressionAttributeNames: { '#uuid': 'uuid', '#name': 'name' } },
+    );
+    return new Map(items.map((item) => [String(item.uuid), String(item.name)]));
+  }
+
   backfillScheduleRrules(rruleOf: ScheduleRrule): Promise<number> {
     return this.backfill(
       {

@@ -8,6 +8,12 @@ import type { DocumentSender } from './dynamo-client.js';
 
 export type Item = Record<string, unknown>;
 
+/** The attributes to read of each item, instead of all of them. */
+export interface Projection {
+  ProjectionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
+
 /** One put or delete of a BatchWriteItem, as the document client takes it. */
 export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
 
@@ -62,22 +68,22 @@ export class TableOps {
   }
 
   /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
-  async batchGet(keys: Item[]): Promise<Item[]> {
+  async batchGet(keys: Item[], only?: Projection): Promise<Item[]> {
     const items: Item[] = [];
     for (let start = 0; start < keys.length; start += 100) {
       const chunk = keys.length <= 100 ? keys : keys.slice(start, start + 100);
       // Every bearer request reads its token's standing so (two keys): the first try directly,
       // and the retries only for what it left.
-      const left = await this.getChunk(chunk, items);
-      if (left.length > 0) await untilProcessed(left, 'BatchGetItem', (pending) => this.getChunk(pending, items), 1);
+      const left = await this.getChunk(chunk, items, only);
+      if (left.length > 0) await untilProcessed(left, 'BatchGetItem', (pending) => this.getChunk(pending, items, only), 1);
     }
     return items;
   }
 
   /** One BatchGetItem: its items added to `items`, the keys it left unprocessed returned. */
-  private async getChunk(pending: Item[], items: Item[]): Promise<Item[]> {
+  private async getChunk(pending: Item[], items: Item[], only?: Projection): Promise<Item[]> {
     const result = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...only } } }),
     );
     for (const item of result.Responses?.[this.tableName] ?? []) items.push(item);
     return result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];

@@ -194,6 +194,10 @@ export class TableRepository implements Repository {
     return this.store('knaps').claimOccurrence(stored, next);
   }
 
+  knapNames(orgName: string, uuids: readonly string[]): Promise<Map<string, string>> {
+    return this.store('knaps').knapNames(orgName, uuids);
+  }
+
   backfillDueIndex(): Promise<number> {
     return this.store('knaps').backfillDueIndex();
   }

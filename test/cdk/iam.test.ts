@@ -125,9 +125,11 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'delete-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:DeleteItem': [items(K)] },
     'start-run': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(R)] },
     'list-runs': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:Query': [indexArn('gsi1')] },
+    // The meeting index, then the names of the Knaps that run.
     'report-meeting': {
       ...bearer,
       'dynamodb:GetItem': [items(C, R, T)],
+      'dynamodb:BatchGetItem': [items(K, V)],
       'dynamodb:PutItem': [items(R)],
       'dynamodb:Query': [indexArn('gsi3')],
     },
@@ -197,7 +199,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:Query': [indexArn('gsi3')],
     },
     'deliver-runs': {
-      'dynamodb:BatchGetItem': [items(W)],
+      'dynamodb:BatchGetItem': [items(K, W)],
       'dynamodb:GetItem': [items(K, R)],
       // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events.
       'dynamodb:PutItem': [items(E, R)],

@@ -63,7 +63,7 @@ const reportRuns = async (token: string): Promise<string[]> => {
 };
 
 test('a report runs each active after-meeting Knap the caller sees once, in two queries whatever else the organization has', async () => {
-  const minePrivate = await newKnap(tokens.me, {});
+  const minePrivate = await newKnap(tokens.me, { name: 'Minutes to the team' });
   const mineShared = await newKnap(tokens.me, { visibility: ORG });
   const theirsPublic = await newKnap(tokens.colleague, { visibility: 'public' });
   const theirsPrivate = await newKnap(tokens.colleague, {});
@@ -82,8 +82,14 @@ test('a report runs each active after-meeting Knap the caller sees once, in two 
   roundTrips.reset();
   expect(await reportRuns(tokens.me)).toEqual([minePrivate, mineShared, theirsPublic].sort());
   // Authentication (metering, revocations), the meeting index's two partitions (own, then the
-  // organization's), one conditional put per run: nothing grows with the other Knaps.
-  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, BatchGetItemCommand: 1, QueryCommand: 2, PutItemCommand: 3 });
+  // organization's), the names of the Knaps that run, one conditional put per run: nothing
+  // grows with the other Knaps.
+  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, BatchGetItemCommand: 2, QueryCommand: 2, PutItemCommand: 3 });
+  // Each run keeps its Knap's name, which admins see in the runs listing.
+  const { runs } = await api.deps.repo.listRunsByOrg(ORG, { limit: 10 });
+  const mine = runs.find((stored) => stored.run.knap_uuid === minePrivate);
+  expect(mine?.knapName).toBe('Minutes to the team');
+  expect(runs.every((stored) => stored.knapName === 'Minutes to the team' || stored.knapName === 'After the meeting')).toBe(true);
 
   expect(await reportRuns(tokens.colleague)).toEqual([mineShared, theirsPrivate, theirsPublic].sort());
   expect(await reportRuns(tokens.stranger)).toHaveLength(1);
