@@ -233,13 +233,19 @@ export const usePaged = <T,>(load: (cursor?: string) => Promise<{ items: T[]; ne
   const [items, setItems] = useState<T[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A reload supersedes every read under way (new filters, say): a late answer of one before it
+  // is dropped, never shown over the newer one.
+  const generation = useRef(0);
   const fetchPage = async (cursor?: string) => {
+    const mine = cursor ? generation.current : ++generation.current;
     setError(null);
     try {
       const page = await load(cursor);
+      if (mine !== generation.current) return;
       setItems((current) => (cursor ? [...(current ?? []), ...page.items] : page.items));
       setNext(page.next);
     } catch (failure) {
+      if (mine !== generation.current) return;
       setError((failure as Error).message);
       setItems((current) => current ?? []);
     }
