@@ -54,13 +54,16 @@ type StoreOf<N extends StoreName> = InstanceType<NonNullable<StoreClasses[N]>>;
 export class TableRepository implements Repository {
   private readonly table: TableOps;
   private readonly stores: Partial<Record<StoreName, unknown>> = {};
+  private readonly classes: StoreClasses;
 
   constructor(
     private readonly db: DocumentSender,
     private readonly tableName: string,
-    private readonly classes: StoreClasses,
+    classes: StoreClasses,
   ) {
     this.table = new TableOps(db, tableName);
+    // Its own copy: addStores must never change a table of stores shared by others (ALL_STORES).
+    this.classes = { ...classes };
   }
 
   /** Gives this repository (and every one `within` made from it) more stores: under `npm start`, every handler's. */

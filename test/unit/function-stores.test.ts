@@ -11,6 +11,7 @@ import { ROUTE_TABLE_ACCESS } from '../../lib/functions.js';
 import { JOB_TABLE_ACCESS } from '../../lib/runs.js';
 import { KEY_PARTITION, KEY_PREFIX, type KeyScope, type TableAccess } from '../../lib/table-access.js';
 import { ClientStore } from '../../shared/store/client-store.js';
+import { KnapStore } from '../../shared/store/knap-store.js';
 import type { StoreClasses, StoreName } from '../../shared/store/table-repository.js';
 import { TableRepository } from '../../shared/store/table-repository.js';
 
@@ -63,6 +64,12 @@ describe('the stores each function is given', () => {
       clients: ClientStore,
     });
     expect(() => repo.getKnap('org', 'uuid')).toThrow('This function was not given the knaps store (defaultDeps({ stores }))');
+    // Stores added to one repository are its own: the table it was given stays as it was.
+    const given: StoreClasses = { clients: ClientStore };
+    new TableRepository({ send: () => Promise.reject(new Error('no call expected')) }, 'knap', given).addStores({
+      knaps: KnapStore,
+    });
+    expect(given).toEqual({ clients: ClientStore });
     await expect(repo.getClient('c')).rejects.toThrow('no call expected');
   });
 });
