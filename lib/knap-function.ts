@@ -16,8 +16,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { buildSync } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
+import { ESM_REQUIRE_BANNER } from '../scripts/lambda-bundle.mjs';
 import { trimMapFile } from '../scripts/trim-sourcemap.mjs';
 import type { LogLevel } from './config.js';
 import { LAMBDA_SETTINGS } from './lambda-settings.js';
@@ -33,9 +32,6 @@ import {
 
 /** Package root: bundling runs from here and resolves `package-lock.json` here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-
-/** Installs the stack formatter that maps frames through the bundle's map (injected into every bundle). */
-const MAPPED_STACKS = resolve(PROJECT_ROOT, 'shared/lambda/mapped-stacks.ts');
 
 /** The alias name: `<function>:live` is what runs; unqualified `$LATEST` is never called by a trigger. */
 export const LIVE_ALIAS = 'live';
@@ -88,32 +84,8 @@ class LambdaBundling implements ILocalBundling {
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildSync({
-      entryPoints: { index: this.entry },
-      outdir: outputDir,
-      absWorkingDir: PROJECT_ROOT,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      outExtension: { '.js': '.mjs' },
-      chunkNames: '[name]-[hash]',
-      platform: 'node',
-      target: BUNDLE_TARGET,
-      minify: true,
-      // Maps give stack traces our files and lines; the sources themselves need not ship.
-      sourcemap: true,
-      sourcesContent: false,
-      // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
-      mainFields: ['module', 'main'],
-      banner: { js: ESM_REQUIRE_BANNER },
-      // Stack traces mapped to our sources when an error is formatted, not at every cold start
-      // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
-      inject: [MAPPED_STACKS],
-      define: { ...CHUNK_DEFINES },
-      // Smaller or lighter stand-ins for some modules (BUNDLE_ALIASES says why, for each).
-      alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, resolve(PROJECT_ROOT, to)])),
-      // A synth says nothing unless something is wrong.
-      logLevel: 'warning',
+    execFileSync(process.execPath, [resolve(PROJECT_ROOT, 'scripts/bundle-function.mjs'), PROJECT_ROOT, this.entry, outputDir], {
+      stdio: 'inherit',
     });
     // The maps keep our own code only (scripts/trim-sourcemap.mjs): ~60 KB instead of ~900 KB;
     // a file split from the SDK alone has none left, and no map (its frames stay as V8 writes them).

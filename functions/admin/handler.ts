@@ -7,6 +7,7 @@ import { areaFunction } from '../area.js';
 // own would read it: the admin token verifier, the audit log's store, the request pipeline.
 defaultDeps({ stores: { admins: AdminStore }, adminTokens: adminTokensFromEnv });
 
+export { adminAuth } from '../../shared/http/admin-auth.js';
 export { apiHandler } from '../../shared/http/api-handler.js';
 
 /** The organization admins' API: one function, routed inside (functions/area.ts). */

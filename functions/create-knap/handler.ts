@@ -13,6 +13,9 @@ import { IdempotencyStore } from '../../shared/store/idempotency-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
+// Its one route checks a bearer token: that code is part of the cold start (api-handler loads it on use).
+export { bearerAuth } from '../../shared/http/bearer.js';
+
 /** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
 export const createHandler = (functionDeps: Deps) =>
   apiHandler(

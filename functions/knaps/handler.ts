@@ -8,6 +8,8 @@ import { areaFunction } from '../area.js';
 defaultDeps({ stores: { clients: ClientStore }, tokenKeys: keyringFromEnv });
 
 export { apiHandler } from '../../shared/http/api-handler.js';
+// Every route but the run report (its own token, loaded by its first request) checks a bearer token.
+export { bearerAuth } from '../../shared/http/bearer.js';
 
 /** The Knap routes but creation (which has its own function): list, read, change, delete, run, runs, meeting reports, schedule preview: one function, routed inside (functions/area.ts). */
 export const { handler, createHandler } = areaFunction('knaps', {

@@ -196,11 +196,7 @@ export const newRun = (
   finished_at: null,
 });
 
-/**
- * Partitions of the due index (see the store's keys): a minute when 100,000 Knaps are due
- * spreads over this many, each drained by its own query.
- */
-export const DUE_SHARDS = 16;
+export { DUE_SHARDS } from './due-shards.js';
 
 /** POST /api/studio/meeting-transcriptions body. */
 export const MeetingTranscriptionSchema = v.object({

@@ -1,6 +1,6 @@
 import { AdminTokenError } from '../auth/admin-token-error.js';
 import { ApiError, bearerChallenge } from '../errors.js';
-import { bearerToken } from '../services/bearer-auth.js';
+import { bearerToken } from '../services/bearer-token.js';
 import type { RequestStep } from './types.js';
 
 /**

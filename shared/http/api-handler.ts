@@ -6,13 +6,10 @@ import { outerScopeOf, type RequestScope } from '../request-scope.js';
 import type { Deps } from '../runtime.js';
 import { scopedDeps } from '../scoped-deps.js';
 import type { RequestState } from '../services/request-state.js';
-import { adminAuth } from './admin-auth.js';
-import { bearerAuth } from './bearer.js';
 import { bodyLimit } from './body-limit.js';
 import { AnswerOverdue, errorHandler } from './error-handler.js';
 import { formBody } from './form-body.js';
 import { jsonBody } from './json-body.js';
-import { reportAuth } from './report-auth.js';
 import { responseHeaders } from './response-headers.js';
 import { correlationId } from './telemetry.js';
 import type { ApiContext, HttpEvent, HttpResult, RequestStep } from './types.js';
@@ -60,6 +57,44 @@ const RESPONSE_MARGIN_MS = 1_000;
  */
 const ANSWER_MARGIN_MS = 250;
 
+/**
+ * A step whose code is loaded the first time a request needs it, then called directly. The
+ * three kinds of token need different code (an API client's tokens and metering, a JWT
+ * verifier, a run's report tokens): a function loads only its routes' kinds. An area's module
+ * re-exports the step its routes use, which keeps that code in its cold start as before.
+ */
+const loadedOnUse = (load: () => Promise<RequestStep>): RequestStep => {
+  let step: RequestStep | undefined;
+  let loading: Promise<RequestStep> | undefined;
+  return (request) => {
+    if (step) return step(request);
+    loading ??= load().then(
+      (loaded) => {
+        step = loaded;
+        return loaded;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading.then((loaded) => loaded(request));
+  };
+};
+
+const authSteps = <Beside>(options: ApiHandlerOptions<Beside>): RequestStep[] => {
+  switch (options.auth) {
+    case 'bearer':
+      return [loadedOnUse(async () => (await import('./on-use/bearer.js')).bearerAuth(options.beside))];
+    case 'admin':
+      return [loadedOnUse(async () => (await import('./on-use/admin-auth.js')).adminAuth)];
+    case 'report':
+      return [loadedOnUse(async () => (await import('./on-use/report-auth.js')).reportAuth)];
+    default:
+      return [];
+  }
+};
+
 const bodyParsers: Record<ApiHandlerOptions['body'], RequestStep[]> = {
   json: [jsonBody],
   form: [formBody],
@@ -104,9 +139,7 @@ export const apiHandler = <Beside = never>(
 ) => {
   const steps: RequestStep[] = [
     lowerCaseHeaderNames,
-    ...(options.auth === 'bearer' ? [bearerAuth(options.beside)] : []),
-    ...(options.auth === 'admin' ? [adminAuth] : []),
-    ...(options.auth === 'report' ? [reportAuth] : []),
+    ...authSteps(options),
     bodyLimit(options.maxBodyBytes),
     ...bodyParsers[options.body],
   ];

@@ -5,20 +5,10 @@ import type { TokenClaims } from '../domain/sealed-tokens.js';
 import { isExpired, readToken, tokenScopes } from '../domain/tokens.js';
 import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
 import type { Deps } from '../runtime.js';
+import { bearerToken, unauthorized } from './bearer-token.js';
 import { meterOrRefuse } from './meter-or-refuse.js';
 import type { Caller, RequestState } from './request-state.js';
 import { knownToHaveEnded, standsInTable, storedTokensAccepted } from './token-standing.js';
-
-const unauthorized = (detail: string, withError = true): ApiError =>
-  new ApiError(401, detail, bearerChallenge(detail, withError ? 'invalid_token' : undefined));
-
-/** `Bearer <token>`, scheme case-insensitive (RFC 7235); anything else is refused. */
-export const bearerToken = (authorization: string | undefined): string => {
-  if (!authorization || authorization.trim() === '') throw unauthorized(MESSAGES.missingBearer, false);
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
-  if (!match?.[1]) throw unauthorized(MESSAGES.malformedBearer);
-  return match[1];
-};
 
 /** What the token says of itself, checked: its client, the metering guard, its scope. */
 interface TokenFacts {

@@ -26,7 +26,7 @@ import { RUN_RETENTION_SECONDS, type StoredRun } from '../domain/runs.js';
 import { toJson } from '../domain/storable-json.js';
 import { ApiError, bearerChallenge } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { bearerToken } from './bearer-auth.js';
+import { bearerToken } from './bearer-token.js';
 
 /**
  * Writers racing for one run's next id try this often before giving up (a 503: retry). A

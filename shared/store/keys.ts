@@ -62,7 +62,7 @@
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  */
-import { DUE_SHARDS } from '../domain/runs.js';
+import { DUE_SHARDS } from '../domain/due-shards.js';
 import type { CursorShape } from './cursor.js';
 
 export const key = {

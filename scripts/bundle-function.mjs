@@ -1,0 +1,88 @@
+// @ts-check
+/**
+ * Bundles one Lambda function: an ESM bundle, minified, split where the code names a dynamic
+ * `import()` (lib/knap-function.ts says what and why). Run by the CDK construct in a process of
+ * its own, since esbuild takes plugins only in its asynchronous API and CDK's local bundling is
+ * synchronous.
+ *
+ * Usage: node scripts/bundle-function.mjs <project root> <entry> <out dir>
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
+
+/**
+ * @param {string} root
+ * @param {string} entry
+ * @param {string} outdir
+ */
+export const bundleFunction = async (root, entry, outdir) => {
+  /** @type {import('esbuild').BuildOptions} */
+  const options = {
+    entryPoints: { index: entry },
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    target: BUNDLE_TARGET,
+    minify: true,
+    // Maps give stack traces our files and lines; the sources themselves need not ship.
+    sourcemap: true,
+    sourcesContent: false,
+    // ESM entry points first, so esbuild can tree-shake the AWS SDK and the rest.
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    // Stack traces mapped to our sources when an error is formatted, not at every cold start
+    // as `--enable-source-maps` would (shared/lambda/mapped-stacks.ts); injected, so it runs first.
+    inject: [resolve(root, 'shared/lambda/mapped-stacks.ts')],
+    define: { ...CHUNK_DEFINES },
+    // Smaller or lighter stand-ins for some modules (BUNDLE_ALIASES says why, for each).
+    alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, resolve(root, to)])),
+    // A synth says nothing unless something is wrong.
+    logLevel: 'warning',
+  };
+  // Which of our modules are imported only dynamically (an area's routes, the kinds of token):
+  // those not in the entry's static closure.
+  const graph = await build({ ...options, outdir, write: false, metafile: true, logLevel: 'silent' });
+  const inputs = graph.metafile?.inputs ?? {};
+  const closure = new Set([relative(root, entry)]);
+  for (const file of closure) {
+    for (const { kind, path } of inputs[file]?.imports ?? []) if (kind === 'import-statement') closure.add(path);
+  }
+  const lazy = new Set();
+  for (const input of Object.values(inputs)) {
+    for (const { kind, path, external } of input.imports) {
+      if (kind === 'dynamic-import' && !external && !path.includes('node_modules/') && !closure.has(path)) {
+        lazy.add(resolve(root, path));
+      }
+    }
+  }
+  // esbuild puts code in one file per set of entry points (the bundle's and each dynamic
+  // import's) that reach it, so what a cold start loads came out in up to a dozen files, each
+  // costing Node.js's ESM loader more than its bytes do. A module imported lazily also imports
+  // the function's entry, which it runs after anyway (never one the entry imports itself: a
+  // cycle would change the order modules run in): then the modules of the cold start are
+  // reached by the same entry points, and are one file beside index.mjs.
+  /** @type {import('esbuild').Plugin} */
+  const lazyModulesFollowTheEntry = {
+    name: 'lazy-modules-follow-the-entry',
+    setup(plugin) {
+      plugin.onLoad({ filter: /\.ts$/ }, (args) =>
+        lazy.has(args.path)
+          ? { contents: `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(entry)};\n`, loader: 'ts' }
+          : undefined,
+      );
+    },
+  };
+  await build({ ...options, outdir, plugins: [lazyModulesFollowTheEntry] });
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [root, entry, outdir] = process.argv.slice(2);
+  if (!root || !entry || !outdir) throw new Error('usage: node scripts/bundle-function.mjs <root> <entry> <outdir>');
+  await bundleFunction(resolve(root), resolve(root, entry), resolve(outdir));
+}
