@@ -22,6 +22,7 @@ import type { Deps } from '../runtime.js';
 import { readKnap } from './knap-lifecycle.js';
 import type { Caller } from './request-state.js';
 import { eventsSince, expireIfDue } from './run-events.js';
+import { nextRunSignal } from './run-signals.js';
 
 export interface StreamSettings {
   /** The longest a stream waits for something new (the contract's 10 s). */
@@ -121,8 +122,6 @@ export type StreamAnswer = { kind: 'events'; events: RunEvent[]; terminal: boole
  */
 export const STOP_BEFORE_ANSWER_MS = 1_500;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * The events after `after`, waiting for one when there is none yet (see the header). Reads
  * while waiting: one Query each `pollMs` (2 a second by default), each of at most one item
@@ -154,7 +153,8 @@ export const streamRunEvents = async (
   }
   try {
     while (Date.now() + settings.pollMs < stopAt) {
-      await sleep(settings.pollMs);
+      // The next poll, or sooner when this process stored an event of the run (npm start).
+      await nextRunSignal(runId, settings.pollMs);
       const next = await eventsSince(deps, stored, after);
       if (next.events.length > 0 || next.terminal) return { kind: 'events', events: next.events, terminal: next.terminal };
     }
