@@ -24,6 +24,9 @@
  * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
+ * After the token bench, the latency from a run's report to a waiting stream and the reads of
+ * a waiting stream, under `npm start` (bench/run-stream.ts; `--stream-reports N`, default 200;
+ * `--run-stream` runs only that, `--skip-run-stream` leaves it out).
  */
 import '../local/quiet-sdk-warning.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +46,7 @@ import { startStackProcess, tokenForm } from './local-server.js';
 import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 import { runRouteBench } from './routes.js';
+import { printStreamBench, runStreamBench, type StreamBenchReport } from './run-stream.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +73,10 @@ const { values } = parseArgs({
     route: { type: 'string' },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
+    /** Only the report-to-stream bench (bench/run-stream.ts). */
+    'run-stream': { type: 'boolean', default: false },
+    'skip-run-stream': { type: 'boolean', default: false },
+    'stream-reports': { type: 'string', default: '200' },
   },
 });
 // The route bench takes many short rounds: its ratios are within a few percent of 1.2, and a
@@ -87,6 +95,23 @@ const peerVersion = (
 const only = values.route?.split(',') as FloorRoute[] | undefined;
 const unknownRoute = only?.find((name) => !(name in FLOOR_ROUTES));
 if (unknownRoute !== undefined) throw new Error(`--route: ${Object.keys(FLOOR_ROUTES).join(', ')}, not "${unknownRoute}"`);
+
+const streamReports = Number(values['stream-reports']);
+if (!Number.isInteger(streamReports) || streamReports < 1) throw new Error('--stream-reports: a whole number of reports');
+
+if (values['run-stream']) {
+  const report = await runStreamBench({ reports: streamReports });
+  console.log(`\n$ ${command}`);
+  printStreamBench(report);
+  const out = values.out ?? 'bench/results.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ when: new Date().toISOString(), command, machine: { cpus: cpus().length, node: process.version }, report_to_stream: report }, null, 2)}\n`,
+  );
+  console.log(`Written to ${out}`);
+  process.exit(0);
+}
 
 if (values.handlers) {
   await runHandlerBench({ rounds, requests: Number(values.requests), only }, command);
@@ -363,6 +388,12 @@ try {
     }
   }
 
+  // Its own npm start, on the same dynalite, through a proxy that counts its calls.
+  let reportToStream: StreamBenchReport | undefined;
+  if (!values['skip-run-stream'] && !values['token-only']) {
+    reportToStream = await runStreamBench({ reports: streamReports, dynamodbEndpoint: dynalite.endpoint });
+  }
+
   const bundles = values['skip-bundles'] ? [] : await measureBundles();
   const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version };
   const report = {
@@ -373,6 +404,7 @@ try {
     idle_cpu: idle,
     token_grant: grant,
     scenarios,
+    report_to_stream: reportToStream,
     bundles,
   };
 
@@ -418,6 +450,7 @@ try {
     console.log('\nThe project on its other routes (medians over the rounds):');
     console.table(scenarios);
   }
+  if (reportToStream) printStreamBench(reportToStream);
   if (bundles.length > 0) console.table(bundles);
   const out = values.out ?? 'bench/results.json';
   mkdirSync(dirname(out), { recursive: true });

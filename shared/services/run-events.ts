@@ -27,6 +27,7 @@ import { toJson } from '../domain/storable-json.js';
 import { ApiError, bearerChallenge } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { bearerToken } from './bearer-token.js';
+import { signalRunEvent } from './run-signals.js';
 
 /**
  * Writers racing for one run's next id try this often before giving up (a 503: retry). A
@@ -58,6 +59,7 @@ export const appendRunEvent = async (
     }
     const stored = { ...event, id: next.lastId } as RunEvent;
     if (await deps.repo.putRunEvent(runId, stored, next, epochSeconds(now) + RUN_RETENTION_SECONDS)) {
+      signalRunEvent(runId);
       if (next.outcome !== head.outcome) await writeOutcome(deps, runId, stored, next);
       return { event: stored, state: next };
     }

@@ -22,6 +22,7 @@ import type { Deps } from '../runtime.js';
 import { readKnap } from './knap-lifecycle.js';
 import type { Caller } from './request-state.js';
 import { eventsSince, expireIfDue } from './run-events.js';
+import { nextRunSignal } from './run-signals.js';
 
 export interface StreamSettings {
   /** The longest a stream waits for something new (the contract's 10 s). */
@@ -112,7 +113,14 @@ export const lastEventIdOf = (header: string | undefined): number => {
 /** What one stream answer says: the events to send, or nothing new (`events` empty), or the end already sent (`ended`). */
 export type StreamAnswer = { kind: 'events'; events: RunEvent[]; terminal: boolean } | { kind: 'ended' };
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * How long before `answerBy` a wait stops. `answerBy` is 250 ms before the function's end, and
+ * a request's DynamoDB calls must be done 1 s before it (shared/http/api-handler.ts): a read
+ * begun in the last 750 ms before `answerBy` would fail as DynamoDB unavailable (a 503) and
+ * keep the slot until its lease ends. Stopping 1.5 s before leaves the last read and the
+ * release 750 ms. With the 10 s function timeout a wait so ends about 8 s after the request.
+ */
+export const STOP_BEFORE_ANSWER_MS = 1_500;
 
 /**
  * The events after `after`, waiting for one when there is none yet (see the header). Reads
@@ -132,8 +140,9 @@ export const streamRunEvents = async (
   const first = await eventsSince(deps, stored, after);
   if (first.events.length > 0) return { kind: 'events', events: first.events, terminal: first.terminal };
   if (first.terminal) return { kind: 'ended' };
-  // Nothing new: wait, if the client has a slot, never past a quarter second before the answer is due.
-  const stopAt = Math.min(Date.now() + settings.waitMs, answerBy - 500);
+  // Nothing new: wait, if the client has a slot, and stop early enough for the last read and
+  // the slot's release to end before the request's DynamoDB deadline (STOP_BEFORE_ANSWER_MS).
+  const stopAt = Math.min(Date.now() + settings.waitMs, answerBy - STOP_BEFORE_ANSWER_MS);
   const leaseNow = deps.clock.now().getTime();
   const leaseUntil = leaseNow + settings.waitMs + 5_000;
   const slot = await deps.repo.claimStreamSlot(watcher.slotOwner, settings.slots, leaseNow, leaseUntil);
@@ -144,7 +153,8 @@ export const streamRunEvents = async (
   }
   try {
     while (Date.now() + settings.pollMs < stopAt) {
-      await sleep(settings.pollMs);
+      // The next poll, or sooner when this process stored an event of the run (npm start).
+      await nextRunSignal(runId, settings.pollMs);
       const next = await eventsSince(deps, stored, after);
       if (next.events.length > 0 || next.terminal) return { kind: 'events', events: next.events, terminal: next.terminal };
     }

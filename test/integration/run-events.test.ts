@@ -6,13 +6,15 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sealReportToken } from '../../shared/domain/report-tokens.js';
 import { MAX_REPORTS_PER_RUN, MAX_REPORTS_PER_WINDOW } from '../../shared/domain/run-events.js';
+import type { StoredRun } from '../../shared/domain/runs.js';
 import { ApiError } from '../../shared/errors.js';
 import { appendRunEvent, authenticateReport, eventsSince, reportRun } from '../../shared/services/run-events.js';
+import { type RunWatcher, streamRunEvents } from '../../shared/services/run-watch.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
 import { runToItem } from '../../shared/store/items.js';
 import { key } from '../../shared/store/keys.js';
 import { FakeClock } from '../support/clock.js';
-import { putPendingRun, putTestKnap } from '../support/deliveries.js';
+import { putPendingRun, putTestKnap, waitFor } from '../support/deliveries.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
@@ -23,6 +25,11 @@ beforeAll(async () => {
 afterAll(() => table.close());
 
 const deps = () => table.deps(clock);
+const isoNow = () =>
+  clock
+    .now()
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 const newRun = async () => {
   const knap = await putTestKnap(deps().repo);
   return putPendingRun(deps().repo, knap.uuid);
@@ -153,3 +160,22 @@ test('runs stored by earlier versions read with null input and outcome, and a ru
     lastId: 1,
   });
 });
+
+test('a waiting stream wakes when this process stores an event of its run, not at its next read', async () => {
+  const run = await newRun();
+  const watcher: RunWatcher = {
+    readRun: async (d, runId) => (await d.repo.getRun(runId)) as StoredRun,
+    slotOwner: 'wake-test',
+    slotHolder: 'test',
+  };
+  // One read at the start, the next 15 s later: only the signal can answer sooner.
+  const settings = { waitMs: 20_000, pollMs: 15_000, retryMs: 1_000, slots: 2 };
+  const waiting = streamRunEvents(deps(), watcher, run.run_id, 1, Date.now() + 60_000, settings);
+  await waitFor('the stream to wait', async () => ((await table.item(key.streamSlots('wake-test')))?.s0 ? true : undefined));
+  const reported = await appendRunEvent(deps(), run.run_id, { type: 'progress', at: isoNow(), message: 'now' });
+  const since = Date.now();
+  const answer = await waiting;
+  expect(answer).toEqual({ kind: 'events', terminal: false, events: [expect.objectContaining({ id: 2, type: 'progress' })] });
+  expect(typeof reported === 'string' ? reported : reported.event.id).toBe(2);
+  expect(Date.now() - since).toBeLessThan(settings.pollMs - 1_000);
+}, 30_000);

@@ -38,6 +38,8 @@ export interface TestApiOptions {
   admins?: boolean;
   /** Answer every request with X-DynamoDB-Round-Trips: the calls made on its behalf alone. */
   countRoundTrips?: boolean;
+  /** The functions' timeout (deployed and by default 10 s). */
+  lambdaTimeoutMs?: number;
 }
 
 /** The local API over a fresh table, its handlers built with a clock the test moves. */
@@ -50,6 +52,7 @@ export const startTestApi = async (options: TestApiOptions = {}): Promise<TestAp
   const api = await startApiServer({
     deps,
     countRoundTrips: options.countRoundTrips,
+    lambdaTimeoutMs: options.lambdaTimeoutMs,
     mount: options.admins
       ? (url) => {
           const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps, redirectUris: [`${url}/console`] });
