@@ -16,6 +16,8 @@ export interface AdminIssuerEnvironment {
   ADMIN_ISSUER: string;
   ADMIN_AUDIENCE: string;
   ADMIN_ORG_CLAIM: string;
+  /** With adminIssuer and adminAccessTokenMark only: what marks that issuer's access tokens. */
+  ADMIN_ACCESS_TOKEN_MARK?: string;
 }
 
 /** Short-lived admin access tokens, renewed without a password while the session lasts (docs/admins.md). */
@@ -112,6 +114,7 @@ export class KnapAdminIdentity extends Construct {
         ADMIN_ISSUER: settings.adminIssuer,
         ADMIN_AUDIENCE: settings.adminAudience,
         ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'org',
+        ...(settings.adminAccessTokenMark ? { ADMIN_ACCESS_TOKEN_MARK: settings.adminAccessTokenMark } : {}),
       };
       this.consoleEnvironment = {
         ADMIN_ISSUER: settings.adminIssuer,

@@ -86,6 +86,11 @@ export interface KnapSettings {
   readonly adminMfa: 'off' | 'optional' | 'required';
   /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
   readonly adminConsoleClientId: string | null;
+  /**
+   * With adminIssuer: what marks that issuer's access tokens, so an ID token is never taken for
+   * one: `typ:<type>`, `claim:<name>` or `claim:<name>=<value>`; by default `typ:at+jwt` (RFC 9068).
+   */
+  readonly adminAccessTokenMark: string | null;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -166,6 +171,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminOrgClaim: null,
   adminMfa: 'optional',
   adminConsoleClientId: null,
+  adminAccessTokenMark: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -200,6 +206,7 @@ export const CONTEXT_KEYS = {
   adminOrgClaim: 'adminOrgClaim',
   adminMfa: 'adminMfa',
   adminConsoleClientId: 'adminConsoleClientId',
+  adminAccessTokenMark: 'adminAccessTokenMark',
   /** The stateful stack's name; by default the stack name with `Api` turned into `Data` (`KnapData`). */
   dataStackName: 'dataStackName',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
@@ -478,6 +485,15 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       CONTEXT_KEYS.adminConsoleClientId,
       claimValue(CONTEXT_KEYS.adminConsoleClientId),
       DEFAULT_SETTINGS.adminConsoleClientId,
+    ),
+    adminAccessTokenMark: pick(
+      CONTEXT_KEYS.adminAccessTokenMark,
+      matching(
+        CONTEXT_KEYS.adminAccessTokenMark,
+        /^(typ:[\x21-\x7e]{1,100}|claim:[\x21-\x3c\x3e-\x7e]{1,100}(=[\x21-\x7e]{1,100})?)$/,
+        'typ:<type>, claim:<name> or claim:<name>=<value>',
+      ),
+      DEFAULT_SETTINGS.adminAccessTokenMark,
     ),
   };
   checkConsistent(settings);
