@@ -2,6 +2,7 @@ import type { Node } from 'constructs';
 import { jobs } from '../functions/jobs.js';
 import { FUNCTIONS, routes } from '../functions/routes.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
+import { MAX_ADMIN_RATE_LIMIT } from '../shared/domain/rate-limit.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -91,6 +92,8 @@ export interface KnapSettings {
    * one: `typ:<type>`, `claim:<name>` or `claim:<name>=<value>`; by default `typ:at+jwt` (RFC 9068).
    */
   readonly adminAccessTokenMark: string | null;
+  /** ADMIN_RATE_LIMIT: requests per minute each organization admin may make of the admin API; null: 120. */
+  readonly adminRateLimit: number | null;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -172,6 +175,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminMfa: 'optional',
   adminConsoleClientId: null,
   adminAccessTokenMark: null,
+  adminRateLimit: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -207,6 +211,7 @@ export const CONTEXT_KEYS = {
   adminMfa: 'adminMfa',
   adminConsoleClientId: 'adminConsoleClientId',
   adminAccessTokenMark: 'adminAccessTokenMark',
+  adminRateLimit: 'adminRateLimit',
   /** The stateful stack's name; by default the stack name with `Api` turned into `Data` (`KnapData`). */
   dataStackName: 'dataStackName',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
@@ -494,6 +499,11 @@ export const settingsFromContext = (node: Node): KnapSettings => {
         'typ:<type>, claim:<name> or claim:<name>=<value>',
       ),
       DEFAULT_SETTINGS.adminAccessTokenMark,
+    ),
+    adminRateLimit: pick(
+      CONTEXT_KEYS.adminRateLimit,
+      (value) => integer(CONTEXT_KEYS.adminRateLimit, value, 1, MAX_ADMIN_RATE_LIMIT),
+      DEFAULT_SETTINGS.adminRateLimit,
     ),
   };
   checkConsistent(settings);

@@ -237,6 +237,8 @@ export interface Repository {
   putNewAdmin(admin: AdminAccount): Promise<boolean>;
   getAdmin(email: string): Promise<AdminAccount | null>;
   putAuditEvent(event: AuditEvent): Promise<void>;
+  /** Counts one admin-API request of an admin in a minute, only below its limit (see AdminMeterInput). */
+  meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult>;
   /** An organization's audit events, newest first. */
   listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage>;
 
@@ -252,4 +254,21 @@ export class InvalidCursorError extends Error {
     super('Invalid cursor');
     this.name = 'InvalidCursorError';
   }
+}
+
+/** One admin-API request to count: the admin (organization and subject), the minute, the limit. */
+export interface AdminMeterInput {
+  orgName: string;
+  subject: string;
+  /** The minute's start, epoch seconds. */
+  window: number;
+  limit: number;
+  /** This request's write token: a retry of the same write is not counted twice. */
+  writeToken: string;
+}
+
+/** Whether the request was counted (by this write or its own earlier try), and the count it saw. */
+export interface AdminMeterResult {
+  counted: boolean;
+  count: number;
 }

@@ -22,6 +22,7 @@
  * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
+ * | admin meter | `ADMINRATE#<org>#<sub>` | `<window>`    | - (an admin's admin-API requests per minute; TTL)                  |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
@@ -82,6 +83,10 @@ export const key = {
   reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),
   streamSlots: (clientId: string) => ({ pk: `STREAMS#${clientId}`, sk: 'STREAMS' }),
   admin: (email: string) => ({ pk: `ADMIN#${email}`, sk: 'ADMIN' }),
+  adminMeter: (orgName: string, subject: string, window: number) => ({
+    pk: `ADMINRATE#${orgName}#${subject}`,
+    sk: String(window),
+  }),
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,

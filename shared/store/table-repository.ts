@@ -13,6 +13,8 @@ import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import type {
+  AdminMeterInput,
+  AdminMeterResult,
   ClientChanges,
   CountRequestInput,
   CountRequestResult,
@@ -279,6 +281,10 @@ export class TableRepository implements Repository {
 
   putAuditEvent(event: AuditEvent): Promise<void> {
     return this.store('admins').putAuditEvent(event);
+  }
+
+  meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult> {
+    return this.store('admins').meterAdminRequest(input);
   }
 
   listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {

@@ -55,6 +55,7 @@ describe('settings from context (cdk.json or -c)', () => {
       adminMfa: 'optional',
       adminConsoleClientId: null,
       adminAccessTokenMark: null,
+      adminRateLimit: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
   });
@@ -184,6 +185,7 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ adminAudience: 'api://knap' }, /go together/],
     [{ adminMfa: 'sometimes' }, /adminMfa/],
     [{ adminAccessTokenMark: 'at+jwt' }, /adminAccessTokenMark/],
+    [{ adminRateLimit: '0' }, /adminRateLimit/],
     [{ freshDeployment: 'yes' }, /freshDeployment/],
     [{ tokenKeysSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:keys' }, /tokenKeysSecretArn/],
     [{ reservedConcurrency: 'list-knaps=1' }, /reservedConcurrency/],

@@ -106,3 +106,50 @@ test("an outside issuer's access tokens are those its mark setting names (by def
   expect(() => adminTokenVerifier({ ...settings, accessTokenMark: 'nonsense' })).toThrow(/ADMIN_ACCESS_TOKEN_MARK/);
   await expect(adminTokenVerifier(settings)(idToken)).rejects.toThrow(AdminTokenError);
 });
+
+describe('the per-admin rate limit', () => {
+  afterEach(() => {
+    api.deps.adminRateLimit = undefined;
+  });
+
+  test('120 a minute by default; then 429 {"detail"} with Retry-After until the next minute, other admins unaffected', async () => {
+    const ada = await api.adminToken('acme', 'ada@acme.example');
+    const bob = await api.adminToken('acme', 'bob@acme.example');
+    // The start of a minute on the test's clock: every request below falls in it.
+    api.clock.set('2026-11-23T11:00:00Z');
+    const answers = await Promise.all(Array.from({ length: 125 }, () => listClients(ada)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+    const refused = answers.find((answer) => answer.status === 429) as Response;
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('ratelimit-limit')).toBe('120');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await refused.json()).toEqual({ detail: 'Rate limit exceeded: 120 requests per minute. Retry in 60 s.' });
+    expect((await listClients(bob)).status).toBe(200);
+    api.clock.set('2026-11-23T11:00:45Z');
+    const later = await listClients(ada);
+    expect(later.status).toBe(429);
+    expect(later.headers.get('retry-after')).toBe('15');
+    api.clock.set('2026-11-23T11:01:00Z');
+    const next = await listClients(ada);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('ratelimit-remaining')).toBe('119');
+  });
+
+  test('the limit is a setting (ADMIN_RATE_LIMIT), and a refused request changes nothing', async () => {
+    const ada = await api.adminToken('acme', 'ada@acme.example');
+    api.deps.adminRateLimit = 2;
+    api.clock.set('2026-11-23T12:00:00Z');
+    expect((await listClients(ada)).status).toBe(200);
+    expect((await listClients(ada)).status).toBe(200);
+    const create = await fetch(`${api.url}/api/admin/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'refused' }),
+    });
+    expect(create.status).toBe(429);
+    expect(create.headers.get('retry-after')).toBe('60');
+    expect((await api.deps.repo.listClientsByOrg('acme')).map((client) => client.name)).not.toContain('refused');
+  });
+});
