@@ -94,8 +94,8 @@ export class TableRepository implements Repository {
     return store;
   }
 
-  putNewClient(client: ApiClient): Promise<void> {
-    return this.store('clients').putNewClient(client);
+  putNewClient(client: ApiClient, writeToken?: string): Promise<void> {
+    return this.store('clients').putNewClient(client, writeToken);
   }
 
   getClient(clientId: string): Promise<ApiClient | null> {
@@ -259,8 +259,8 @@ export class TableRepository implements Repository {
     return this.store('runs').backfillOrgRunsIndex();
   }
 
-  putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
-    return this.store('webhooks').putWebhookEndpoint(endpoint);
+  putWebhookEndpoint(endpoint: WebhookEndpoint, writeToken?: string): Promise<void> {
+    return this.store('webhooks').putWebhookEndpoint(endpoint, writeToken);
   }
 
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
