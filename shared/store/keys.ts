@@ -62,6 +62,9 @@
  *   after it (terminal, reports so far, outcome, report rate), so that read is all a writer needs.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
+ * - Writes the SDK may send twice (a lost answer) carry a write token, `wt`, in the item they
+ *   write: client and webhook creation, the client's metering write, the admin meter. The retry
+ *   that finds its own token is taken as applied (shared/domain/credentials.ts, newWriteToken).
  */
 import { DUE_SHARDS } from '../domain/runs.js';
 import type { CursorShape } from './cursor.js';
