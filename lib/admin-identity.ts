@@ -16,7 +16,14 @@ export interface AdminIssuerEnvironment {
   ADMIN_ISSUER: string;
   ADMIN_AUDIENCE: string;
   ADMIN_ORG_CLAIM: string;
+  /** With adminIssuer and adminAccessTokenMark only: what marks that issuer's access tokens. */
+  ADMIN_ACCESS_TOKEN_MARK?: string;
+  /** With adminRateLimit only: requests per minute per admin (120 without). */
+  ADMIN_RATE_LIMIT?: string;
 }
+
+const adminRateLimitEnvironment = (settings: KnapSettings): { ADMIN_RATE_LIMIT?: string } =>
+  settings.adminRateLimit === null ? {} : { ADMIN_RATE_LIMIT: String(settings.adminRateLimit) };
 
 /** Short-lived admin access tokens, renewed without a password while the session lasts (docs/admins.md). */
 export const ADMIN_ACCESS_TOKEN_MINUTES = 15;
@@ -112,6 +119,8 @@ export class KnapAdminIdentity extends Construct {
         ADMIN_ISSUER: settings.adminIssuer,
         ADMIN_AUDIENCE: settings.adminAudience,
         ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'org',
+        ...(settings.adminAccessTokenMark ? { ADMIN_ACCESS_TOKEN_MARK: settings.adminAccessTokenMark } : {}),
+        ...adminRateLimitEnvironment(settings),
       };
       this.consoleEnvironment = {
         ADMIN_ISSUER: settings.adminIssuer,
@@ -153,6 +162,7 @@ export class KnapAdminIdentity extends Construct {
       ADMIN_ISSUER: `https://cognito-idp.${stack.region}.amazonaws.com/${pool.userPool.userPoolId}`,
       ADMIN_AUDIENCE: consoleClient.userPoolClientId,
       ADMIN_ORG_CLAIM: settings.adminOrgClaim ?? 'cognito:groups',
+      ...adminRateLimitEnvironment(settings),
     };
     // Cognito's discovery document names no end-session endpoint: its own /logout ends the session.
     this.consoleEnvironment = {

@@ -2,6 +2,7 @@ import type { Node } from 'constructs';
 import { jobs } from '../functions/jobs.js';
 import { FUNCTIONS, routes } from '../functions/routes.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
+import { MAX_ADMIN_RATE_LIMIT } from '../shared/domain/rate-limit.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -86,6 +87,13 @@ export interface KnapSettings {
   readonly adminMfa: 'off' | 'optional' | 'required';
   /** With adminIssuer: the console's client id at that issuer (a public client, PKCE); by default adminAudience. */
   readonly adminConsoleClientId: string | null;
+  /**
+   * With adminIssuer: what marks that issuer's access tokens, so an ID token is never taken for
+   * one: `typ:<type>`, `claim:<name>` or `claim:<name>=<value>`; by default `typ:at+jwt` (RFC 9068).
+   */
+  readonly adminAccessTokenMark: string | null;
+  /** ADMIN_RATE_LIMIT: requests per minute each organization admin may make of the admin API; null: 120. */
+  readonly adminRateLimit: number | null;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -166,6 +174,8 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminOrgClaim: null,
   adminMfa: 'optional',
   adminConsoleClientId: null,
+  adminAccessTokenMark: null,
+  adminRateLimit: null,
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -200,6 +210,8 @@ export const CONTEXT_KEYS = {
   adminOrgClaim: 'adminOrgClaim',
   adminMfa: 'adminMfa',
   adminConsoleClientId: 'adminConsoleClientId',
+  adminAccessTokenMark: 'adminAccessTokenMark',
+  adminRateLimit: 'adminRateLimit',
   /** The stateful stack's name; by default the stack name with `Api` turned into `Data` (`KnapData`). */
   dataStackName: 'dataStackName',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
@@ -478,6 +490,20 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       CONTEXT_KEYS.adminConsoleClientId,
       claimValue(CONTEXT_KEYS.adminConsoleClientId),
       DEFAULT_SETTINGS.adminConsoleClientId,
+    ),
+    adminAccessTokenMark: pick(
+      CONTEXT_KEYS.adminAccessTokenMark,
+      matching(
+        CONTEXT_KEYS.adminAccessTokenMark,
+        /^(typ:[\x21-\x7e]{1,100}|claim:[\x21-\x3c\x3e-\x7e]{1,100}(=[\x21-\x7e]{1,100})?)$/,
+        'typ:<type>, claim:<name> or claim:<name>=<value>',
+      ),
+      DEFAULT_SETTINGS.adminAccessTokenMark,
+    ),
+    adminRateLimit: pick(
+      CONTEXT_KEYS.adminRateLimit,
+      (value) => integer(CONTEXT_KEYS.adminRateLimit, value, 1, MAX_ADMIN_RATE_LIMIT),
+      DEFAULT_SETTINGS.adminRateLimit,
     ),
   };
   checkConsistent(settings);

@@ -13,6 +13,7 @@ import type { KnapSettings } from './config.js';
 import { KnapFunction } from './knap-function.js';
 import {
   ADMIN_AUDIT,
+  ADMIN_AUTH,
   actionsOf,
   BEARER_AUTH,
   CLIENT_AUTH,
@@ -72,8 +73,9 @@ const {
  *   names of those that run (BatchGetItem KNAP#), one conditional PutItem per run, GetItem for a
  *   run that exists; then the delivery queue.
  * - every /api/admin route (shared/services/org-*.ts): the admin's JWT is verified in the
- *   function (JWKS over HTTPS), no table read; the admin is not metered (the stage throttles
- *   admin routes) and reads no token keys. Every change is then audited: one PutItem in the
+ *   function (JWKS over HTTPS), no table read; then the admin's request is counted (ADMIN_AUTH:
+ *   conditional UpdateItem ADMINRATE#, per admin per minute; the stage throttles admin routes
+ *   too); it reads no token keys. Every change is then audited: one PutItem in the
  *   organization's audit partition (ADMIN_AUDIT: `ORG#*#AUDIT` only, never a Knap's `ORG#`).
  * - admin-list-clients: the organization's clients (Query on gsi3, keys only, then
  *   BatchGetItem CLIENT#). admin-create-client: the client (conditional PutItem CLIENT#).
@@ -149,36 +151,36 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:Query': ['gsi3'],
     'dynamodb:BatchGetItem': [KNAP],
   }),
-  'admin-list-clients': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] },
-  'admin-create-client': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),
-  'admin-regenerate-secret': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
-  'admin-update-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
-  'admin-revoke-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
-  'admin-list-webhooks': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] },
-  'admin-add-webhook': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
-  'admin-remove-webhook': combine(ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),
-  'admin-list-runs': { 'dynamodb:Query': ['gsi1', 'gsi2'] },
-  'admin-get-run': {
+  'admin-list-clients': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] }),
+  'admin-create-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),
+  'admin-regenerate-secret': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-update-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-revoke-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-list-webhooks': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] }),
+  'admin-add-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
+  'admin-remove-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),
+  'admin-list-runs': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
+  'admin-get-run': combine(ADMIN_AUTH, {
     'dynamodb:GetItem': [RUN],
     'dynamodb:Query': [KEY_PARTITION.runEvents],
     'dynamodb:PutItem': [RUN_EVENT],
     'dynamodb:UpdateItem': [RUN],
-  },
-  'admin-list-run-events': {
+  }),
+  'admin-list-run-events': combine(ADMIN_AUTH, {
     'dynamodb:GetItem': [RUN],
     'dynamodb:Query': [KEY_PARTITION.runEvents],
     'dynamodb:PutItem': [RUN_EVENT],
     'dynamodb:UpdateItem': [RUN, STREAM_SLOTS],
-  },
-  'admin-redeliver-run': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
-  'admin-audit-events': { 'dynamodb:Query': [KEY_PARTITION.audit] },
+  }),
+  'admin-redeliver-run': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
+  'admin-audit-events': combine(ADMIN_AUTH, { 'dynamodb:Query': [KEY_PARTITION.audit] }),
   openapi: {},
   docs: {},
   'docs-asset': {},
   console: {},
 };
 
-/** The organization admins' API: JWT-authenticated, not metered, throttled by the stage (adminThrottle). */
+/** The organization admins' API: JWT-authenticated, metered per admin (ADMIN_AUTH), throttled by the stage (adminThrottle). */
 export const ADMIN_PATH_PREFIX = '/api/admin/';
 
 export const isAdminRoute = (route: Pick<RouteDefinition, 'path'>): boolean => route.path.startsWith(ADMIN_PATH_PREFIX);

@@ -20,6 +20,7 @@ export const KEY_PREFIX = {
   runEvent: prefixOf(key.runEvent('id', 1).pk),
   reportMeter: prefixOf(key.reportMeter('org', 0).pk),
   streamSlots: prefixOf(key.streamSlots('id').pk),
+  adminMeter: prefixOf(key.adminMeter('org', 'sub', 0).pk),
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 
@@ -123,6 +124,15 @@ export const CLIENT_AUTH: TableAccess = {
  * Every admin change is audited after it is made: one PutItem in the organization's audit
  * partition (`ORG#<org>#AUDIT`), never anywhere else under `ORG#`.
  */
+/**
+ * Every admin route counts the admin's request first: one conditional UpdateItem on the
+ * admin's item of the minute (GetItem only where a failed condition does not return the item).
+ */
+export const ADMIN_AUTH: TableAccess = {
+  'dynamodb:UpdateItem': [KEY_PREFIX.adminMeter],
+  'dynamodb:GetItem': [KEY_PREFIX.adminMeter],
+};
+
 export const ADMIN_AUDIT: TableAccess = {
   'dynamodb:PutItem': [KEY_PARTITION.audit],
 };

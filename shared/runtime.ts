@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { AdminTokenVerifier } from './auth/admin-tokens.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import { DEFAULT_ADMIN_RATE_LIMIT, MAX_ADMIN_RATE_LIMIT } from './domain/rate-limit.js';
 import type { Repository } from './domain/repository.js';
 import type { RequestScope } from './domain/request-scope.js';
 import { type TokenKeyring, unavailableKeyring } from './domain/sealed-tokens.js';
@@ -49,6 +50,8 @@ export interface Deps {
   storedTokensUntil?: number;
   /** Verifies organization admins' access tokens (the admin functions only); absent, admin routes answer 503. */
   adminTokens?: AdminTokenVerifier;
+  /** Requests per minute each admin may make of the admin API (ADMIN_RATE_LIMIT); 120 when absent. */
+  adminRateLimit?: number;
 }
 
 /**
@@ -87,6 +90,12 @@ const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQue
 export const defaultRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
   const limit = Number(env.DEFAULT_RATE_LIMIT);
   return Number.isInteger(limit) && limit >= 1 && limit <= MAX_RATE_LIMIT ? limit : DEFAULT_RATE_LIMIT;
+};
+
+/** ADMIN_RATE_LIMIT: requests per minute per organization admin (1-10,000; 120 when unset or unreadable). */
+export const adminRateLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): number => {
+  const limit = Number(env.ADMIN_RATE_LIMIT);
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_ADMIN_RATE_LIMIT ? limit : DEFAULT_ADMIN_RATE_LIMIT;
 };
 
 /**
@@ -128,6 +137,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     log: createLogger(),
     metrics: metricsFromEnv(),
     defaultRateLimit: defaultRateLimitFromEnv(),
+    adminRateLimit: adminRateLimitFromEnv(),
     deliveries: deliveryQueueFromEnv(),
     tokenKeys: NO_TOKEN_KEYS,
     storedTokensUntil: storedTokensUntilFromEnv(),

@@ -5,6 +5,7 @@ import { json } from '../../shared/http/responses.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { listOrgClients } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
@@ -17,5 +18,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { clients: ClientStore };
+export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

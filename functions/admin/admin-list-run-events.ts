@@ -13,6 +13,7 @@ import {
   streamRunEvents,
   streamSettingsFromEnv,
 } from '../../shared/services/run-watch.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
 import { RunEventStore } from '../../shared/store/run-event-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
@@ -38,5 +39,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts). */
-export const stores: StoreClasses = { runs: RunStore, runEvents: RunEventStore };
+export const stores: StoreClasses = { runs: RunStore, runEvents: RunEventStore, admins: AdminStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

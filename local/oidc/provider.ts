@@ -5,7 +5,8 @@
  * which shared/auth/admin-tokens.ts verifies as it verifies Cognito's when deployed.
  *
  * The console is a first-party public client (authorization code + PKCE): no consent screen.
- * Failed sign-ins are throttled per account; sign-ins and failures go to the audit log.
+ * Failed sign-ins are throttled per account, counted before the password hash (SignInThrottle);
+ * sign-ins and failures go to the audit log.
  * Sessions, codes and grants live in memory (memory-adapter.ts): a restart signs admins out,
  * which is fine on a laptop.
  */
@@ -14,7 +15,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { AdminIssuerSettings } from '../../shared/auth/admin-tokens.js';
-import { verifyPassword } from '../../shared/domain/admins.js';
+import { type AdminAccount, verifyPassword } from '../../shared/domain/admins.js';
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
 import { readBody } from '../request-body.js';
@@ -39,6 +40,8 @@ export interface LocalIdentityOptions {
   deps: Deps;
   /** Where the console may be sent back after sign-in and sign-out. */
   redirectUris: string[];
+  /** How a password is checked against its stored hash (tests count the checks); verifyPassword by default. */
+  checkPassword?: (password: string, hash: string) => Promise<boolean>;
 }
 
 export interface LocalIdentity {
@@ -52,33 +55,78 @@ export interface LocalIdentity {
 /** Accounts whose recent failures are kept at most: memory stays bounded whatever addresses are tried. */
 const MAX_THROTTLED_ACCOUNTS = 10_000;
 
-/** Failures per account in the current lockout window; kept in memory, like the sessions. */
+interface AccountAttempts {
+  /** When each failed check of the lockout window ended (epoch ms). */
+  failures: number[];
+  /** Password checks under way. */
+  checking: number;
+}
+
+/**
+ * Password checks per account, counted before the hash is computed: a check takes a slot
+ * first, synchronously (one event-loop turn, so 30 guesses arriving at once see each other's
+ * slots), and at most SIGN_IN_FAILURES_ALLOWED slots are held by checks under way and failures
+ * of the last SIGN_IN_LOCKOUT_SECONDS together. A failed check keeps its slot for the window; a
+ * successful one gives it back (earlier failures still count: a right password now and then
+ * buys a guesser no more tries). Kept in memory, like the sessions: one process serves /oidc.
+ */
 class SignInThrottle {
-  readonly #failures = new Map<string, number[]>();
+  readonly #accounts = new Map<string, AccountAttempts>();
   constructor(private readonly now: () => number) {}
-  private recent(email: string): number[] {
+
+  private attempts(email: string): AccountAttempts | undefined {
+    const attempts = this.#accounts.get(email);
+    if (!attempts) return undefined;
     const since = this.now() - SIGN_IN_LOCKOUT_SECONDS * 1000;
-    const kept = (this.#failures.get(email) ?? []).filter((at) => at > since);
-    if (kept.length === 0) this.#failures.delete(email);
-    else this.#failures.set(email, kept);
-    return kept;
-  }
-  /** Seconds to wait before trying again, or 0. */
-  waitSeconds(email: string): number {
-    const recent = this.recent(email);
-    if (recent.length < SIGN_IN_FAILURES_ALLOWED) return 0;
-    return Math.ceil(((recent[0] as number) + SIGN_IN_LOCKOUT_SECONDS * 1000 - this.now()) / 1000);
-  }
-  failed(email: string): void {
-    if (!this.#failures.has(email) && this.#failures.size >= MAX_THROTTLED_ACCOUNTS) {
-      // Full: first drop what has lapsed; only a flood of fresh failures evicts the oldest account.
-      for (const known of [...this.#failures.keys()]) this.recent(known);
-      if (this.#failures.size >= MAX_THROTTLED_ACCOUNTS) this.#failures.delete(this.#failures.keys().next().value as string);
+    attempts.failures = attempts.failures.filter((at) => at > since);
+    if (attempts.failures.length === 0 && attempts.checking === 0) {
+      this.#accounts.delete(email);
+      return undefined;
     }
-    this.#failures.set(email, [...this.recent(email), this.now()]);
+    return attempts;
   }
-  succeeded(email: string): void {
-    this.#failures.delete(email);
+
+  /** Takes a slot for one password check: 0, or the seconds to wait (nothing taken then). */
+  take(email: string): number {
+    const attempts = this.attempts(email) ?? this.add(email);
+    if (attempts.failures.length + attempts.checking < SIGN_IN_FAILURES_ALLOWED) {
+      attempts.checking += 1;
+      return 0;
+    }
+    // While only checks under way hold the slots, their failures would start the window now.
+    const oldest = attempts.failures[0] ?? this.now();
+    return Math.max(1, Math.ceil((oldest + SIGN_IN_LOCKOUT_SECONDS * 1000 - this.now()) / 1000));
+  }
+
+  private add(email: string): AccountAttempts {
+    if (this.#accounts.size >= MAX_THROTTLED_ACCOUNTS) {
+      // Full: first drop what has lapsed; only a flood of fresh failures evicts the oldest idle account.
+      for (const known of [...this.#accounts.keys()]) this.attempts(known);
+      if (this.#accounts.size >= MAX_THROTTLED_ACCOUNTS) {
+        for (const [known, attempts] of this.#accounts) {
+          if (attempts.checking > 0) continue;
+          this.#accounts.delete(known);
+          break;
+        }
+      }
+    }
+    const attempts: AccountAttempts = { failures: [], checking: 0 };
+    this.#accounts.set(email, attempts);
+    return attempts;
+  }
+
+  /** The check failed: its slot stays taken for the lockout window. */
+  failed(email: string): void {
+    const attempts = this.#accounts.get(email) ?? this.add(email);
+    attempts.checking = Math.max(0, attempts.checking - 1);
+    attempts.failures.push(this.now());
+  }
+
+  /** The check succeeded (or never happened): its slot is free again. */
+  release(email: string): void {
+    const attempts = this.#accounts.get(email);
+    if (attempts) attempts.checking = Math.max(0, attempts.checking - 1);
+    this.attempts(email);
   }
 }
 
@@ -131,6 +179,7 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
   const mount = new URL(options.issuer).pathname.replace(/\/$/, '');
   const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
   const throttle = new SignInThrottle(() => deps.clock.now().getTime());
+  const checkPassword = options.checkPassword ?? verifyPassword;
 
   const accountClaims = async (email: string) => {
     const admin = await deps.repo.getAdmin(email);
@@ -241,14 +290,22 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
     const form = new URLSearchParams(body.toString('utf8'));
     const email = (form.get('email') ?? '').trim().toLowerCase();
     const password = form.get('password') ?? '';
-    const wait = throttle.waitSeconds(email);
+    // The slot is taken before anything is awaited: concurrent guesses cannot all pass.
+    const wait = throttle.take(email);
     if (wait > 0) {
       html(response, 429, loginPage(action, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
       return;
     }
-    const admin = email ? await deps.repo.getAdmin(email) : null;
-    // Unknown accounts cost a hash too, so a wrong address and a wrong password take as long.
-    const valid = await verifyPassword(password, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+    let admin: AdminAccount | null;
+    let valid: boolean;
+    try {
+      admin = email ? await deps.repo.getAdmin(email) : null;
+      // Unknown accounts cost a hash too, so a wrong address and a wrong password take as long.
+      valid = await checkPassword(password, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
+    } catch (error) {
+      throttle.release(email);
+      throw error;
+    }
     const actor = { name: email, sourceIp: request.socket.remoteAddress ?? null };
     if (!admin || !valid) {
       throttle.failed(email);
@@ -256,7 +313,7 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
       html(response, 401, loginPage(action, 'Wrong email or password.', email));
       return;
     }
-    throttle.succeeded(email);
+    throttle.release(email);
     await recordAudit(deps, actor, admin.orgName, 'admin.sign_in', { type: 'admin', id: admin.email });
     await provider.interactionFinished(
       request,

@@ -29,3 +29,10 @@ export const digestsEqual = (a: string, b: string): boolean => {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 };
+
+/**
+ * A write's own token, stored in what it writes: when the SDK sends the write again after an
+ * answer was lost, the write that finds its own token recognizes itself (12 bytes: unique
+ * enough for the seconds a retry takes, small on an item every request rewrites).
+ */
+export const newWriteToken = (): string => randomBytes(12).toString('base64url');

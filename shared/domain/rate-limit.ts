@@ -22,3 +22,8 @@ export const rateState = (limit: number, used: number, window: number, now: Date
   resetSeconds: Math.max(1, window + RATE_WINDOW_SECONDS - Math.floor(now.getTime() / 1000)),
   window,
 });
+
+/** Requests per minute each organization admin may make of the admin API, unless ADMIN_RATE_LIMIT says otherwise. */
+export const DEFAULT_ADMIN_RATE_LIMIT = 120;
+/** The most an admin rate limit setting may say. */
+export const MAX_ADMIN_RATE_LIMIT = 10_000;

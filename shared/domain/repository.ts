@@ -18,6 +18,8 @@ export interface MeteredClient {
   client: ApiClient;
   window: number | null;
   count: number;
+  /** The write token of the last metering write (CountRequestInput.writeToken), if any. */
+  writeToken?: string;
 }
 
 /**
@@ -42,6 +44,11 @@ export interface CountRequestInput {
    * the caller tries again knowing better; the guess keeps the condition free of an OR.
    */
   limit?: 'own' | 'default';
+  /**
+   * This request's token, stored by the write: an SDK retry of a write that was applied (its
+   * answer lost) finds its own token and is taken as applied, not counted again.
+   */
+  writeToken?: string;
 }
 
 export type CountRequestResult = { applied: true; state: MeteredClient } | { applied: false; state: MeteredClient | null };
@@ -80,7 +87,11 @@ export interface Repository {
    * counter. A wrapper of a store (a test's failing one) must wrap what this returns too.
    */
   within?(scope: RequestScope): Repository;
-  putNewClient(client: ApiClient): Promise<void>;
+  /**
+   * Stores a new client; `writeToken` (stored in the item) lets the SDK's retry of this write,
+   * after an answer was lost, find its own item and succeed instead of failing as a duplicate.
+   */
+  putNewClient(client: ApiClient, writeToken?: string): Promise<void>;
   getClient(clientId: string): Promise<ApiClient | null>;
   listClientsByOrg(orgName: string): Promise<ApiClient[]>;
   /**
@@ -237,10 +248,13 @@ export interface Repository {
   putNewAdmin(admin: AdminAccount): Promise<boolean>;
   getAdmin(email: string): Promise<AdminAccount | null>;
   putAuditEvent(event: AuditEvent): Promise<void>;
+  /** Counts one admin-API request of an admin in a minute, only below its limit (see AdminMeterInput). */
+  meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult>;
   /** An organization's audit events, newest first. */
   listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage>;
 
-  putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  /** A new endpoint; `writeToken` as putNewClient's. */
+  putWebhookEndpoint(endpoint: WebhookEndpoint, writeToken?: string): Promise<void>;
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
   /** The endpoint deleted, or null when no endpoint has this id (in `orgName`, when given). */
   deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null>;
@@ -252,4 +266,21 @@ export class InvalidCursorError extends Error {
     super('Invalid cursor');
     this.name = 'InvalidCursorError';
   }
+}
+
+/** One admin-API request to count: the admin (organization and subject), the minute, the limit. */
+export interface AdminMeterInput {
+  orgName: string;
+  subject: string;
+  /** The minute's start, epoch seconds. */
+  window: number;
+  limit: number;
+  /** This request's write token: a retry of the same write is not counted twice. */
+  writeToken: string;
+}
+
+/** Whether the request was counted (by this write or its own earlier try), and the count it saw. */
+export interface AdminMeterResult {
+  counted: boolean;
+  count: number;
 }

@@ -191,7 +191,7 @@ const adminOk = (description: string, schema: string, exampleSet: Record<string,
 const adminErrors = {
   '401': {
     description:
-      "No admin access token, or an expired, tampered or unknown one (another issuer's, or an API client's `knap_at_` token)",
+      "No admin access token, or an expired, tampered or unknown one (another issuer's, an ID token, or an API client's `knap_at_` token)",
     headers: {
       ...noStoreHeaders,
       'WWW-Authenticate': {
@@ -203,7 +203,9 @@ const adminErrors = {
   },
   '429': {
     description:
-      'Over the admin routes\' throttle of the deployed stack (API Gateway answers `{"message": "Too Many Requests"}`); admin routes are not metered by API-client rate limits',
+      'Over the per-admin rate limit (120 requests a minute by default: `{"detail"}` with Retry-After), or over the admin routes\' throttle of the deployed stack (API Gateway answers `{"message": "Too Many Requests"}`); admin routes are not metered by API-client rate limits',
+    headers: { ...noStoreHeaders, 'Retry-After': integerHeader('Seconds to wait'), ...rateLimitHeaders },
+    content: json('Error'),
   },
   '503': adminProblem(
     'Admin sign-in is not configured for this deployment (no admin issuer), or DynamoDB is unavailable or throttling (Retry-After)',

@@ -11,9 +11,9 @@ import {
   UNSHOWABLE_TEXT,
 } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
-import { hashCredential } from '../domain/credentials.js';
+import { hashCredential, newWriteToken } from '../domain/credentials.js';
 import type { Deps } from '../runtime.js';
-import { recordAudit } from './audit-log.js';
+import { auditedCreate, recordAudit } from './audit-log.js';
 
 /** An admin mistake: the CLI prints the message on one line and exits non-zero. */
 export class AdminError extends Error {}
@@ -41,8 +41,9 @@ export const createApiClient = async (deps: Deps, input: NewClientInput, actor: 
     if (UNSHOWABLE_TEXT.test(text)) throw new AdminError(`${field} must not contain control characters or direction overrides`);
   }
   const { client, secret } = createClient(input, deps.clock);
-  await deps.repo.putNewClient(client);
-  await audit(deps, actor, client, 'client.create');
+  await auditedCreate(deps, actor, client.orgName, 'client.create', { type: 'client', id: client.clientId }, () =>
+    deps.repo.putNewClient(client, newWriteToken()),
+  );
   return { ...summarizeClient(client), clientSecret: secret };
 };
 

@@ -1,6 +1,6 @@
 import { type ApiClient, effectiveRateLimit } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
-import { digestsEqual } from '../domain/credentials.js';
+import { digestsEqual, newWriteToken } from '../domain/credentials.js';
 import { type RateState, rateState, windowStart } from '../domain/rate-limit.js';
 import type { MeteredClient, RequestGuard } from '../domain/repository.js';
 import type { Deps } from '../runtime.js';
@@ -91,6 +91,8 @@ const meter = async (deps: Deps, clientId: string, guard: RequestGuard): Promise
   let mode: 'continue' | 'open' = seen?.window === window ? 'continue' : 'open';
   let limit = seen?.limit ?? 'default';
   let last: MeteredClient | null = null;
+  // One per request: the SDK's retry of a write whose answer was lost is then not counted twice.
+  const writeToken = newWriteToken();
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const result = await deps.repo.countRequest({
       clientId,
@@ -100,6 +102,7 @@ const meter = async (deps: Deps, clientId: string, guard: RequestGuard): Promise
       defaultLimit: deps.defaultRateLimit,
       mode,
       limit,
+      writeToken,
     });
     if (result.applied) {
       remember(clientId, window, result.state.client);

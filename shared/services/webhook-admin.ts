@@ -9,11 +9,12 @@
  */
 import { type Actor, CLI_ACTOR } from '../domain/audit.js';
 import { isoSeconds } from '../domain/clock.js';
+import { newWriteToken } from '../domain/credentials.js';
 import { newEndpointId, newWebhookSecret, type WebhookEndpoint } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { checkWebhookUrl, type UrlPolicy } from '../webhooks/urls.js';
 import { AdminError } from './admin-service.js';
-import { recordAudit } from './audit-log.js';
+import { auditedCreate, recordAudit } from './audit-log.js';
 
 /** An endpoint as admins see it: never its secret. */
 export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
@@ -48,8 +49,9 @@ export const addWebhook = async (
     secret: newWebhookSecret(),
     createdAt: isoSeconds(deps.clock.now()),
   };
-  await deps.repo.putWebhookEndpoint(endpoint);
-  await recordAudit(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId });
+  await auditedCreate(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId }, () =>
+    deps.repo.putWebhookEndpoint(endpoint, newWriteToken()),
+  );
   return endpoint;
 };
 

@@ -4,10 +4,12 @@
  * one Query newest first; each expires by TTL after AUDIT_RETENTION_SECONDS.
  */
 
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AdminAccount } from '../domain/admins.js';
 import { AUDIT_RETENTION_SECONDS, type AuditAction, type AuditEvent, type AuditPage } from '../domain/audit.js';
-import type { PageRequest } from '../domain/repository.js';
-import { PutCommand, QueryCommand } from './commands.js';
+import type { AdminMeterInput, AdminMeterResult, PageRequest } from '../domain/repository.js';
+import { PutCommand, QueryCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { auditCursor, key } from './keys.js';
 import type { Item, TableOps } from './table-ops.js';
@@ -67,6 +69,41 @@ export class AdminStore {
 
   async putAuditEvent(event: AuditEvent): Promise<void> {
     await this.table.db.send(new PutCommand({ TableName: this.table.tableName, Item: eventToItem(event) }));
+  }
+
+  /**
+   * One conditional UpdateItem on the admin's item of the minute: counted only below the
+   * limit, and only if the item's last count was not this very write (`wt`, its token). When the
+   * condition fails, the item as it was (from the failure itself, or one GetItem where the
+   * DynamoDB does not send it: dynalite) tells a refusal from the SDK's retry of a write that
+   * was applied but whose answer was lost.
+   */
+  async meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult> {
+    const itemKey = key.adminMeter(input.orgName, input.subject, input.window);
+    try {
+      const result = await this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: itemKey,
+          UpdateExpression: 'ADD #count :one SET wt = :token, expires_at = :expires',
+          ConditionExpression: '(attribute_not_exists(#count) OR #count < :limit) AND NOT wt = :token',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':limit': input.limit,
+            ':token': input.writeToken,
+            ':expires': input.window + 3600,
+          },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { counted: true, count: Number(result.Attributes?.count ?? 1) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const item = error.Item ? unmarshall(error.Item) : await this.table.getItem(itemKey);
+      return { counted: item?.wt === input.writeToken, count: Number(item?.count ?? 0) };
+    }
   }
 
   async listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {

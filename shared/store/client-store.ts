@@ -79,12 +79,18 @@ export class ClientStore {
     return this.table.tableName;
   }
 
-  async putNewClient(client: ApiClient): Promise<void> {
+  /**
+   * New only, or this very write again: the SDK sends a write again when its answer was lost,
+   * and the item its first try stored carries the same token (`wt`), so the retry rewrites
+   * what it wrote instead of failing as a duplicate. Nobody else knows a new client's id yet.
+   */
+  async putNewClient(client: ApiClient, writeToken?: string): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: clientToItem(client),
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Item: writeToken === undefined ? clientToItem(client) : { ...clientToItem(client), wt: writeToken },
+        ConditionExpression: writeToken === undefined ? 'attribute_not_exists(pk)' : 'attribute_not_exists(pk) OR wt = :token',
+        ExpressionAttributeValues: writeToken === undefined ? undefined : { ':token': writeToken },
       }),
     );
   }
@@ -181,16 +187,21 @@ export class ClientStore {
     const values: Item = { ':active': 'active', ':window': input.window, ':one': 1, ':now': input.now };
     if (!open && !ownLimit) values[':defaultLimit'] = input.defaultLimit;
     const guard = addGuard(input.guard, names, values);
+    // A retried write that was applied (its answer lost) fails this, and is recognized below.
+    const token = input.writeToken;
+    if (token !== undefined) values[':token'] = token;
+    const once = token === undefined ? '' : ' AND NOT wt = :token';
+    const stamp = token === undefined ? '' : ', wt = :token';
     try {
       const result = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.client(input.clientId),
           UpdateExpression: open
-            ? 'SET rl_window = :window, rl_count = :one, last_used_at = :now'
-            : 'SET last_used_at = :now ADD rl_count :one',
+            ? `SET rl_window = :window, rl_count = :one, last_used_at = :now${stamp}`
+            : `SET last_used_at = :now${stamp} ADD rl_count :one`,
           // `#status = :active` holds only for an item that exists: no attribute_exists(pk) needed.
-          ConditionExpression: `#status = :active AND ${guard} AND ${windowCondition}`,
+          ConditionExpression: `#status = :active AND ${guard} AND ${windowCondition}${once}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -206,7 +217,10 @@ export class ClientStore {
         : this.returnsOldItems
           ? null
           : await this.table.getItem(key.client(input.clientId));
-      return { applied: false, state: old ? itemToMetered(old) : null };
+      const state = old ? itemToMetered(old) : null;
+      // Our own earlier try, applied: counted once, as it was.
+      if (state && token !== undefined && state.writeToken === token) return { applied: true, state };
+      return { applied: false, state };
     }
   }
 

@@ -86,6 +86,7 @@ export const itemToMetered = (item: Item): MeteredClient => ({
   client: itemToClient(item),
   window: typeof item.rl_window === 'number' ? item.rl_window : null,
   count: typeof item.rl_count === 'number' ? item.rl_count : 0,
+  ...(typeof item.wt === 'string' ? { writeToken: item.wt } : {}),
 });
 
 export const tokenToItem = (record: TokenRecord): Item => ({

@@ -22,6 +22,7 @@
  * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
+ * | admin meter | `ADMINRATE#<org>#<sub>` | `<window>`    | - (an admin's admin-API requests per minute; TTL)                  |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
@@ -61,6 +62,9 @@
  *   after it (terminal, reports so far, outcome, report rate), so that read is all a writer needs.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
+ * - Writes the SDK may send twice (a lost answer) carry a write token, `wt`, in the item they
+ *   write: client and webhook creation, the client's metering write, the admin meter. The retry
+ *   that finds its own token is taken as applied (shared/domain/credentials.ts, newWriteToken).
  */
 import { DUE_SHARDS } from '../domain/due-shards.js';
 import type { CursorShape } from './cursor.js';
@@ -82,6 +86,10 @@ export const key = {
   reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),
   streamSlots: (clientId: string) => ({ pk: `STREAMS#${clientId}`, sk: 'STREAMS' }),
   admin: (email: string) => ({ pk: `ADMIN#${email}`, sk: 'ADMIN' }),
+  adminMeter: (orgName: string, subject: string, window: number) => ({
+    pk: `ADMINRATE#${orgName}#${subject}`,
+    sk: String(window),
+  }),
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,

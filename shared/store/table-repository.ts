@@ -13,6 +13,8 @@ import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
 import type {
+  AdminMeterInput,
+  AdminMeterResult,
   ClientChanges,
   CountRequestInput,
   CountRequestResult,
@@ -92,8 +94,8 @@ export class TableRepository implements Repository {
     return store;
   }
 
-  putNewClient(client: ApiClient): Promise<void> {
-    return this.store('clients').putNewClient(client);
+  putNewClient(client: ApiClient, writeToken?: string): Promise<void> {
+    return this.store('clients').putNewClient(client, writeToken);
   }
 
   getClient(clientId: string): Promise<ApiClient | null> {
@@ -257,8 +259,8 @@ export class TableRepository implements Repository {
     return this.store('runs').backfillOrgRunsIndex();
   }
 
-  putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
-    return this.store('webhooks').putWebhookEndpoint(endpoint);
+  putWebhookEndpoint(endpoint: WebhookEndpoint, writeToken?: string): Promise<void> {
+    return this.store('webhooks').putWebhookEndpoint(endpoint, writeToken);
   }
 
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
@@ -279,6 +281,10 @@ export class TableRepository implements Repository {
 
   putAuditEvent(event: AuditEvent): Promise<void> {
     return this.store('admins').putAuditEvent(event);
+  }
+
+  meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult> {
+    return this.store('admins').meterAdminRequest(input);
   }
 
   listAuditEvents(orgName: string, page: PageRequest): Promise<AuditPage> {

@@ -12,12 +12,14 @@ import { type TableOps, unlessConditionFails } from './table-ops.js';
 export class WebhookStore {
   constructor(private readonly table: TableOps) {}
 
-  async putWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+  /** New only, or this very write again (see ClientStore.putNewClient: `wt`, the write's token). */
+  async putWebhookEndpoint(endpoint: WebhookEndpoint, writeToken?: string): Promise<void> {
     await this.table.db.send(
       new PutCommand({
         TableName: this.table.tableName,
-        Item: webhookToItem(endpoint),
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Item: writeToken === undefined ? webhookToItem(endpoint) : { ...webhookToItem(endpoint), wt: writeToken },
+        ConditionExpression: writeToken === undefined ? 'attribute_not_exists(pk)' : 'attribute_not_exists(pk) OR wt = :token',
+        ExpressionAttributeValues: writeToken === undefined ? undefined : { ':token': writeToken },
       }),
     );
   }

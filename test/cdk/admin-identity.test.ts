@@ -11,7 +11,7 @@ import { resourcesOf, SYNTH_TIMEOUT_MS, type Synthesized, synthesized } from './
 
 const ADMIN_ROUTES = routes.filter(isAdminRoute);
 const OTHER_ROUTES = routes.filter((route) => !isAdminRoute(route));
-const ADMIN_VARIABLES = ['ADMIN_ISSUER', 'ADMIN_AUDIENCE', 'ADMIN_ORG_CLAIM'];
+const ADMIN_VARIABLES = ['ADMIN_ISSUER', 'ADMIN_AUDIENCE', 'ADMIN_ORG_CLAIM', 'ADMIN_ACCESS_TOKEN_MARK', 'ADMIN_RATE_LIMIT'];
 
 const variablesOf = (template: Template, routeId: string): Record<string, unknown> =>
   resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId(routeId)]?.Properties?.Environment.Variables ?? {};
@@ -180,7 +180,12 @@ describe('with adminIssuer: the team brings its own issuer', () => {
   beforeAll(async () => {
     ({ template, dataTemplate, report } = await synthesized({
       nag: true,
-      context: { adminIssuer: 'https://example.okta.com/oauth2/default', adminAudience: 'api://knap-admin' },
+      context: {
+        adminIssuer: 'https://example.okta.com/oauth2/default',
+        adminAudience: 'api://knap-admin',
+        adminAccessTokenMark: 'claim:scp',
+        adminRateLimit: '60',
+      },
     }));
   }, SYNTH_TIMEOUT_MS);
 
@@ -202,6 +207,8 @@ describe('with adminIssuer: the team brings its own issuer', () => {
         ADMIN_ISSUER: 'https://example.okta.com/oauth2/default',
         ADMIN_AUDIENCE: 'api://knap-admin',
         ADMIN_ORG_CLAIM: 'org',
+        ADMIN_ACCESS_TOKEN_MARK: 'claim:scp',
+        ADMIN_RATE_LIMIT: '60',
       });
     }
     adminRoutesOf(template);

@@ -54,6 +54,8 @@ describe('settings from context (cdk.json or -c)', () => {
       adminOrgClaim: null,
       adminMfa: 'optional',
       adminConsoleClientId: null,
+      adminAccessTokenMark: null,
+      adminRateLimit: null,
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
   });
@@ -182,6 +184,8 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ adminIssuer: 'https://example.okta.com' }, /go together/],
     [{ adminAudience: 'api://knap' }, /go together/],
     [{ adminMfa: 'sometimes' }, /adminMfa/],
+    [{ adminAccessTokenMark: 'at+jwt' }, /adminAccessTokenMark/],
+    [{ adminRateLimit: '0' }, /adminRateLimit/],
     [{ freshDeployment: 'yes' }, /freshDeployment/],
     [{ tokenKeysSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:keys' }, /tokenKeysSecretArn/],
     [{ reservedConcurrency: 'list-knaps=1' }, /reservedConcurrency/],

@@ -80,11 +80,13 @@ const E = 'RUNEVENTS#';
 const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
 const S = 'STREAMS#';
+const AR = 'ADMINRATE#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
 // revocations; Query only ever on named indexes.
 const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
+  const admin = { 'dynamodb:GetItem': [items(AR)], 'dynamodb:UpdateItem': [items(AR)] };
   const bearer = {
     'dynamodb:GetItem': [items(C, T)],
     'dynamodb:UpdateItem': [items(C)],
@@ -157,37 +159,50 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:UpdateItem': [items(M, R)],
       'dynamodb:Query': [items(EVENTS)],
     },
-    // Organization admins: JWTs verified in the function (no table read, no metering, no token
-    // keys); each change audited in the organization's audit partition, never under `ORG#*`.
-    'admin-list-clients': { 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-create-client': { 'dynamodb:PutItem': [items(C, A)] },
+    // Organization admins: JWTs verified in the function (no table read, no token keys), then
+    // the admin's request counted (ADMINRATE#: UpdateItem, GetItem where a refusal brings no
+    // item); each change audited in the organization's audit partition, never under `ORG#*`.
+    'admin-list-clients': { ...admin, 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
+    'admin-create-client': { ...admin, 'dynamodb:PutItem': [items(C, A)] },
     'admin-regenerate-secret': {
-      'dynamodb:GetItem': [items(C)],
+      'dynamodb:GetItem': [items(AR, C)],
       'dynamodb:PutItem': [items(A)],
-      'dynamodb:UpdateItem': [items(C)],
+      'dynamodb:UpdateItem': [items(AR, C)],
     },
-    'admin-update-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
-    'admin-revoke-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
-    'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
-    'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
-    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
+    'admin-update-client': {
+      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, C)],
+    },
+    'admin-revoke-client': {
+      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, C)],
+    },
+    'admin-list-webhooks': { ...admin, 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
+    'admin-add-webhook': { ...admin, 'dynamodb:PutItem': [items(A, W)] },
+    'admin-remove-webhook': { ...admin, 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
+    'admin-list-runs': { ...admin, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {
-      'dynamodb:GetItem': [items(R)],
+      'dynamodb:GetItem': [items(AR, R)],
       'dynamodb:PutItem': [items(E)],
-      'dynamodb:UpdateItem': [items(R)],
+      'dynamodb:UpdateItem': [items(AR, R)],
       'dynamodb:Query': [items(EVENTS)],
     },
     'admin-list-run-events': {
-      'dynamodb:GetItem': [items(R)],
+      'dynamodb:GetItem': [items(AR, R)],
       'dynamodb:PutItem': [items(E)],
-      'dynamodb:UpdateItem': [items(R, S)],
+      'dynamodb:UpdateItem': [items(AR, R, S)],
       'dynamodb:Query': [items(EVENTS)],
     },
-    'admin-redeliver-run': { 'dynamodb:GetItem': [items(R)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(R)] },
+    'admin-redeliver-run': {
+      'dynamodb:GetItem': [items(AR, R)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, R)],
+    },
     // The one Query of the table itself: in the audit partitions only.
-    'admin-audit-events': { 'dynamodb:Query': [items(A)] },
+    'admin-audit-events': { ...admin, 'dynamodb:Query': [items(A)] },
     openapi: {},
     docs: {},
     'docs-asset': {},

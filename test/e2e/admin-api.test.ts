@@ -2,7 +2,8 @@
  * The admin API over HTTP, as an organization admin uses it: signed in to the local OpenID
  * Connect provider (authorization code + PKCE), every route's success, its refusals (401 for
  * no, bad, expired or the wrong kind of token; 404 across organizations; 400 for bad input),
- * the audit log of the API and of the CLI, and the DynamoDB round trips of each route.
+ * the audit log of the API and of the CLI, and the DynamoDB round trips of each route (the
+ * first of them the admin's request counted against the per-admin limit).
  */
 import { createApiClient, revokeClient } from '../../shared/services/admin-service.js';
 import { roundTrips } from '../../shared/store/dynamo-client.js';
@@ -77,7 +78,7 @@ describe('API clients', () => {
     expect(Object.keys(created.body).sort()).toEqual([...CLIENT_FIELDS, 'client_secret'].sort());
     expect(created.body).toMatchObject({ name: 'Billing sync', description: '', status: 'active', rate_limit: 30, user_id: 7 });
     expect(created.body.client_secret).toMatch(/^knap_cs_/);
-    expect(created.calls).toEqual({ total: 2, depth: 2 });
+    expect(created.calls).toEqual({ total: 3, depth: 3 });
 
     const clientId = created.body.client_id as string;
     const token = await getToken(api.url, { clientId, clientSecret: created.body.client_secret as string });
@@ -90,7 +91,7 @@ describe('API clients', () => {
     expect(Object.keys(mine ?? {}).sort()).toEqual([...CLIENT_FIELDS].sort());
     expect(mine?.last_used_at).not.toBeNull();
     expect(JSON.stringify(listed.body)).not.toMatch(/secret|hash|knap_cs_/i);
-    expect(listed.calls.depth).toBe(2);
+    expect(listed.calls.depth).toBe(3);
 
     const { body } = await call(acme, 'GET', '/api/admin/audit-events?limit=1');
     expect(body.events).toEqual([
@@ -110,7 +111,7 @@ describe('API clients', () => {
     const patched = await call(acme, 'PATCH', path, { name: 'Patched', description: 'Nightly export', rate_limit: 5 });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Patched', description: 'Nightly export', rate_limit: 5 });
-    expect(patched.calls).toEqual({ total: 2, depth: 2 });
+    expect(patched.calls).toEqual({ total: 3, depth: 3 });
     expect((await call(acme, 'PATCH', path, { rate_limit: null })).body.rate_limit).toBe(api.deps.defaultRateLimit);
     const unchanged = await call(acme, 'PATCH', path, {});
     expect(unchanged.status).toBe(200);
@@ -129,7 +130,7 @@ describe('API clients', () => {
     expect(Object.keys(rotated.body).sort()).toEqual(['client_id', 'client_secret']);
     expect(rotated.body.client_secret).toMatch(/^knap_cs_/);
     expect(rotated.body.client_secret).not.toBe(old.clientSecret);
-    expect(rotated.calls).toEqual({ total: 2, depth: 2 });
+    expect(rotated.calls).toEqual({ total: 3, depth: 3 });
     const bearer = { authorization: `Bearer ${tokens.access_token}` };
     expect((await fetch(`${api.url}/api/studio/knap-tools`, { headers: bearer })).status).toBe(401);
     expect(
@@ -156,7 +157,7 @@ describe('API clients', () => {
     const revoked = await call(acme, 'DELETE', `/api/admin/clients/${clientId}`);
     expect(revoked.status).toBe(204);
     expect(revoked.headers.get('cache-control')).toBe('no-store');
-    expect(revoked.calls).toEqual({ total: 2, depth: 2 });
+    expect(revoked.calls).toEqual({ total: 3, depth: 3 });
     const bearer = await fetch(`${api.url}/api/studio/knap-tools`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
@@ -186,7 +187,8 @@ describe('API clients', () => {
       const refused = await call('any-token', 'POST', '/api/admin/clients', { name: 'Odd' });
       expect(refused.status).toBe(403);
       expect(refused.body.detail).toMatch(/^Your organization cannot have API clients: /);
-      expect(refused.calls.total).toBe(0);
+      // The admin's request counted, nothing else.
+      expect(refused.calls.total).toBe(1);
     } finally {
       api.deps.adminTokens = verify;
     }
@@ -307,7 +309,7 @@ describe('webhook endpoints', () => {
     expect(added.status).toBe(201);
     expect(Object.keys(added.body).sort()).toEqual(['created_at', 'endpoint_id', 'secret', 'url']);
     expect(added.body.secret).toMatch(/^whsec_/);
-    expect(added.calls).toEqual({ total: 2, depth: 2 });
+    expect(added.calls).toEqual({ total: 3, depth: 3 });
     const listed = await call(acme, 'GET', '/api/admin/webhooks');
     expect(listed.body.endpoints).toContainEqual({
       endpoint_id: added.body.endpoint_id,
@@ -317,7 +319,7 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(listed.body)).not.toMatch(/secret|whsec_/);
     const removed = await call(acme, 'DELETE', `/api/admin/webhooks/${added.body.endpoint_id}`);
     expect(removed.status).toBe(204);
-    expect(removed.calls).toEqual({ total: 2, depth: 2 });
+    expect(removed.calls).toEqual({ total: 3, depth: 3 });
     expect((await call(acme, 'DELETE', `/api/admin/webhooks/${added.body.endpoint_id}`)).status).toBe(404);
     const audit = await auditActions(acme);
     expect(audit).toContain(`webhook.create ada@acme.example ${added.body.endpoint_id}`);
@@ -352,7 +354,7 @@ describe('runs', () => {
 
     const listed = await call(acme, 'GET', '/api/admin/runs?limit=1');
     expect(listed.status).toBe(200);
-    expect(listed.calls).toEqual({ total: 1, depth: 1 });
+    expect(listed.calls).toEqual({ total: 2, depth: 2 });
     const [shown] = listed.body.runs as Record<string, unknown>[];
     expect(shown).toMatchObject({ run_id: run.run_id, status: 'delivered', attempts: 1 });
     expect(shown?.delivery_attempts).toEqual([
@@ -364,7 +366,7 @@ describe('runs', () => {
     expect(redelivered.status).toBe(202);
     expect(redelivered.body).toEqual({ run_id: run.run_id, status: 'pending' });
     // The delivery it queues starts at once, beside: only the request's own calls are counted.
-    expect(redelivered.calls.total).toBe(2);
+    expect(redelivered.calls.total).toBe(3);
     await waitFor('the second delivery', () =>
       receiver.received.filter((message) => message.headers['webhook-id'] === run.run_id).length === 2 ? true : undefined,
     );
@@ -391,7 +393,8 @@ describe('runs', () => {
     const long = `run_${'x'.repeat(3000)}`;
     const answer = await call(acme, 'POST', `/api/admin/runs/${long}/redeliver`);
     expect(answer.status).toBe(404);
-    expect(answer.calls.total).toBe(0);
+    // The admin's request counted (ADMINRATE#), nothing read.
+    expect(answer.calls.total).toBe(1);
   });
 });
 
@@ -401,7 +404,7 @@ describe('audit log', () => {
     await revokeClient(api.deps, made.clientId);
     const page = await call(acme, 'GET', '/api/admin/audit-events?limit=2');
     expect(page.status).toBe(200);
-    expect(page.calls).toEqual({ total: 1, depth: 1 });
+    expect(page.calls).toEqual({ total: 2, depth: 2 });
     expect(page.body.events).toEqual([
       {
         at: expect.any(String),

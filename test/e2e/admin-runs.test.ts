@@ -137,7 +137,8 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
   test("each run names its Knap, with its outcome and each attempt's HTTP status; one round trip a page", async () => {
     const page = await adminCall(admin, '/api/admin/runs?limit=10');
     expect(page.status).toBe(200);
-    expect(page.trips).toBe(1);
+    // The admin's request counted, then the page: one Query.
+    expect(page.trips).toBe(2);
     const runs = page.body.runs as Record<string, unknown>[];
     expect(runs.map((run) => [run.run_id, run.knap_name, run.outcome])).toEqual([
       [quiet.runId, 'Quiet one', null],
@@ -159,7 +160,7 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
     const ids = async (query: string) => {
       const answer = await adminCall(admin, `/api/admin/runs?${query}`);
       expect({ query, status: answer.status }).toEqual({ query, status: 200 });
-      expect(answer.trips).toBeLessThanOrEqual(4);
+      expect(answer.trips).toBeLessThanOrEqual(5);
       return (answer.body.runs as { run_id: string }[]).map((run) => run.run_id);
     };
     expect(await ids(`knap_uuid=${failed.uuid}`)).toEqual([failed.runId]);
@@ -191,17 +192,18 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
         status: 400,
         body: { detail },
       });
-      expect(answer.trips).toBe(0);
+      // Only the admin's request counted: nothing read.
+      expect(answer.trips).toBe(1);
     }
   });
 });
 
 describe('one run, and its events', () => {
-  test('GET /api/admin/runs/{run_id}: the run with its attempts and every event; two round trips', async () => {
+  test('GET /api/admin/runs/{run_id}: the run with its attempts and every event; three round trips', async () => {
     const answer = await adminCall(admin, `/api/admin/runs/${succeeded.runId}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(answer.trips).toBe(2);
+    expect(answer.trips).toBe(3);
     expect(answer.body).toMatchObject({
       run_id: succeeded.runId,
       knap_name: 'Daily digest',
@@ -220,10 +222,10 @@ describe('one run, and its events', () => {
     expect(JSON.stringify(answer.body)).not.toContain('knap_rpt_');
   });
 
-  test('.../events: the JSON (two round trips) and the Server-Sent Events of the studio route, resumed and ended the same way', async () => {
+  test('.../events: the JSON (three round trips) and the Server-Sent Events of the studio route, resumed and ended the same way', async () => {
     const listed = await adminCall(admin, `/api/admin/runs/${succeeded.runId}/events`);
     expect(listed.status).toBe(200);
-    expect(listed.trips).toBe(2);
+    expect(listed.trips).toBe(3);
     expect(listed.body).toEqual(await studioEvents(succeeded.runId));
 
     const stream = await adminCall(admin, `/api/admin/runs/${succeeded.runId}/events`, {
@@ -288,6 +290,6 @@ describe('one run, and its events', () => {
     }
     const long = await adminCall(admin, `/api/admin/runs/run_${'x'.repeat(3000)}`);
     expect(long.status).toBe(404);
-    expect(long.trips).toBe(0);
+    expect(long.trips).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADMIN_TOKEN_TTL_SECONDS, type LocalIdentity, startLocalIdentity } from '../../local/oidc/provider.js';
 import { AdminTokenError, adminTokenVerifier } from '../../shared/auth/admin-tokens.js';
+import { verifyPassword } from '../../shared/domain/admins.js';
 import { createAdmin } from '../../shared/services/admin-accounts.js';
 import { Browser, openSignInPage, pkce, signIn as signInAs } from '../support/admin-sign-in.js';
 import { FakeClock } from '../support/clock.js';
@@ -18,6 +19,8 @@ let identity: LocalIdentity;
 let base: string;
 const clock = new FakeClock(new Date());
 const REDIRECT = 'http://127.0.0.1:9/console/callback';
+/** Every password check the provider makes, by account hash: the throttle must come before them. */
+let passwordChecks = 0;
 
 beforeAll(async () => {
   table = await startTestTable();
@@ -27,7 +30,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  identity = startLocalIdentity({ issuer: `${base}/oidc`, deps: table.deps(clock), redirectUris: [REDIRECT] });
+  identity = startLocalIdentity({
+    issuer: `${base}/oidc`,
+    deps: table.deps(clock),
+    redirectUris: [REDIRECT],
+    checkPassword: (password, hash) => {
+      passwordChecks += 1;
+      return verifyPassword(password, hash);
+    },
+  });
   await createAdmin(table.deps(clock), { orgName: 'acme', email: 'ada@example.com', password: 'the right password' });
 });
 afterAll(async () => {
@@ -85,6 +96,55 @@ test('a wrong password is refused and audited; five failures lock the account fo
   const audit = await auditOf();
   expect(audit.filter((line) => line === 'admin.sign_in_failed bob@example.com')).toHaveLength(5);
   expect(audit[0]).toBe('admin.sign_in bob@example.com');
+});
+
+/** `count` sign-in forms opened one by one, then all posted at once with these passwords: their statuses. */
+const guessAtOnce = async (email: string, passwords: string[]): Promise<number[]> => {
+  const forms = [];
+  for (const _ of passwords) {
+    const browser = new Browser(base);
+    forms.push({ browser, action: (await openSignInPage(browser, REDIRECT, pkce().challenge)).action });
+  }
+  const answers = await Promise.all(
+    forms.map(({ browser, action }, index) => browser.postForm(action, { email, password: passwords[index] as string })),
+  );
+  return answers.map((answer) => answer.status);
+};
+
+test('30 wrong guesses at once: at most 5 passwords are checked, the rest refused before the hash', async () => {
+  await createAdmin(table.deps(clock), { orgName: 'acme', email: 'carol@example.com', password: 'carol the right one' });
+  passwordChecks = 0;
+  const statuses = await guessAtOnce('carol@example.com', Array(30).fill('a wrong password'));
+  expect(passwordChecks).toBe(5);
+  expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(25);
+  // The right password too, now: no check until the window has passed.
+  passwordChecks = 0;
+  expect((await signIn('carol@example.com', 'carol the right one')).status).toBe(429);
+  expect(passwordChecks).toBe(0);
+  const audit = await auditOf();
+  expect(audit.filter((line) => line === 'admin.sign_in_failed carol@example.com')).toHaveLength(5);
+  // An unknown address is throttled the same way, and costs as many hashes.
+  passwordChecks = 0;
+  const unknown = await guessAtOnce('nobody-at-all@example.com', Array(12).fill('whatever it is'));
+  expect(passwordChecks).toBe(5);
+  expect(unknown.filter((status) => status === 429)).toHaveLength(7);
+});
+
+test('a successful sign-in gives its slot back; earlier failures still count', async () => {
+  await createAdmin(table.deps(clock), { orgName: 'acme', email: 'dan@example.com', password: 'dan the right one' });
+  // Eight right passwords at once: five checked at a time at most, each giving its slot back.
+  const right = await guessAtOnce('dan@example.com', Array(8).fill('dan the right one'));
+  expect(right.filter((status) => status === 303).length).toBeGreaterThanOrEqual(5);
+  expect(right.every((status) => status === 303 || status === 429)).toBe(true);
+  for (let attempt = 0; attempt < 4; attempt += 1) expect((await signIn('dan@example.com', 'wrong')).status).toBe(401);
+  expect((await signIn('dan@example.com', 'dan the right one')).status).toBe(200);
+  expect((await signIn('dan@example.com', 'wrong again')).status).toBe(401);
+  passwordChecks = 0;
+  expect((await signIn('dan@example.com', 'dan the right one')).status).toBe(429);
+  expect(passwordChecks).toBe(0);
+  clock.advance(15 * 60 + 1);
+  expect((await signIn('dan@example.com', 'dan the right one')).status).toBe(200);
 });
 
 test("signing out asks nothing of the admin's own console, and asks first when another page starts it", async () => {

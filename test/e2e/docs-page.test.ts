@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { chromium as playwright } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,6 +59,54 @@ browserTest(
     await chromium(`--screenshot=${screenshot}`, `${api.url}/api/docs`);
     expect(readFileSync(screenshot).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(screenshot).length).toBeGreaterThan(50_000);
+  },
+  120_000,
+);
+
+browserTest(
+  'GET /api/docs: a Content-Security-Policy under which the page still renders, with no violation; never framed',
+  async () => {
+    const answer = await fetch(`${api.url}/api/docs`);
+    const policy = answer.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+    const browser = await playwright.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+      env: { ...process.env, TMPDIR: dir, HOME: dir },
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(message.text()));
+      // Every violation the page reports, also those that log nothing.
+      await page.addInitScript(
+        "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+      );
+      await page.goto(`${api.url}/api/docs`);
+      await page.getByText('/api/oauth/token', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('/api/studio/knap-tools/{uuid}', { exact: true }).first().waitFor();
+      // Open one operation: its schema and examples render too.
+      await page.getByText('/api/oauth/token', { exact: true }).first().click();
+      await page.getByText('Request body').first().waitFor();
+      expect(await page.evaluate('window.violations')).toEqual([]);
+      expect(messages.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+
+      // Framed by another page (here: one of another origin), the browser refuses to show it.
+      const framing = await browser.newPage();
+      const refusals: string[] = [];
+      framing.on('console', (message) => refusals.push(message.text()));
+      await framing.setContent(`<iframe src="${api.url}/api/docs"></iframe>`);
+      await framing.waitForTimeout(500);
+      const framed = framing.frames().find((frame) => frame.url().startsWith(api.url));
+      const shown = framed ? await framed.evaluate('document.body ? document.body.innerText : ""').catch(() => '') : '';
+      expect(shown).not.toContain('Knap API');
+      expect(refusals.some((text) => text.includes("frame-ancestors 'none'"))).toBe(true);
+    } finally {
+      await browser.close();
+    }
   },
   120_000,
 );

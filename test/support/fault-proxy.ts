@@ -21,6 +21,12 @@ export type FaultMode = 'up' | 'down' | 'throttle' | 'hang' | 'fail-writes';
 export interface FaultProxy {
   endpoint: string;
   mode: FaultMode;
+  /**
+   * The next call whose operation (`PutItem`) and JSON body `match` reaches DynamoDB and is
+   * applied, but its answer is lost: the connection is cut instead, and the SDK sends it
+   * again. Resolves once that call has been applied.
+   */
+  loseNextAnswer(match: (operation: string, body: string) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,10 +52,46 @@ export const forwardTo = (target: URL, request: IncomingMessage, response: Serve
 export const startFaultProxy = async (upstream: string): Promise<FaultProxy> => {
   const target = new URL(upstream);
   const hanging = new Set<IncomingMessage>();
-  const proxy: FaultProxy = { endpoint: '', mode: 'up', close: async () => undefined };
+  const losses: { match: (operation: string, body: string) => boolean; lost: () => void }[] = [];
+  const proxy: FaultProxy = {
+    endpoint: '',
+    mode: 'up',
+    loseNextAnswer: (match) => new Promise<void>((lost) => losses.push({ match, lost })),
+    close: async () => undefined,
+  };
+
+  /** Sends the call on, reads DynamoDB's whole answer, then cuts the caller's connection. */
+  const applyAndLose = (request: IncomingMessage, body: Buffer, lost: () => void): void => {
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers },
+      (upstream) => {
+        upstream.resume();
+        upstream.on('end', () => {
+          request.socket.destroy();
+          lost();
+        });
+      },
+    );
+    forward.on('error', () => request.socket.destroy());
+    forward.end(body);
+  };
 
   const server: Server = createServer((request, response) => {
-    const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1];
+    const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+    if (losses.length > 0 && proxy.mode === 'up') {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const index = losses.findIndex((loss) => loss.match(operation, body.toString('utf8')));
+        if (index >= 0) {
+          const [loss] = losses.splice(index, 1);
+          return applyAndLose(request, body, (loss as (typeof losses)[number]).lost);
+        }
+        forwardTo(target, request, response).end(body);
+      });
+      return;
+    }
     const mode = proxy.mode === 'fail-writes' ? (operation === 'PutItem' ? 'throttle' : 'up') : proxy.mode;
     if (mode === 'down') return request.socket.destroy();
     if (mode === 'hang') return void hanging.add(request);

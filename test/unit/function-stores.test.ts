@@ -28,6 +28,7 @@ const STORE_OF: Record<KeyScope, StoreName> = {
   [KEY_PREFIX.runEvent]: 'runEvents',
   [KEY_PREFIX.reportMeter]: 'runEvents',
   [KEY_PREFIX.streamSlots]: 'runEvents',
+  [KEY_PREFIX.adminMeter]: 'admins',
   [KEY_PARTITION.runEvents]: 'runEvents',
 };
 
