@@ -5,7 +5,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { CLI_ACTOR } from '../shared/domain/audit.js';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { epochSeconds } from '../shared/domain/clock.js';
-import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import { createAdmin } from '../shared/services/admin-accounts.js';
 import {
@@ -40,7 +40,7 @@ Commands:
   regenerate-secret CLIENT_ID [--json]
   revoke-client CLIENT_ID [--json]
   set-rate-limit CLIENT_ID N|default [--json]
-  add-webhook --org ORG --url URL [--json]
+  add-webhook --org ORG --url URL [--event-types T1,T2] [--description D] [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
   create-admin --org ORG --email EMAIL [--password P] [--user-pool POOL_ID] [--json]
@@ -54,7 +54,8 @@ A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT 
 
 Runs of the organization's Knaps are delivered to every webhook endpoint it has, signed with the
 endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; with DYNAMODB_ENDPOINT set
-(a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too.
+(a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too. --event-types
+limits an endpoint to some of ${WEBHOOK_EVENT_TYPES.join(', ')} (default: every type).
 
 backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
 the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
@@ -135,7 +136,26 @@ const webhookJson = (endpoint: WebhookSummary) => ({
   org_name: endpoint.orgName,
   url: endpoint.url,
   created_at: endpoint.createdAt,
+  event_types: endpoint.eventTypes ?? null,
+  description: endpoint.description ?? null,
+  disabled: endpoint.disabled ?? false,
 });
+
+/** `--event-types a,b`: each a known type (else exit 2); absent: every type. */
+const eventTypesArg = (value: string | undefined): WebhookEventType[] | null => {
+  if (value === undefined) return null;
+  const types = value
+    .split(',')
+    .map((type) => type.trim())
+    .filter((type) => type !== '');
+  const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown !== undefined || types.length === 0) {
+    throw new AdminError(
+      `--event-types must list some of ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown ? `, not "${unknown}"` : ''}`,
+    );
+  }
+  return [...new Set(types as WebhookEventType[])];
+};
 
 const webhookSecretLines = (endpoint: WebhookEndpoint): string[] => [
   `Added webhook endpoint for organization ${endpoint.orgName}`,
@@ -189,6 +209,7 @@ const OPTIONS = {
   description: { type: 'string' },
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
+  'event-types': { type: 'string' },
   version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
@@ -299,7 +320,12 @@ export const runAdmin = async (
         return 0;
       }
       case 'add-webhook': {
-        const input = { orgName: required(values.org, '--org'), url: required(values.url, '--url') };
+        const input = {
+          orgName: required(values.org, '--org'),
+          url: required(values.url, '--url'),
+          eventTypes: eventTypesArg(values['event-types']),
+          description: values.description ?? null,
+        };
         const allowLocalhost = options.allowLocalhost ?? Boolean(process.env.DYNAMODB_ENDPOINT);
         const endpoint = await addWebhook(await getDeps(), input, { allowLocalhost });
         print({ ...webhookJson(endpoint), secret: endpoint.secret }, webhookSecretLines(endpoint));
@@ -312,7 +338,17 @@ export const runAdmin = async (
           endpoints.map(webhookJson),
           endpoints.length === 0
             ? [`No webhook endpoints in organization ${org}`]
-            : table([['ENDPOINT ID', 'URL', 'CREATED'], ...endpoints.map((e) => [e.endpointId, e.url, e.createdAt])]),
+            : table([
+                ['ENDPOINT ID', 'URL', 'EVENT TYPES', 'STATE', 'DESCRIPTION', 'CREATED'],
+                ...endpoints.map((e) => [
+                  e.endpointId,
+                  e.url,
+                  e.eventTypes?.join(',') ?? 'all',
+                  e.disabled ? 'disabled' : 'enabled',
+                  e.description || '-',
+                  e.createdAt,
+                ]),
+              ]),
         );
         return 0;
       }
@@ -417,7 +453,7 @@ const describe = (error: unknown): { message: string; status: number } => {
   const firstLine = String(message).split('\n')[0] ?? '';
   const unknownOption = isUsageError(error) && /^Unknown option '([^']+)'/.exec(firstLine);
   if (unknownOption) return fix(`Unknown option ${unknownOption[1]}. Run with --help for the commands and their options.`);
-  if (error instanceof AdminError || isUsageError(error)) return fix(firstLine);
+  if (error instanceof AdminError || isUsageError(error) || name === 'QuotaExceededError') return fix(firstLine);
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (name === 'ResourceNotFoundException') {
     return fix(

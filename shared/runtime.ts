@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { AdminTokenVerifier } from './auth/admin-tokens.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import { type QuotaLimits, quotasFromEnv } from './domain/quotas.js';
 import type { Repository } from './domain/repository.js';
 import type { RequestScope } from './domain/request-scope.js';
 import { type TokenKeyring, unavailableKeyring } from './domain/sealed-tokens.js';
@@ -49,6 +50,8 @@ export interface Deps {
   storedTokensUntil?: number;
   /** Verifies organization admins' access tokens (the admin functions only); absent, admin routes answer 503. */
   adminTokens?: AdminTokenVerifier;
+  /** The deployment's per-organization quotas (QUOTA_* settings); absent: DEFAULT_QUOTAS. */
+  quotas?: QuotaLimits;
 }
 
 /**
@@ -131,6 +134,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     deliveries: deliveryQueueFromEnv(),
     tokenKeys: NO_TOKEN_KEYS,
     storedTokensUntil: storedTokensUntilFromEnv(),
+    quotas: quotasFromEnv(),
   };
   if (parts.stores) tableRepository.addStores(parts.stores);
   if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();

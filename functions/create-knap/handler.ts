@@ -12,6 +12,7 @@ import { ClientStore } from '../../shared/store/client-store.js';
 import { IdempotencyStore } from '../../shared/store/idempotency-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 
 /** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
 export const createHandler = (functionDeps: Deps) =>
@@ -37,5 +38,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, idempotency: IdempotencyStore };
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, idempotency: IdempotencyStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -7,11 +7,12 @@ import type { AuditEvent, AuditPage } from './audit.js';
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
+import type { QuotaKind, QuotaLimits, QuotaUsage } from './quotas.js';
 import type { RequestScope } from './request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from './run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -244,6 +245,20 @@ export interface Repository {
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
   /** The endpoint deleted, or null when no endpoint has this id (in `orgName`, when given). */
   deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null>;
+  /**
+   * Takes one place of each kind in the organization's quotas, all or none: null when done,
+   * else a kind at its quota (nothing changed). `defaults`: the deployment's quotas.
+   */
+  reserveQuota(orgName: string, kinds: readonly QuotaKind[], defaults: QuotaLimits): Promise<QuotaKind | null>;
+  /** Gives back one place of each kind (never below 0). */
+  releaseQuota(orgName: string, kinds: readonly QuotaKind[]): Promise<void>;
+  quotaUsage(orgName: string): Promise<QuotaUsage>;
+  /** An organization's own quotas: a number sets one, null clears it (the default again). */
+  setOrgQuotas(orgName: string, limits: Partial<Record<QuotaKind, number | null>>): Promise<void>;
+  /** The counts as recounted from the table (recountQuotas). */
+  setQuotaCounts(orgName: string, counts: Record<QuotaKind, number>): Promise<void>;
+  /** The endpoint as changed, or null when `orgName` has no endpoint with this id. */
+  updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
 }
 
 /** A paging cursor the store did not issue for this listing. */

@@ -9,11 +9,12 @@
  */
 import { type Actor, CLI_ACTOR } from '../domain/audit.js';
 import { isoSeconds } from '../domain/clock.js';
-import { newEndpointId, newWebhookSecret, type WebhookEndpoint } from '../domain/webhooks.js';
+import { newEndpointId, newWebhookSecret, type WebhookEndpoint, type WebhookEventType } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { checkWebhookUrl, type UrlPolicy } from '../webhooks/urls.js';
 import { AdminError } from './admin-service.js';
 import { recordAudit } from './audit-log.js';
+import { releaseQuota, reserveQuota } from './quotas.js';
 
 /** An endpoint as admins see it: never its secret. */
 export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
@@ -23,6 +24,9 @@ export const summarizeWebhook = ({ secret: _secret, ...summary }: WebhookEndpoin
 export interface AddWebhookInput {
   orgName: string;
   url: string;
+  /** Null or absent: every event type. */
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
 }
 
 /**
@@ -47,8 +51,20 @@ export const addWebhook = async (
     url: checked.url.href,
     secret: newWebhookSecret(),
     createdAt: isoSeconds(deps.clock.now()),
+    eventTypes: input.eventTypes ?? null,
+    description: input.description ?? null,
+    disabled: false,
+    disabledAt: null,
   };
-  await deps.repo.putWebhookEndpoint(endpoint);
+  // Its place in the organization's quota (at most 20 endpoints) first: a refusal writes nothing.
+  await reserveQuota(deps, orgName, ['endpoints']);
+  try {
+    await deps.repo.putWebhookEndpoint(endpoint);
+  } catch (error) {
+    // A new random id cannot clash: the write did not happen (a timeout may still land; kept then).
+    if ((error as Error).name !== 'TimeoutError') await releaseQuota(deps, orgName, ['endpoints']);
+    throw error;
+  }
   await recordAudit(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId });
   return endpoint;
 };
@@ -60,5 +76,9 @@ export const listWebhooks = async (deps: Deps, orgName: string): Promise<Webhook
 export const removeWebhook = async (deps: Deps, endpointId: string, actor: Actor = CLI_ACTOR): Promise<void> => {
   const removed = await deps.repo.deleteWebhookEndpoint(endpointId);
   if (!removed) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
-  await recordAudit(deps, actor, removed.orgName, 'webhook.delete', { type: 'webhook', id: endpointId });
+  // Side by side: neither waits for the other.
+  await Promise.all([
+    releaseQuota(deps, removed.orgName, ['endpoints']),
+    recordAudit(deps, actor, removed.orgName, 'webhook.delete', { type: 'webhook', id: endpointId }),
+  ]);
 };

@@ -22,6 +22,7 @@
  * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
+ * | quota       | `QUOTA#<org>`           | `QUOTA`       | - (an organization's counts and own quotas: quota-store.ts)       |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
@@ -82,6 +83,7 @@ export const key = {
   reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),
   streamSlots: (clientId: string) => ({ pk: `STREAMS#${clientId}`, sk: 'STREAMS' }),
   admin: (email: string) => ({ pk: `ADMIN#${email}`, sk: 'ADMIN' }),
+  quota: (orgName: string) => ({ pk: `QUOTA#${orgName}`, sk: 'QUOTA' }),
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,
