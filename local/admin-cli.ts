@@ -5,6 +5,15 @@ import packageJson from '../package.json' with { type: 'json' };
 import { CLI_ACTOR } from '../shared/domain/audit.js';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { epochSeconds } from '../shared/domain/clock.js';
+import {
+  checkedLimit,
+  DEFAULT_QUOTAS,
+  QUOTA_KINDS,
+  QUOTA_NOUNS,
+  type QuotaKind,
+  type QuotaLimits,
+  type QuotaUsage,
+} from '../shared/domain/quotas.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import { createAdmin } from '../shared/services/admin-accounts.js';
@@ -48,9 +57,19 @@ Commands:
   backfill-run-index [--json]
   migrate-revocations [--json]
   migrate [--json]
+  set-quota --org ORG [--knaps N] [--subhourly-schedules N] [--endpoints N] [--clients N] [--json]
+  show-quota --org ORG [--json]
+  recount-quotas [--json]
   --version, --help
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
+
+Each organization may hold at most its quota of Knaps, schedules more frequent than hourly, webhook
+endpoints and active API clients: the deployment's QUOTA_KNAPS (default ${DEFAULT_QUOTAS.knaps}),
+QUOTA_SUBHOURLY_SCHEDULES (${DEFAULT_QUOTAS.subhourly}), QUOTA_WEBHOOK_ENDPOINTS (${DEFAULT_QUOTAS.endpoints}, never more) and QUOTA_CLIENTS
+(${DEFAULT_QUOTAS.clients}), or its own from set-quota (N, or "default" to follow the deployment again). One more is
+refused (409); an organization already over a lowered quota keeps what it has. recount-quotas
+counts every organization again from the table (after a crash, or to check).
 
 Runs of the organization's Knaps are delivered to every webhook endpoint it has, signed with the
 endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; with DYNAMODB_ENDPOINT set
@@ -141,6 +160,42 @@ const webhookJson = (endpoint: WebhookSummary) => ({
   disabled: endpoint.disabled ?? false,
 });
 
+const QUOTA_OPTIONS: [QuotaKind, 'knaps' | 'subhourly-schedules' | 'endpoints' | 'clients'][] = [
+  ['knaps', 'knaps'],
+  ['subhourly', 'subhourly-schedules'],
+  ['endpoints', 'endpoints'],
+  ['clients', 'clients'],
+];
+
+/** A quota as typed: a whole number from 0, or "default" (null). Endpoints never above the contract's 20. */
+const quotaArg = (kind: QuotaKind, value: string, name: string): number | null => {
+  if (value === 'default') return null;
+  const limit = /^\d+$/.test(value) ? checkedLimit(kind, Number(value)) : null;
+  if (limit === null) throw new AdminError(`${name} must be a whole number from 0, or "default", got "${value}"`);
+  return limit;
+};
+
+interface QuotaRow {
+  kind: QuotaKind;
+  used: number;
+  quota: number;
+  own: boolean;
+}
+
+const quotaRows = (usage: QuotaUsage, defaults: QuotaLimits): QuotaRow[] =>
+  QUOTA_KINDS.map((kind) => ({
+    kind,
+    used: usage.counts[kind],
+    quota: usage.own[kind] ?? defaults[kind],
+    own: usage.own[kind] !== null,
+  }));
+
+const quotaTable = (rows: QuotaRow[]): string[] =>
+  table([
+    ['QUOTA', 'USED', 'LIMIT', 'SET BY'],
+    ...rows.map((row) => [QUOTA_NOUNS[row.kind], String(row.used), String(row.quota), row.own ? 'set-quota' : 'default']),
+  ]).map((line) => `  ${line}`);
+
 /** `--event-types a,b`: each a known type (else exit 2); absent: every type. */
 const eventTypesArg = (value: string | undefined): WebhookEventType[] | null => {
   if (value === undefined) return null;
@@ -210,6 +265,10 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
   'event-types': { type: 'string' },
+  knaps: { type: 'string' },
+  'subhourly-schedules': { type: 'string' },
+  endpoints: { type: 'string' },
+  clients: { type: 'string' },
   version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
@@ -403,6 +462,33 @@ export const runAdmin = async (
         print({ ...done }, [
           `Revocation marks: ${done.removed} removed from ${done.clients} client(s); ${done.moved} still in force now kept as revocation items.`,
         ]);
+        return 0;
+      }
+      case 'set-quota': {
+        const org = required(values.org, '--org');
+        const limits: Partial<Record<QuotaKind, number | null>> = {};
+        for (const [kind, option] of QUOTA_OPTIONS) {
+          const value = values[option];
+          if (value !== undefined) limits[kind] = quotaArg(kind, value, `--${option}`);
+        }
+        if (Object.keys(limits).length === 0)
+          throw new AdminError('Give at least one of --knaps, --subhourly-schedules, --endpoints, --clients');
+        const deps = await getDeps();
+        await deps.repo.setOrgQuotas(org, limits);
+        const shown = quotaRows(await deps.repo.quotaUsage(org), deps.quotas ?? DEFAULT_QUOTAS);
+        print({ org_name: org, quotas: shown }, [`Quotas of organization ${org}:`, ...quotaTable(shown)]);
+        return 0;
+      }
+      case 'show-quota': {
+        const org = required(values.org, '--org');
+        const deps = await getDeps();
+        const shown = quotaRows(await deps.repo.quotaUsage(org), deps.quotas ?? DEFAULT_QUOTAS);
+        print({ org_name: org, quotas: shown }, [`Quotas of organization ${org}:`, ...quotaTable(shown)]);
+        return 0;
+      }
+      case 'recount-quotas': {
+        const organizations = await (await getDeps()).repo.recountQuotas(true);
+        print({ organizations }, [`Quota counts: ${organizations} organization(s) counted again from the table.`]);
         return 0;
       }
       case 'migrate': {

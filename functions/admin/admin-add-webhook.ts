@@ -7,9 +7,9 @@ import { parseAddWebhook } from '../../shared/schemas/admin.js';
 import { addOrgWebhook } from '../../shared/services/org-webhook-add.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { WebhookStore } from '../../shared/store/webhook-store.js';
-import { QuotaStore } from '../../shared/store/quota-store.js';
 
 /** POST /api/admin/webhooks */
 export const createHandler = (functionDeps: Deps) =>

@@ -6,9 +6,9 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { removeOrgWebhook } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { WebhookStore } from '../../shared/store/webhook-store.js';
-import { QuotaStore } from '../../shared/store/quota-store.js';
 
 /** DELETE /api/admin/webhooks/{endpoint_id} */
 export const createHandler = (functionDeps: Deps) =>

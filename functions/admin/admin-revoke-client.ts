@@ -7,8 +7,8 @@ import { revokeOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
 import { ClientStore } from '../../shared/store/client-store.js';
-import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { QuotaStore } from '../../shared/store/quota-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** DELETE /api/admin/clients/{client_id} */
 export const createHandler = (functionDeps: Deps) =>

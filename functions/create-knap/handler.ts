@@ -11,8 +11,8 @@ import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { IdempotencyStore } from '../../shared/store/idempotency-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
-import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { QuotaStore } from '../../shared/store/quota-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** POST /api/studio/knap-tools, with an optional Idempotency-Key. */
 export const createHandler = (functionDeps: Deps) =>

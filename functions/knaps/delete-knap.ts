@@ -7,8 +7,8 @@ import { deleteKnap, type EarlyKnapRead, knapReadBeside } from '../../shared/ser
 import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
-import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { QuotaStore } from '../../shared/store/quota-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /**
  * DELETE /api/studio/knap-tools/{uuid}: the Knap is read beside the metering write, then

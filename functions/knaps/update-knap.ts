@@ -8,8 +8,8 @@ import { type EarlyKnapRead, knapReadBeside, updateKnap } from '../../shared/ser
 import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
-import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { QuotaStore } from '../../shared/store/quota-store.js';
+import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /**
  * PATCH /api/studio/knap-tools/{uuid}: a JSON merge patch (application/json or

@@ -255,8 +255,11 @@ export interface Repository {
   quotaUsage(orgName: string): Promise<QuotaUsage>;
   /** An organization's own quotas: a number sets one, null clears it (the default again). */
   setOrgQuotas(orgName: string, limits: Partial<Record<QuotaKind, number | null>>): Promise<void>;
-  /** The counts as recounted from the table (recountQuotas). */
-  setQuotaCounts(orgName: string, counts: Record<QuotaKind, number>): Promise<void>;
+  /**
+   * Counts what each organization holds (a Scan) and sets the counts of those never counted
+   * (every one with `force`); the number of organizations set.
+   */
+  recountQuotas(force?: boolean): Promise<number>;
   /** The endpoint as changed, or null when `orgName` has no endpoint with this id. */
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
 }

@@ -7,10 +7,10 @@
  * only by writes that change a count: no listing or bearer request touches it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QUOTA_KINDS, type QuotaKind, type QuotaLimits, type QuotaUsage } from '../domain/quotas.js';
-import { UpdateCommand } from './commands.js';
+import { isSubHourly, QUOTA_KINDS, type QuotaKind, type QuotaLimits, type QuotaUsage } from '../domain/quotas.js';
+import { ScanCommand, UpdateCommand } from './commands.js';
 import { key } from './keys.js';
-import type { TableOps } from './table-ops.js';
+import { type TableOps, unlessConditionFails } from './table-ops.js';
 
 const count = (kind: QuotaKind) => `n_${kind}`;
 const own = (kind: QuotaKind) => `q_${kind}`;
@@ -115,18 +115,64 @@ export class QuotaStore {
   }
 
   /**
-   * Sets the counts to what the table holds (recountQuotas: organizations older than quotas, or
-   * counts a crash left one too high). Creations racing with it may be off by one until the next.
+   * Counts what each organization holds (one Scan of the table, its keys and a few members)
+   * and sets the counts of every organization that has never been counted (all of them with
+   * `force`): organizations older than quotas, or counts a crash left off. Creations racing
+   * with it may leave a count off by one until the next recount. Returns the organizations set.
    */
-  async setQuotaCounts(orgName: string, counts: Record<QuotaKind, number>): Promise<void> {
-    await this.table.db.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: key.quota(orgName),
-        UpdateExpression: `SET ${QUOTA_KINDS.map((kind) => `#n_${kind} = :n_${kind}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(QUOTA_KINDS.map((kind) => [`#n_${kind}`, count(kind)])),
-        ExpressionAttributeValues: Object.fromEntries(QUOTA_KINDS.map((kind) => [`:n_${kind}`, counts[kind]])),
-      }),
-    );
+  async recountQuotas(force = false): Promise<number> {
+    const counts = new Map<string, Record<QuotaKind, number>>();
+    const of = (org: string) => {
+      let entry = counts.get(org);
+      if (!entry) {
+        entry = { knaps: 0, subhourly: 0, endpoints: 0, clients: 0 };
+        counts.set(org, entry);
+      }
+      return entry;
+    };
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.db.send(
+        new ScanCommand({
+          TableName: this.table.tableName,
+          ProjectionExpression: 'pk, sk, #type, org_name, #status, schedule_info.schedule_type, schedule_info.#interval',
+          ExpressionAttributeNames: { '#type': 'type', '#status': 'status', '#interval': 'interval' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const pk = String(item.pk);
+        if (pk.startsWith('ORG#') && String(item.sk).startsWith('KNAP#')) {
+          const entry = of(pk.slice('ORG#'.length));
+          entry.knaps += 1;
+          if (isSubHourly(item.schedule_info as Parameters<typeof isSubHourly>[0])) entry.subhourly += 1;
+        } else if (item.type === 'webhook' && typeof item.org_name === 'string') {
+          of(item.org_name).endpoints += 1;
+        } else if (item.type === 'client' && typeof item.org_name === 'string' && item.status !== 'revoked') {
+          of(item.org_name).clients += 1;
+        }
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    let set = 0;
+    for (const [org, entry] of counts) {
+      const written = await unlessConditionFails(
+        this.table.db.send(
+          new UpdateCommand({
+            TableName: this.table.tableName,
+            Key: key.quota(org),
+            UpdateExpression: `SET ${QUOTA_KINDS.map((kind) => `#n_${kind} = :n_${kind}`).join(', ')}, counted = :yes`,
+            ConditionExpression: force ? undefined : 'attribute_not_exists(counted)',
+            ExpressionAttributeNames: Object.fromEntries(QUOTA_KINDS.map((kind) => [`#n_${kind}`, count(kind)])),
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(QUOTA_KINDS.map((kind) => [`:n_${kind}`, entry[kind]])),
+              ':yes': true,
+            },
+          }),
+        ),
+      );
+      if (written !== null) set += 1;
+    }
+    return set;
   }
 }

@@ -111,8 +111,8 @@ export class TableRepository implements Repository {
     return this.store('quotas').setOrgQuotas(orgName, limits);
   }
 
-  setQuotaCounts(orgName: string, counts: Record<QuotaKind, number>): Promise<void> {
-    return this.store('quotas').setQuotaCounts(orgName, counts);
+  recountQuotas(force?: boolean): Promise<number> {
+    return this.store('quotas').recountQuotas(force);
   }
 
   putNewClient(client: ApiClient): Promise<void> {
