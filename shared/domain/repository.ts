@@ -158,6 +158,13 @@ export interface Repository {
   /** Active scheduled Knaps of one shard of the due index whose next run is at or before `now`, soonest first. */
   dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]>;
   /**
+   * The due-index entries of one shard due at or before `now`, soonest first, up to `limit`:
+   * one keys-only query, no Knap read (each names its organization and due time).
+   */
+  dueEntries(shard: number, now: string, limit: number): Promise<DueEntry[]>;
+  /** The Knaps of these keys (BatchGetItem); one deleted meanwhile is left out. */
+  knapsByKeys(keys: readonly DueEntry['key'][]): Promise<StoredKnap[]>;
+  /**
    * How much of one shard of the due index is due at or before `now`, counted up to `limit`
    * (one keys-only query, no Knap read), and its oldest `next_run_at` (null when nothing is).
    */
@@ -262,6 +269,14 @@ export interface Repository {
   recountQuotas(force?: boolean): Promise<number>;
   /** The endpoint as changed, or null when `orgName` has no endpoint with this id. */
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
+}
+
+/** One entry of the due index, as the dispatcher orders its work (by organization, then due time). */
+export interface DueEntry {
+  key: { pk: string; sk: string };
+  orgName: string;
+  /** ISO: the Knap's next_run_at as the (eventually consistent) index has it. */
+  nextRunAt: string;
 }
 
 /** A paging cursor the store did not issue for this listing. */

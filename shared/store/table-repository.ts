@@ -17,6 +17,7 @@ import type {
   ClientChanges,
   CountRequestInput,
   CountRequestResult,
+  DueEntry,
   PageRequest,
   Repository,
   RevocationMigration,
@@ -210,6 +211,14 @@ export class TableRepository implements Repository {
 
   dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]> {
     return this.store('knaps').dueKnaps(shard, now, limit);
+  }
+
+  dueEntries(shard: number, now: string, limit: number): Promise<DueEntry[]> {
+    return this.store('knaps').dueEntries(shard, now, limit);
+  }
+
+  knapsByKeys(keys: readonly DueEntry['key'][]): Promise<StoredKnap[]> {
+    return this.store('knaps').knapsByKeys(keys);
   }
 
   dueSummary(shard: number, now: string, limit: number): Promise<{ due: number; oldest: string | null }> {

@@ -80,6 +80,8 @@ const E = 'RUNEVENTS#';
 const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
 const S = 'STREAMS#';
+/** An organization's quota counters: a place taken or given back, read only to name a refused quota. */
+const Q = 'QUOTA#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -115,14 +117,24 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'oauth-metadata': {},
     'create-knap': {
       'dynamodb:BatchGetItem': [items(V)],
-      'dynamodb:GetItem': [items(C, I, T)],
+      'dynamodb:GetItem': [items(C, I, Q, T)],
       'dynamodb:PutItem': [items(I, K)],
-      'dynamodb:UpdateItem': [items(C, I)],
+      'dynamodb:UpdateItem': [items(C, I, Q)],
     },
     'list-knaps': { ...bearer, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     'get-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)] },
-    'update-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(K)] },
-    'delete-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:DeleteItem': [items(K)] },
+    'update-knap': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, Q, T)],
+      'dynamodb:PutItem': [items(K)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
+    'delete-knap': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, Q, T)],
+      'dynamodb:DeleteItem': [items(K)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
     'start-run': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(R)] },
     'list-runs': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:Query': [indexArn('gsi1')] },
     // The meeting index, then the names of the Knaps that run.
@@ -160,17 +172,31 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     // Organization admins: JWTs verified in the function (no table read, no metering, no token
     // keys); each change audited in the organization's audit partition, never under `ORG#*`.
     'admin-list-clients': { 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-create-client': { 'dynamodb:PutItem': [items(C, A)] },
+    'admin-create-client': {
+      'dynamodb:GetItem': [items(Q)],
+      'dynamodb:PutItem': [items(C, A)],
+      'dynamodb:UpdateItem': [items(Q)],
+    },
     'admin-regenerate-secret': {
       'dynamodb:GetItem': [items(C)],
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(C)],
     },
     'admin-update-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
-    'admin-revoke-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    'admin-revoke-client': {
+      'dynamodb:GetItem': [items(C, Q)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
     'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
-    'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
+    'admin-add-webhook': { 'dynamodb:GetItem': [items(Q)], 'dynamodb:PutItem': [items(A, W)], 'dynamodb:UpdateItem': [items(Q)] },
+    'admin-remove-webhook': {
+      'dynamodb:DeleteItem': [items(W)],
+      'dynamodb:GetItem': [items(Q)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(Q)],
+    },
+    'admin-update-webhook': { 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(W)] },
     'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {
