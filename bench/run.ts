@@ -22,6 +22,8 @@
  * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a
  * core of their own (`--no-pin`: not);
  * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
+ * `--fairness [--minutes 5] [--knaps 1500] [--stalled] [--project-dir DIR]`: only the fairness
+ * bench (bench/fairness.ts): another organization's lateness beside one's hot minute.
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
  * After the token bench, the latency from a run's report to a waiting stream and the reads of
@@ -40,6 +42,7 @@ import { ScanCommand } from '../shared/store/commands.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import { measureBundles } from './bundles.js';
+import { runFairnessBench } from './fairness.js';
 import { FLOOR_ROUTES, type FloorRoute } from './floor/routes.js';
 import { runHandlerBench } from './handlers.js';
 import { startStackProcess, tokenForm } from './local-server.js';
@@ -71,6 +74,12 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '20000' },
     /** --handlers, --routes: only these routes, comma-separated (create, list, get, patch, preview). */
     route: { type: 'string' },
+    /** Only the fairness bench (bench/fairness.ts): Y's lateness beside X's hot minute. */
+    fairness: { type: 'boolean', default: false },
+    /** --fairness: minutes to watch (default 5), X's every-minute Knaps (1500), X's 20 stalled endpoints too. */
+    minutes: { type: 'string', default: '5' },
+    knaps: { type: 'string', default: '1500' },
+    stalled: { type: 'boolean', default: false },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
     /** Only the report-to-stream bench (bench/run-stream.ts). */
@@ -172,6 +181,20 @@ const median = (numbers: number[]): number => {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+if (values.fairness) {
+  const result = await runFairnessBench({
+    minutes: Number(values.minutes),
+    knaps: Number(values.knaps),
+    stalled: values.stalled,
+    projectDir: values['project-dir'],
+  });
+  console.log(JSON.stringify({ command, ...result }, null, 2));
+  console.log(
+    `\nY's lateness over ${result.minutes} minute(s) beside X's ${result.xKnaps} every-minute Knaps${result.stalledEndpoints ? ` and ${result.stalledEndpoints} stalled endpoints` : ''} (${result.checkout}): median ${result.medianSeconds} s, worst ${result.worstSeconds} s, ${result.yMessages} message(s)`,
+  );
+  process.exit(0);
+}
 
 const dynalite = await startDynaliteProcess();
 const documents = createDocumentClient({ endpoint: dynalite.endpoint });

@@ -247,6 +247,14 @@ export const routes: readonly RouteDefinition[] = [
     description: 'Remove a webhook endpoint (admins only)',
   },
   {
+    id: 'admin-update-webhook',
+    fn: 'admin',
+    method: 'PATCH',
+    path: '/api/admin/webhooks/{endpoint_id}',
+    entry: 'functions/admin/admin-update-webhook.ts',
+    description: "Change a webhook endpoint's event types, description, or disable it (admins only)",
+  },
+  {
     id: 'admin-list-runs',
     fn: 'admin',
     method: 'GET',

@@ -35,7 +35,14 @@ const {
   runEvent: RUN_EVENT,
   reportMeter: REPORT_METER,
   streamSlots: STREAM_SLOTS,
+  quota: QUOTA,
 } = KEY_PREFIX;
+
+/**
+ * The organization's quota counters (shared/store/quota-store.ts): a conditional UpdateItem
+ * that takes or gives back a place, and a GetItem only after a refusal, to name the quota.
+ */
+const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:GetItem': [QUOTA] };
 
 /**
  * What each route's function does with the table, and nothing more (see the repository,
@@ -84,6 +91,7 @@ const {
  *   to tell 404 from 409 (and for a PATCH that changes nothing).
  * - admin-list-webhooks: Query on gsi3, then BatchGetItem WEBHOOK#. admin-add-webhook: PutItem
  *   WEBHOOK#. admin-remove-webhook: one conditional DeleteItem WEBHOOK# (of this organization).
+ *   admin-update-webhook: one conditional UpdateItem WEBHOOK# (of this organization).
  * - admin-list-runs: the organization's runs (Query on gsi2), or a Knap's (Query on gsi1, kept
  *   only when of the organization); filtered by status or outcome, at most 4 Queries a page.
  * - admin-get-run, admin-list-run-events: reads of the run (GetItem RUN#, of this organization)
@@ -113,15 +121,15 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   }),
   'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchGetItem': [GRANT, REVOKED] }),
   'oauth-metadata': {},
-  'create-knap': combine(BEARER_AUTH, {
+  'create-knap': combine(BEARER_AUTH, QUOTA_COUNTS, {
     'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
     'dynamodb:GetItem': [IDEMPOTENCY],
     'dynamodb:UpdateItem': [IDEMPOTENCY],
   }),
   'list-knaps': combine(BEARER_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
   'get-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP] }),
-  'update-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
-  'delete-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
+  'update-knap': combine(BEARER_AUTH, QUOTA_COUNTS, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
+  'delete-knap': combine(BEARER_AUTH, QUOTA_COUNTS, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
   'preview-schedule': BEARER_AUTH,
   'start-run': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [RUN] }),
   'list-runs': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:Query': ['gsi1'] }),
@@ -152,13 +160,17 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:BatchGetItem': [KNAP],
   }),
   'admin-list-clients': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [CLIENT] }),
-  'admin-create-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT] }),
+  'admin-create-client': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, { 'dynamodb:PutItem': [CLIENT] }),
   'admin-regenerate-secret': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
   'admin-update-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
-  'admin-revoke-client': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-revoke-client': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, {
+    'dynamodb:UpdateItem': [CLIENT],
+    'dynamodb:GetItem': [CLIENT],
+  }),
   'admin-list-webhooks': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] }),
-  'admin-add-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
-  'admin-remove-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),
+  'admin-add-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, { 'dynamodb:PutItem': [WEBHOOK] }),
+  'admin-remove-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, { 'dynamodb:DeleteItem': [WEBHOOK] }),
+  'admin-update-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [WEBHOOK] }),
   'admin-list-runs': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
   'admin-get-run': combine(ADMIN_AUTH, {
     'dynamodb:GetItem': [RUN],

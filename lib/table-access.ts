@@ -21,6 +21,7 @@ export const KEY_PREFIX = {
   reportMeter: prefixOf(key.reportMeter('org', 0).pk),
   streamSlots: prefixOf(key.streamSlots('id').pk),
   adminMeter: prefixOf(key.adminMeter('org', 'sub', 0).pk),
+  quota: prefixOf(key.quota('org').pk),
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 

@@ -5,7 +5,16 @@ import packageJson from '../package.json' with { type: 'json' };
 import { CLI_ACTOR } from '../shared/domain/audit.js';
 import { type ClientSummary, effectiveRateLimit, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
 import { epochSeconds } from '../shared/domain/clock.js';
-import type { WebhookEndpoint } from '../shared/domain/webhooks.js';
+import {
+  checkedLimit,
+  DEFAULT_QUOTAS,
+  QUOTA_KINDS,
+  QUOTA_NOUNS,
+  type QuotaKind,
+  type QuotaLimits,
+  type QuotaUsage,
+} from '../shared/domain/quotas.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../shared/domain/webhooks.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import { createAdmin } from '../shared/services/admin-accounts.js';
 import {
@@ -40,7 +49,7 @@ Commands:
   regenerate-secret CLIENT_ID [--json]
   revoke-client CLIENT_ID [--json]
   set-rate-limit CLIENT_ID N|default [--json]
-  add-webhook --org ORG --url URL [--json]
+  add-webhook --org ORG --url URL [--event-types T1,T2] [--description D] [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
   create-admin --org ORG --email EMAIL [--password P] [--user-pool POOL_ID] [--json]
@@ -48,13 +57,24 @@ Commands:
   backfill-run-index [--json]
   migrate-revocations [--json]
   migrate [--json]
+  set-quota --org ORG [--knaps N] [--subhourly-schedules N] [--endpoints N] [--clients N] [--json]
+  show-quota --org ORG [--json]
+  recount-quotas [--json]
   --version, --help
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
+Each organization may hold at most its quota of Knaps, schedules more frequent than hourly, webhook
+endpoints and active API clients: the deployment's QUOTA_KNAPS (default ${DEFAULT_QUOTAS.knaps}),
+QUOTA_SUBHOURLY_SCHEDULES (${DEFAULT_QUOTAS.subhourly}), QUOTA_WEBHOOK_ENDPOINTS (${DEFAULT_QUOTAS.endpoints}, never more) and QUOTA_CLIENTS
+(${DEFAULT_QUOTAS.clients}), or its own from set-quota (N, or "default" to follow the deployment again). One more is
+refused (409); an organization already over a lowered quota keeps what it has. recount-quotas
+counts every organization again from the table (after a crash, or to check).
+
 Runs of the organization's Knaps are delivered to every webhook endpoint it has, signed with the
 endpoint's whsec_ secret (Standard Webhooks). URLs must be https and public; with DYNAMODB_ENDPOINT set
-(a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too.
+(a local DynamoDB), http://127.0.0.1 and http://localhost (any port) are allowed too. --event-types
+limits an endpoint to some of ${WEBHOOK_EVENT_TYPES.join(', ')} (default: every type).
 
 backfill-due-index gives scheduled Knaps stored before runs existed their entry in the due index, so
 the dispatcher runs them; run it once after deploying the version that added runs (idempotent).
@@ -135,7 +155,62 @@ const webhookJson = (endpoint: WebhookSummary) => ({
   org_name: endpoint.orgName,
   url: endpoint.url,
   created_at: endpoint.createdAt,
+  event_types: endpoint.eventTypes ?? null,
+  description: endpoint.description ?? null,
+  disabled: endpoint.disabled ?? false,
 });
+
+const QUOTA_OPTIONS: [QuotaKind, 'knaps' | 'subhourly-schedules' | 'endpoints' | 'clients'][] = [
+  ['knaps', 'knaps'],
+  ['subhourly', 'subhourly-schedules'],
+  ['endpoints', 'endpoints'],
+  ['clients', 'clients'],
+];
+
+/** A quota as typed: a whole number from 0, or "default" (null). Endpoints never above the contract's 20. */
+const quotaArg = (kind: QuotaKind, value: string, name: string): number | null => {
+  if (value === 'default') return null;
+  const limit = /^\d+$/.test(value) ? checkedLimit(kind, Number(value)) : null;
+  if (limit === null) throw new AdminError(`${name} must be a whole number from 0, or "default", got "${value}"`);
+  return limit;
+};
+
+interface QuotaRow {
+  kind: QuotaKind;
+  used: number;
+  quota: number;
+  own: boolean;
+}
+
+const quotaRows = (usage: QuotaUsage, defaults: QuotaLimits): QuotaRow[] =>
+  QUOTA_KINDS.map((kind) => ({
+    kind,
+    used: usage.counts[kind],
+    quota: usage.own[kind] ?? defaults[kind],
+    own: usage.own[kind] !== null,
+  }));
+
+const quotaTable = (rows: QuotaRow[]): string[] =>
+  table([
+    ['QUOTA', 'USED', 'LIMIT', 'SET BY'],
+    ...rows.map((row) => [QUOTA_NOUNS[row.kind], String(row.used), String(row.quota), row.own ? 'set-quota' : 'default']),
+  ]).map((line) => `  ${line}`);
+
+/** `--event-types a,b`: each a known type (else exit 2); absent: every type. */
+const eventTypesArg = (value: string | undefined): WebhookEventType[] | null => {
+  if (value === undefined) return null;
+  const types = value
+    .split(',')
+    .map((type) => type.trim())
+    .filter((type) => type !== '');
+  const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown !== undefined || types.length === 0) {
+    throw new AdminError(
+      `--event-types must list some of ${WEBHOOK_EVENT_TYPES.join(', ')}${unknown ? `, not "${unknown}"` : ''}`,
+    );
+  }
+  return [...new Set(types as WebhookEventType[])];
+};
 
 const webhookSecretLines = (endpoint: WebhookEndpoint): string[] => [
   `Added webhook endpoint for organization ${endpoint.orgName}`,
@@ -189,6 +264,11 @@ const OPTIONS = {
   description: { type: 'string' },
   'rate-limit': { type: 'string' },
   'user-id': { type: 'string' },
+  'event-types': { type: 'string' },
+  knaps: { type: 'string' },
+  'subhourly-schedules': { type: 'string' },
+  endpoints: { type: 'string' },
+  clients: { type: 'string' },
   version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
@@ -299,7 +379,12 @@ export const runAdmin = async (
         return 0;
       }
       case 'add-webhook': {
-        const input = { orgName: required(values.org, '--org'), url: required(values.url, '--url') };
+        const input = {
+          orgName: required(values.org, '--org'),
+          url: required(values.url, '--url'),
+          eventTypes: eventTypesArg(values['event-types']),
+          description: values.description ?? null,
+        };
         const allowLocalhost = options.allowLocalhost ?? Boolean(process.env.DYNAMODB_ENDPOINT);
         const endpoint = await addWebhook(await getDeps(), input, { allowLocalhost });
         print({ ...webhookJson(endpoint), secret: endpoint.secret }, webhookSecretLines(endpoint));
@@ -312,7 +397,17 @@ export const runAdmin = async (
           endpoints.map(webhookJson),
           endpoints.length === 0
             ? [`No webhook endpoints in organization ${org}`]
-            : table([['ENDPOINT ID', 'URL', 'CREATED'], ...endpoints.map((e) => [e.endpointId, e.url, e.createdAt])]),
+            : table([
+                ['ENDPOINT ID', 'URL', 'EVENT TYPES', 'STATE', 'DESCRIPTION', 'CREATED'],
+                ...endpoints.map((e) => [
+                  e.endpointId,
+                  e.url,
+                  e.eventTypes?.join(',') ?? 'all',
+                  e.disabled ? 'disabled' : 'enabled',
+                  e.description || '-',
+                  e.createdAt,
+                ]),
+              ]),
         );
         return 0;
       }
@@ -369,6 +464,33 @@ export const runAdmin = async (
         ]);
         return 0;
       }
+      case 'set-quota': {
+        const org = required(values.org, '--org');
+        const limits: Partial<Record<QuotaKind, number | null>> = {};
+        for (const [kind, option] of QUOTA_OPTIONS) {
+          const value = values[option];
+          if (value !== undefined) limits[kind] = quotaArg(kind, value, `--${option}`);
+        }
+        if (Object.keys(limits).length === 0)
+          throw new AdminError('Give at least one of --knaps, --subhourly-schedules, --endpoints, --clients');
+        const deps = await getDeps();
+        await deps.repo.setOrgQuotas(org, limits);
+        const shown = quotaRows(await deps.repo.quotaUsage(org), deps.quotas ?? DEFAULT_QUOTAS);
+        print({ org_name: org, quotas: shown }, [`Quotas of organization ${org}:`, ...quotaTable(shown)]);
+        return 0;
+      }
+      case 'show-quota': {
+        const org = required(values.org, '--org');
+        const deps = await getDeps();
+        const shown = quotaRows(await deps.repo.quotaUsage(org), deps.quotas ?? DEFAULT_QUOTAS);
+        print({ org_name: org, quotas: shown }, [`Quotas of organization ${org}:`, ...quotaTable(shown)]);
+        return 0;
+      }
+      case 'recount-quotas': {
+        const organizations = await (await getDeps()).repo.recountQuotas(true);
+        print({ organizations }, [`Quota counts: ${organizations} organization(s) counted again from the table.`]);
+        return 0;
+      }
       case 'migrate': {
         const steps = await runMigrations(await getDeps());
         print(
@@ -417,7 +539,7 @@ const describe = (error: unknown): { message: string; status: number } => {
   const firstLine = String(message).split('\n')[0] ?? '';
   const unknownOption = isUsageError(error) && /^Unknown option '([^']+)'/.exec(firstLine);
   if (unknownOption) return fix(`Unknown option ${unknownOption[1]}. Run with --help for the commands and their options.`);
-  if (error instanceof AdminError || isUsageError(error)) return fix(firstLine);
+  if (error instanceof AdminError || isUsageError(error) || name === 'QuotaExceededError') return fix(firstLine);
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (name === 'ResourceNotFoundException') {
     return fix(

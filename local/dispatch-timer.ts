@@ -68,6 +68,8 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
       if (listed > 0) console.log(`Runs: listed ${listed} run(s) written before admins could list them`);
       const meetings = await deps.repo.backfillMeetingIndex();
       if (meetings > 0) console.log(`Meeting index: added ${meetings} after-meeting Knap(s) written before it existed`);
+      const counted = await deps.repo.recountQuotas();
+      if (counted > 0) console.log(`Quotas: counted ${counted} organization(s) written before quotas existed`);
       backfilled = true;
     }
     await dispatchDueRuns(scopedDeps(options.deps(), { ...scope, deadline: Date.now() + passDeadlineMs }));

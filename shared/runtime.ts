@@ -3,6 +3,7 @@ import type { AdminTokenVerifier } from './auth/admin-tokens.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from './domain/clients.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { DEFAULT_ADMIN_RATE_LIMIT, MAX_ADMIN_RATE_LIMIT } from './domain/rate-limit.js';
+import { type QuotaLimits, quotasFromEnv } from './domain/quotas.js';
 import type { Repository } from './domain/repository.js';
 import type { RequestScope } from './domain/request-scope.js';
 import { type TokenKeyring, unavailableKeyring } from './domain/sealed-tokens.js';
@@ -52,6 +53,8 @@ export interface Deps {
   adminTokens?: AdminTokenVerifier;
   /** Requests per minute each admin may make of the admin API (ADMIN_RATE_LIMIT); 120 when absent. */
   adminRateLimit?: number;
+  /** The deployment's per-organization quotas (QUOTA_* settings); absent: DEFAULT_QUOTAS. */
+  quotas?: QuotaLimits;
 }
 
 /**
@@ -141,6 +144,7 @@ export const defaultDeps = (parts: DepsParts = {}): Deps => {
     deliveries: deliveryQueueFromEnv(),
     tokenKeys: NO_TOKEN_KEYS,
     storedTokensUntil: storedTokensUntilFromEnv(),
+    quotas: quotasFromEnv(),
   };
   if (parts.stores) tableRepository.addStores(parts.stores);
   if (parts.tokenKeys && defaults.tokenKeys === NO_TOKEN_KEYS) defaults.tokenKeys = parts.tokenKeys();

@@ -19,10 +19,24 @@ export interface Client {
   user_id: number;
 }
 
+/** The event types an endpoint may take (contract, "Webhooks operators trust"). */
+export const EVENT_TYPES = ['knap.run', 'knap.run.succeeded', 'knap.run.failed', 'endpoint.disabled', 'webhook.test'] as const;
+
 export interface Endpoint {
   endpoint_id: string;
   url: string;
   created_at: string;
+  /** Null (or absent, from an older server): every type. */
+  event_types?: string[] | null;
+  description?: string | null;
+  disabled?: boolean;
+  disabled_at?: string | null;
+}
+
+export interface NewEndpoint {
+  url: string;
+  event_types?: string[] | null;
+  description?: string | null;
 }
 
 export interface Attempt {
@@ -155,7 +169,9 @@ export class Api {
     this.call<Client>('PATCH', `/api/admin/clients/${encodeURIComponent(id)}`, body);
   revoke = (id: string) => this.call<void>('DELETE', `/api/admin/clients/${encodeURIComponent(id)}`);
   endpoints = () => this.call<{ endpoints: Endpoint[] }>('GET', '/api/admin/webhooks');
-  addEndpoint = (url: string) => this.call<Endpoint & { secret: string }>('POST', '/api/admin/webhooks', { url });
+  addEndpoint = (endpoint: NewEndpoint) => this.call<Endpoint & { secret: string }>('POST', '/api/admin/webhooks', endpoint);
+  updateEndpoint = (id: string, changes: { event_types?: string[] | null; disabled?: boolean; description?: string | null }) =>
+    this.call<Endpoint>('PATCH', `/api/admin/webhooks/${encodeURIComponent(id)}`, changes);
   removeEndpoint = (id: string) => this.call<void>('DELETE', `/api/admin/webhooks/${encodeURIComponent(id)}`);
   runs = (cursor?: string, filter: RunFilter = {}) => {
     const query = new URLSearchParams({ limit: '100' });

@@ -6,6 +6,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { removeOrgWebhook } from '../../shared/services/org-webhooks.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 import { WebhookStore } from '../../shared/store/webhook-store.js';
 
@@ -21,5 +22,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { webhooks: WebhookStore, admins: AdminStore };
+export const stores: StoreClasses = { webhooks: WebhookStore, admins: AdminStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -7,6 +7,7 @@ import { revokeOrgClient } from '../../shared/services/org-clients.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
 import { ClientStore } from '../../shared/store/client-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** DELETE /api/admin/clients/{client_id} */
@@ -21,5 +22,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore };
+export const stores: StoreClasses = { clients: ClientStore, admins: AdminStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -20,6 +20,7 @@ export const { handler, createHandler } = areaFunction('admin', {
   'admin-list-webhooks': () => import('./admin-list-webhooks.js'),
   'admin-add-webhook': () => import('./admin-add-webhook.js'),
   'admin-remove-webhook': () => import('./admin-remove-webhook.js'),
+  'admin-update-webhook': () => import('./admin-update-webhook.js'),
   'admin-list-runs': () => import('./admin-list-runs.js'),
   'admin-get-run': () => import('./admin-get-run.js'),
   'admin-list-run-events': () => import('./admin-list-run-events.js'),

@@ -11,6 +11,7 @@ import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { IdempotencyStore } from '../../shared/store/idempotency-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 // Its one route checks a bearer token: that code is part of the cold start (api-handler loads it on use).
@@ -40,5 +41,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, idempotency: IdempotencyStore };
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, idempotency: IdempotencyStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'client.revoke',
   'webhook.create',
   'webhook.delete',
+  'webhook.update',
   'run.redeliver',
   'admin.create',
   'admin.sign_in',

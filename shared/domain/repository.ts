@@ -7,11 +7,12 @@ import type { AuditEvent, AuditPage } from './audit.js';
 import type { ApiClient, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
+import type { QuotaKind, QuotaLimits, QuotaUsage } from './quotas.js';
 import type { RequestScope } from './request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from './run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, WebhookEndpoint } from './webhooks.js';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -168,6 +169,13 @@ export interface Repository {
   /** Active scheduled Knaps of one shard of the due index whose next run is at or before `now`, soonest first. */
   dueKnaps(shard: number, now: string, limit: number): Promise<StoredKnap[]>;
   /**
+   * The due-index entries of one shard due at or before `now`, soonest first, up to `limit`:
+   * one keys-only query, no Knap read (each names its organization and due time).
+   */
+  dueEntries(shard: number, now: string, limit: number): Promise<DueEntry[]>;
+  /** The Knaps of these keys (BatchGetItem); one deleted meanwhile is left out. */
+  knapsByKeys(keys: readonly DueEntry['key'][]): Promise<StoredKnap[]>;
+  /**
    * How much of one shard of the due index is due at or before `now`, counted up to `limit`
    * (one keys-only query, no Knap read), and its oldest `next_run_at` (null when nothing is).
    */
@@ -258,6 +266,31 @@ export interface Repository {
   listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]>;
   /** The endpoint deleted, or null when no endpoint has this id (in `orgName`, when given). */
   deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null>;
+  /**
+   * Takes one place of each kind in the organization's quotas, all or none: null when done,
+   * else a kind at its quota (nothing changed). `defaults`: the deployment's quotas.
+   */
+  reserveQuota(orgName: string, kinds: readonly QuotaKind[], defaults: QuotaLimits): Promise<QuotaKind | null>;
+  /** Gives back one place of each kind (never below 0). */
+  releaseQuota(orgName: string, kinds: readonly QuotaKind[]): Promise<void>;
+  quotaUsage(orgName: string): Promise<QuotaUsage>;
+  /** An organization's own quotas: a number sets one, null clears it (the default again). */
+  setOrgQuotas(orgName: string, limits: Partial<Record<QuotaKind, number | null>>): Promise<void>;
+  /**
+   * Counts what each organization holds (a Scan) and sets the counts of those never counted
+   * (every one with `force`); the number of organizations set.
+   */
+  recountQuotas(force?: boolean): Promise<number>;
+  /** The endpoint as changed, or null when `orgName` has no endpoint with this id. */
+  updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
+}
+
+/** One entry of the due index, as the dispatcher orders its work (by organization, then due time). */
+export interface DueEntry {
+  key: { pk: string; sk: string };
+  orgName: string;
+  /** ISO: the Knap's next_run_at as the (eventually consistent) index has it. */
+  nextRunAt: string;
 }
 
 /** A paging cursor the store did not issue for this listing. */

@@ -9,6 +9,30 @@ export interface WebhookEndpoint {
   /** `whsec_<base64>`: signs every delivery; shown once, when the endpoint is added. */
   secret: string;
   createdAt: string;
+  /** Null or absent: every event type. */
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
+  /** Receives nothing (but a test send) while true. */
+  disabled?: boolean;
+  disabledAt?: string | null;
+}
+
+export const WEBHOOK_EVENT_TYPES = [
+  'knap.run',
+  'knap.run.succeeded',
+  'knap.run.failed',
+  'endpoint.disabled',
+  'webhook.test',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
+export interface WebhookEndpointChanges {
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
+  disabled?: boolean;
+  /** When `disabled` is set: the moment it was disabled, null when enabled. */
+  disabledAt?: string | null;
 }
 
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;

@@ -1,3 +1,4 @@
+import { QuotaExceededError } from '../domain/quotas.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
@@ -74,6 +75,13 @@ export const errorHandler = (): ApiMiddleware => ({
     if (error instanceof ApiError) {
       countRefusal(deps, error);
       request.response = problem(error.status, error.detail, error.headers);
+      return;
+    }
+    // A quota, not a rate: 409 (429 is for rates only).
+    if (error instanceof QuotaExceededError) {
+      const refusal = new ApiError(409, error.message);
+      countRefusal(deps, refusal);
+      request.response = problem(refusal.status, refusal.detail, refusal.headers);
       return;
     }
     const transient = isTransient(error);

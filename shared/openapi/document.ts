@@ -35,6 +35,7 @@ import {
   NewWebhookEndpointSchema,
   RunRedeliverySchema,
   UpdateClientRequestSchema,
+  UpdateWebhookRequestSchema,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../schemas/admin.js';
@@ -294,6 +295,7 @@ export const componentSchemas = {
   AdminClientList: AdminClientListSchema,
   ClientSecret: ClientSecretSchema,
   AddWebhookRequest: AddWebhookRequestSchema,
+  UpdateWebhookRequest: UpdateWebhookRequestSchema,
   WebhookEndpoint: WebhookEndpointSchema,
   NewWebhookEndpoint: NewWebhookEndpointSchema,
   WebhookEndpointList: WebhookEndpointListSchema,
@@ -857,7 +859,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         tags: ['Organization admins'],
         summary: 'Add a webhook endpoint; its signing secret is shown this once',
         description:
-          "Every run of the organization is delivered to it (the knap.run webhook). The URL rules are the admin CLI's: https, on a public address. Audited as webhook.create.",
+          "Every event of the organization (or those of `event_types`) is delivered to it. The URL rules are the admin CLI's: https, on a public address. At most the organization's endpoint quota (default 20): one more is a 409. Audited as webhook.create.",
         security: adminSecurity,
         requestBody: adminBody('AddWebhookRequest', examples.addWebhookExamples),
         responses: {
@@ -872,6 +874,24 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
       },
     },
     '/api/admin/webhooks/{endpoint_id}': {
+      patch: {
+        operationId: 'adminUpdateWebhook',
+        tags: ['Organization admins'],
+        summary: "Change a webhook endpoint's event types or description, or disable or enable it",
+        description:
+          'Fields left out stay as they are. `event_types` null: every event type; an unknown type is a 400. A disabled endpoint receives nothing until enabled again, except a test send. Audited as webhook.update.',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
+        requestBody: adminBody('UpdateWebhookRequest', examples.updateWebhookExamples),
+        responses: {
+          '200': adminOk('The endpoint as changed', 'WebhookEndpoint', examples.updatedWebhookExamples),
+          ...adminBodyErrors,
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
+        },
+      },
       delete: {
         operationId: 'adminRemoveWebhook',
         tags: ['Organization admins'],

@@ -29,6 +29,7 @@ import type {
   NewAdminClientSchema,
   NewWebhookEndpointSchema,
   UpdateClientRequest,
+  UpdateWebhookRequest,
   WebhookEndpointView,
 } from '../schemas/admin.js';
 import type { KnapPatchSchema } from '../schemas/knap-request.js';
@@ -478,6 +479,10 @@ const ENDPOINT: WebhookEndpointView = {
   endpoint_id: ENDPOINT_ID,
   url: 'https://hooks.acme.example/knap',
   created_at: '2026-10-05T08:20:03Z',
+  event_types: null,
+  description: 'Runs to the CRM sync',
+  disabled: false,
+  disabled_at: null,
 };
 
 export const webhookListExamples: Examples<{ endpoints: WebhookEndpointView[] }> = {
@@ -486,6 +491,30 @@ export const webhookListExamples: Examples<{ endpoints: WebhookEndpointView[] }>
 
 export const addWebhookExamples: Examples<AddWebhookRequest> = {
   https: { summary: 'An https URL on a public address', value: { url: 'https://hooks.acme.example/knap-eu' } },
+  outcomes: {
+    summary: 'Only the outcomes of runs, with a description',
+    value: {
+      url: 'https://hooks.acme.example/knap-outcomes',
+      event_types: ['knap.run.succeeded', 'knap.run.failed'],
+      description: 'Outcomes to the on-call channel',
+    },
+  },
+};
+
+export const updateWebhookExamples: Examples<UpdateWebhookRequest> = {
+  disable: { summary: 'Pause deliveries while the receiver is down', value: { disabled: true } },
+  filter: { summary: 'Only failed runs from now on', value: { event_types: ['knap.run.failed'] } },
+  everything: {
+    summary: 'Every event type again, and a new description',
+    value: { event_types: null, description: 'All events' },
+  },
+};
+
+export const updatedWebhookExamples: Examples<WebhookEndpointView> = {
+  disabled: {
+    summary: 'The endpoint as changed',
+    value: { ...ENDPOINT, disabled: true, disabled_at: '2026-11-23T10:40:00Z' },
+  },
 };
 
 export const newWebhookExamples: Examples<v.InferOutput<typeof NewWebhookEndpointSchema>> = {
@@ -495,6 +524,10 @@ export const newWebhookExamples: Examples<v.InferOutput<typeof NewWebhookEndpoin
       endpoint_id: NEW_ENDPOINT_ID,
       url: 'https://hooks.acme.example/knap-eu',
       created_at: '2026-11-23T10:31:55Z',
+      event_types: null,
+      description: null,
+      disabled: false,
+      disabled_at: null,
       secret: EXAMPLE_WEBHOOK_SECRET,
     },
   },

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
 import { MAX_RATE_LIMIT, UNSHOWABLE_TEXT } from '../domain/clients.js';
 import { issueMessage } from '../domain/knap-input.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
 import { badRequest } from '../errors.js';
 
 const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601, UTC'));
@@ -70,6 +71,29 @@ export const UpdateClientRequestSchema = v.strictObject(
 );
 export type UpdateClientRequest = v.InferOutput<typeof UpdateClientRequestSchema>;
 
+const eventTypesMessage = `event_types must be null (every type) or a list of: ${WEBHOOK_EVENT_TYPES.join(', ')}`;
+const eventTypes = v.pipe(
+  v.nullable(
+    v.pipe(
+      v.array(v.picklist(WEBHOOK_EVENT_TYPES, eventTypesMessage), eventTypesMessage),
+      v.minLength(1, 'event_types must not be empty: send null for every type, or disable the endpoint'),
+      // Duplicates are harmless: kept once, in the order given.
+      v.transform((types) => [...new Set(types)]),
+    ),
+  ),
+  v.description('The event types the endpoint receives; null: every type'),
+);
+const webhookDescription = v.pipe(
+  v.nullable(
+    v.pipe(
+      v.string('description must be a string'),
+      v.check((text) => !UNSHOWABLE_TEXT.test(text), 'description must not contain control characters or direction overrides'),
+      v.maxLength(MAX_CLIENT_DESCRIPTION_LENGTH, `description must be at most ${MAX_CLIENT_DESCRIPTION_LENGTH} characters`),
+    ),
+  ),
+  v.description('Shown in listings; null: none'),
+);
+
 export const AddWebhookRequestSchema = v.strictObject(
   {
     url: v.pipe(
@@ -77,10 +101,27 @@ export const AddWebhookRequestSchema = v.strictObject(
       v.maxLength(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
       v.description('https, on a public address'),
     ),
+    event_types: v.optional(eventTypes),
+    description: v.optional(webhookDescription),
   },
-  'Unknown field: send only url',
+  'Unknown field: send only url, event_types and description',
 );
 export type AddWebhookRequest = v.InferOutput<typeof AddWebhookRequestSchema>;
+
+export const UpdateWebhookRequestSchema = v.strictObject(
+  {
+    event_types: v.optional(eventTypes),
+    disabled: v.optional(
+      v.pipe(
+        v.boolean('disabled must be true or false'),
+        v.description('true: the endpoint receives nothing (but a test send) until set false again'),
+      ),
+    ),
+    description: v.optional(webhookDescription),
+  },
+  'Unknown field: send only event_types, disabled and description',
+);
+export type UpdateWebhookRequest = v.InferOutput<typeof UpdateWebhookRequestSchema>;
 
 export const AdminClientSchema = v.object({
   client_id: v.string(),
@@ -100,7 +141,15 @@ export const NewAdminClientSchema = v.object({ ...AdminClientSchema.entries, cli
 export const ClientSecretSchema = v.object({ client_id: v.string(), client_secret: clientSecret });
 export const AdminClientListSchema = v.object({ clients: v.array(AdminClientSchema) });
 
-export const WebhookEndpointSchema = v.object({ endpoint_id: v.string(), url: v.string(), created_at: timestamp });
+export const WebhookEndpointSchema = v.object({
+  endpoint_id: v.string(),
+  url: v.string(),
+  created_at: timestamp,
+  event_types: v.pipe(v.nullable(v.array(v.picklist(WEBHOOK_EVENT_TYPES))), v.description('null: every event type')),
+  description: v.nullable(v.string()),
+  disabled: v.pipe(v.boolean(), v.description('true: receives nothing (but a test send)')),
+  disabled_at: nullableTimestamp,
+});
 export type WebhookEndpointView = v.InferOutput<typeof WebhookEndpointSchema>;
 export const NewWebhookEndpointSchema = v.object({
   ...WebhookEndpointSchema.entries,
@@ -140,3 +189,4 @@ const parseObject = <S extends v.GenericSchema>(schema: S, body: unknown): v.Inf
 export const parseCreateClient = (body: unknown): CreateClientRequest => parseObject(CreateClientRequestSchema, body);
 export const parseUpdateClient = (body: unknown): UpdateClientRequest => parseObject(UpdateClientRequestSchema, body);
 export const parseAddWebhook = (body: unknown): AddWebhookRequest => parseObject(AddWebhookRequestSchema, body);
+export const parseUpdateWebhook = (body: unknown): UpdateWebhookRequest => parseObject(UpdateWebhookRequestSchema, body);

@@ -14,6 +14,7 @@ import { isoSeconds } from '../domain/clock.js';
 import { hashCredential, newWriteToken } from '../domain/credentials.js';
 import type { Deps } from '../runtime.js';
 import { auditedCreate, recordAudit } from './audit-log.js';
+import { releaseQuota, reserveQuota } from './quotas.js';
 
 /** An admin mistake: the CLI prints the message on one line and exits non-zero. */
 export class AdminError extends Error {}
@@ -41,9 +42,17 @@ export const createApiClient = async (deps: Deps, input: NewClientInput, actor: 
     if (UNSHOWABLE_TEXT.test(text)) throw new AdminError(`${field} must not contain control characters or direction overrides`);
   }
   const { client, secret } = createClient(input, deps.clock);
-  await auditedCreate(deps, actor, client.orgName, 'client.create', { type: 'client', id: client.clientId }, () =>
-    deps.repo.putNewClient(client, newWriteToken()),
-  );
+  // Its place in the organization's quota first: a refusal writes nothing.
+  await reserveQuota(deps, client.orgName, ['clients']);
+  try {
+    await auditedCreate(deps, actor, client.orgName, 'client.create', { type: 'client', id: client.clientId }, () =>
+      deps.repo.putNewClient(client, newWriteToken()),
+    );
+  } catch (error) {
+    // A new random id cannot clash: the write did not happen (a timeout may still land; kept then).
+    if ((error as Error).name !== 'TimeoutError') await releaseQuota(deps, client.orgName, ['clients']);
+    throw error;
+  }
   return { ...summarizeClient(client), clientSecret: secret };
 };
 
@@ -58,9 +67,12 @@ const mustExist = (client: ApiClient | null, clientId: string): ApiClient => {
   return client;
 };
 
-const requireActive = async (deps: Deps, clientId: string): Promise<void> => {
+const revokedError = (clientId: string) => new AdminError(`API client ${clientId} is revoked; revocation is permanent`);
+
+const requireActive = async (deps: Deps, clientId: string): Promise<ApiClient> => {
   const client = mustExist(await deps.repo.getClient(clientId), clientId);
-  if (client.status === 'revoked') throw new AdminError(`API client ${clientId} is revoked; revocation is permanent`);
+  if (client.status === 'revoked') throw revokedError(clientId);
+  return client;
 };
 
 /** A new secret; bumping the generation ends every access and refresh token in the same write. */
@@ -79,14 +91,18 @@ export const regenerateSecret = async (deps: Deps, clientId: string, actor: Acto
 
 /** Revoking twice is refused like any change to a revoked client (and like removing an endpoint twice). */
 export const revokeClient = async (deps: Deps, clientId: string, actor: Actor = CLI_ACTOR): Promise<ClientSummary> => {
-  await requireActive(deps, clientId);
+  const active = await requireActive(deps, clientId);
+  // Only while active: of two racing revocations one wins, and only it gives the quota place back.
   const updated = await deps.repo.updateClient(
     clientId,
     { status: 'revoked', bumpGeneration: true },
     isoSeconds(deps.clock.now()),
+    { orgName: active.orgName, active: true },
   );
-  const client = mustExist(updated, clientId);
-  await audit(deps, actor, client, 'client.revoke');
+  if (!updated) throw revokedError(clientId);
+  const client = updated;
+  // Side by side: neither waits for the other.
+  await Promise.all([releaseQuota(deps, client.orgName, ['clients']), audit(deps, actor, client, 'client.revoke')]);
   return summarizeClient(client);
 };
 

@@ -27,6 +27,7 @@
 import { settleBy } from '../deadlines.js';
 import { isoSeconds } from '../domain/clock.js';
 import type { StoredKnap } from '../domain/knaps.js';
+import type { DueEntry } from '../domain/repository.js';
 import { DUE_SHARDS, newRun, runId } from '../domain/runs.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
@@ -61,10 +62,19 @@ interface Progress extends DispatchResult {
   stopped: boolean;
 }
 
-/** Knaps read per query of one shard. */
+/** Knaps read per BatchGetItem, and dispatched side by side: one chunk of the fair order at a time. */
 const BATCH = 100;
-/** Claims under way at once per shard. */
-const CONCURRENCY = 10;
+/**
+ * Due entries read per shard per round (keys only, ~100 bytes each): a round sees at least this
+ * much of every shard, so the fair order is over everything due, not one shard's share.
+ */
+export const DUE_ENTRIES_PER_SHARD = 1_000;
+/**
+ * Runs one organization may have dispatched per round. What it has left stays due and comes in
+ * the next round, which reads the index again: an organization whose Knap fell due meanwhile
+ * waits for at most one round of this many runs per organization, never a whole hot minute.
+ */
+export const PER_ORG_PER_ROUND = 200;
 
 const isDue = ({ knap }: StoredKnap, now: Date): boolean =>
   knap.schedule_type === 'scheduled' &&
@@ -120,25 +130,82 @@ const dispatchOne = async (
 
 const pastEnd = (options: DispatchOptions): boolean => options.stopAt !== undefined && Date.now() >= options.stopAt;
 
-/** Drains one shard: batch after batch, while the last one made progress and the pass has time. */
-const drainShard = async (deps: Deps, shard: number, now: Date, result: Progress, options: DispatchOptions): Promise<void> => {
+/**
+ * The order a round dispatches in, fair across organizations: round-robin, the first due entry
+ * of every organization, then the second of each, and so on (organizations by their oldest due
+ * entry, each one's entries soonest first), at most `perOrg` of each. One tenant's thousand
+ * Knaps due this minute put another's one Knap at most one place per organization back.
+ * Also says whether any organization had more than `perOrg`.
+ */
+export const fairOrder = (entries: readonly DueEntry[], perOrg = PER_ORG_PER_ROUND): { order: DueEntry[]; capped: boolean } => {
+  const byOrg = new Map<string, DueEntry[]>();
+  for (const entry of entries) {
+    const list = byOrg.get(entry.orgName);
+    if (list) list.push(entry);
+    else byOrg.set(entry.orgName, [entry]);
+  }
+  const soonest = (a: DueEntry, b: DueEntry) => a.nextRunAt.localeCompare(b.nextRunAt) || a.key.sk.localeCompare(b.key.sk);
+  const queues = [...byOrg.values()]
+    .map((list) => list.sort(soonest))
+    .sort((a, b) => soonest(a[0] as DueEntry, b[0] as DueEntry));
+  const order: DueEntry[] = [];
+  const rounds = Math.min(perOrg, Math.max(0, ...queues.map((list) => list.length)));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const list of queues) {
+      const entry = list[round];
+      if (entry) order.push(entry);
+    }
+  }
+  return { order, capped: queues.some((list) => list.length > perOrg) };
+};
+
+/** Dispatches a round's order, a chunk at a time: its Knaps read in one BatchGetItem, then all at once. */
+const dispatchInOrder = async (
+  deps: Deps,
+  order: readonly DueEntry[],
+  now: Date,
+  result: Progress,
+  options: DispatchOptions,
+): Promise<void> => {
+  for (let start = 0; start < order.length; start += BATCH) {
+    if (pastEnd(options)) {
+      result.stopped = true;
+      return;
+    }
+    const chunk = order.slice(start, start + BATCH);
+    const read = await deps.repo.knapsByKeys(chunk.map((entry) => entry.key));
+    // BatchGetItem answers in any order: back to the fair one.
+    const position = new Map(chunk.map((entry, index) => [entry.key.sk, index]));
+    const due = read
+      .filter((stored) => isDue(stored, now))
+      .sort((a, b) => (position.get(`KNAP#${a.knap.uuid}`) ?? 0) - (position.get(`KNAP#${b.knap.uuid}`) ?? 0));
+    for (const { knap } of due) result.oldestDue = Math.min(result.oldestDue, Date.parse(knap.next_run_at as string));
+    await Promise.all(due.map((stored) => dispatchOne(deps, stored, now, result, options)));
+  }
+};
+
+/**
+ * Drains the given shards, round after round, fairly across organizations: each round reads
+ * what is due in every shard (keys only), orders it round-robin by organization with at most
+ * PER_ORG_PER_ROUND runs of each (fairOrder), and dispatches that. Another round follows while
+ * the last one made progress and left work (a full page, or an organization over its share),
+ * and the pass has time; it reads the index again, so what fell due meanwhile takes its turn.
+ */
+const drainFairly = async (deps: Deps, shards: readonly number[], now: Date, result: Progress, options: DispatchOptions) => {
   for (;;) {
     if (pastEnd(options)) {
       result.stopped = true;
       return;
     }
-    const due = (await deps.repo.dueKnaps(shard, isoSeconds(now), BATCH)).filter((stored) => isDue(stored, now));
-    for (const { knap } of due) result.oldestDue = Math.min(result.oldestDue, Date.parse(knap.next_run_at as string));
+    const pages = await Promise.all(shards.map((shard) => deps.repo.dueEntries(shard, isoSeconds(now), DUE_ENTRIES_PER_SHARD)));
+    const { order, capped } = fairOrder(pages.flat());
+    if (order.length === 0) return;
     const before = result.claimed;
-    for (let start = 0; start < due.length; start += CONCURRENCY) {
-      if (pastEnd(options)) {
-        result.stopped = true;
-        return;
-      }
-      await Promise.all(due.slice(start, start + CONCURRENCY).map((stored) => dispatchOne(deps, stored, now, result, options)));
-    }
+    await dispatchInOrder(deps, order, now, result, options);
+    if (result.stopped) return;
     // Nothing claimed: what is left is the index catching up (or another dispatcher's work).
-    if (due.length < BATCH || result.claimed === before) return;
+    const more = capped || pages.some((page) => page.length >= DUE_ENTRIES_PER_SHARD);
+    if (!more || result.claimed === before) return;
   }
 };
 
@@ -150,10 +217,10 @@ const newProgress = (): Progress => ({
   stopped: false,
 });
 
-/** Drains the given shards at once, reporting nothing. */
+/** Drains the given shards (fairly across organizations), reporting nothing. */
 const drain = async (deps: Deps, shards: readonly number[], now: Date, options: DispatchOptions): Promise<Progress> => {
   const progress = newProgress();
-  await Promise.all(shards.map((shard) => drainShard(deps, shard, now, progress, options)));
+  if (shards.length > 0) await drainFairly(deps, shards, now, progress, options);
   return progress;
 };
 

@@ -16,10 +16,12 @@ import {
   withRunState,
 } from '../domain/knaps.js';
 import { isJsonObject, mergePatch } from '../domain/merge-patch.js';
+import { isSubHourly } from '../domain/quotas.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import { checkVisibility, endsOnItsOwn, inputFields, resumeOf, scheduleOf } from './knap-service.js';
+import { checkVisibility, endsOnItsOwn, inputFields, quotaKindsOf, resumeOf, scheduleOf } from './knap-service.js';
 import { knownOrgOf } from './meter.js';
+import { releaseQuota, reserveQuota } from './quotas.js';
 import type { Caller } from './request-state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -155,9 +157,17 @@ export const updateKnap = async (
     // The first try may use the read made beside authentication; a retry reads again.
     const stored = await changeableKnap(deps, caller, uuid, ifMatch, attempt === 1 ? early : undefined);
     const knap = await patched(deps, caller, stored, patch);
+    // A schedule made sub-hourly takes a quota place first (409 when none is left: nothing
+    // changes); one no longer sub-hourly gives its place back once the change has landed.
+    const wasSubHourly = isSubHourly(stored.knap.schedule_info);
+    const isNowSubHourly = isSubHourly(knap.schedule_info);
+    const { orgName } = stored.ownership;
+    if (isNowSubHourly && !wasSubHourly) await reserveQuota(deps, orgName, ['subhourly']);
     if (await deps.repo.replaceKnap(knap, stored.ownership, stored.version)) {
+      if (wasSubHourly && !isNowSubHourly) await releaseQuota(deps, orgName, ['subhourly']);
       return { knap, ownership: stored.ownership, version: stored.version + 1 };
     }
+    if (isNowSubHourly && !wasSubHourly) await releaseQuota(deps, orgName, ['subhourly']);
     // Changed or deleted since the read: with an If-Match that is the caller's 412 (or 404),
     // found on the next read; without one, merge into the newer version.
     if (attempt === MAX_ATTEMPTS) {
@@ -177,7 +187,11 @@ export const deleteKnap = async (
   for (let attempt = 1; ; attempt += 1) {
     // The first try may use the read made beside authentication; a retry reads again.
     const stored = await changeableKnap(deps, caller, uuid, ifMatch, attempt === 1 ? early : undefined);
-    if (await deps.repo.deleteKnap(stored.ownership.orgName, stored.knap.uuid, stored.version)) return;
+    if (await deps.repo.deleteKnap(stored.ownership.orgName, stored.knap.uuid, stored.version)) {
+      // This delete removed it (at the version read): its places come back once.
+      await releaseQuota(deps, stored.ownership.orgName, quotaKindsOf(stored.knap));
+      return;
+    }
     if (attempt === MAX_ATTEMPTS) {
       throw new ApiError(409, 'The Knap is being changed by other requests; retry', { 'Retry-After': '1' });
     }

@@ -2,11 +2,13 @@ import { isoSeconds } from '../domain/clock.js';
 import type { CreateKnapInput } from '../domain/knap-input.js';
 import type { KnapListing } from '../domain/knaps.js';
 import { isShared, type Knap, type KnapPage, type StoredKnap, withRunState } from '../domain/knaps.js';
+import { isSubHourly, type QuotaKind } from '../domain/quotas.js';
 import type { PageRequest } from '../domain/repository.js';
 import { ApiError, badRequest } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { invalidCursor, readPage } from './paging.js';
+import { releaseQuota, reserveQuota } from './quotas.js';
 import type { Caller } from './request-state.js';
 import { scheduleParser } from './schedule-parser.js';
 
@@ -87,11 +89,16 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
   fields.next_run_at = schedule.next_run_at;
   const knap = withRunState(fields);
   const ownership = { orgName: client.orgName, creatorClientId: client.clientId };
+  // Its places in the organization's quotas first (one conditional write): a refusal (409) stores nothing.
+  const places = quotaKindsOf(knap);
+  await reserveQuota(deps, client.orgName, places);
   let stored: boolean;
   try {
     stored = await deps.repo.putKnap(knap, ownership);
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    // Not stored: the places go back. A put that timed out may still land: they stay then.
+    if (!timedOut) await releaseQuota(deps, client.orgName, places);
     deps.log.error('Storing a Knap failed', { error: (error as Error).message, knap: knap.uuid, timedOut });
     // A write that timed out may still land; say so rather than promise it did not.
     throw new ApiError(
@@ -105,10 +112,16 @@ export const createKnap = async (deps: Deps, caller: Caller, input: CreateKnapIn
     deps.metrics.count(METRIC.knapsCreated);
     return { knap, ownership, version: 1 };
   }
+  // An earlier try of this request stored it, and took its places then.
+  await releaseQuota(deps, client.orgName, places);
   const earlier = await deps.repo.getKnap(client.orgName, uuid);
   if (earlier?.ownership.creatorClientId !== client.clientId) throw new Error(`Knap ${uuid} exists and is not the caller's`);
   return { ...earlier, knap: withRunState(earlier.knap) };
 };
+
+/** The quota places a Knap takes: one Knap, and one sub-hourly schedule when its schedule is one. */
+export const quotaKindsOf = (knap: Pick<Knap, 'schedule_info'>): QuotaKind[] =>
+  isSubHourly(knap.schedule_info) ? ['knaps', 'subhourly'] : ['knaps'];
 
 /**
  * Where each of the two listings stopped. A listing that is done is `null`, one not yet

@@ -49,6 +49,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     description: 'active after-meeting Knaps join the meeting index that meeting reports read',
     run: async (deps) => ({ added: await deps.repo.backfillMeetingIndex() }),
   },
+  {
+    id: 'quota-counts',
+    description: 'organizations counted for their quotas (Knaps, sub-hourly schedules, endpoints, clients) once',
+    run: async (deps) => ({ organizations: await deps.repo.recountQuotas() }),
+  },
 ];
 
 /** Runs every step in order; a step that fails stops the command (the next run starts over, safely). */

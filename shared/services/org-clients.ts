@@ -9,6 +9,7 @@ import type { AdminClient, CreateClientRequest, UpdateClientRequest } from '../s
 import { AdminError, createApiClient } from './admin-service.js';
 import { recordAudit } from './audit-log.js';
 import { knownId, notFound } from './org-admin.js';
+import { releaseQuota } from './quotas.js';
 import type { OrgAdmin } from './request-state.js';
 
 const clientView = (deps: Deps, client: ClientSummary): AdminClient => ({
@@ -118,5 +119,10 @@ export const revokeOrgClient = async (deps: Deps, admin: OrgAdmin, clientId: str
     if (why.status === 404) throw why;
     return;
   }
-  await recordAudit(deps, admin.actor, admin.orgName, 'client.revoke', { type: 'client', id: clientId });
+  // This write revoked it (only while active): its quota place comes back once.
+  // Side by side: neither waits for the other.
+  await Promise.all([
+    releaseQuota(deps, admin.orgName, ['clients']),
+    recordAudit(deps, admin.actor, admin.orgName, 'client.revoke', { type: 'client', id: clientId }),
+  ]);
 };

@@ -1,7 +1,7 @@
 /** An organization admin adds a webhook endpoint (see org-admin.ts); its URL is checked as deliveries check it. */
 import { badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { WebhookEndpointView } from '../schemas/admin.js';
+import type { AddWebhookRequest, WebhookEndpointView } from '../schemas/admin.js';
 import { urlPolicyFromEnv } from '../webhooks/urls.js';
 import { AdminError } from './admin-service.js';
 import { webhookView } from './org-webhooks.js';
@@ -12,10 +12,16 @@ import { addWebhook } from './webhook-admin.js';
 export const addOrgWebhook = async (
   deps: Deps,
   admin: OrgAdmin,
-  url: string,
+  request: AddWebhookRequest,
 ): Promise<WebhookEndpointView & { secret: string }> => {
   try {
-    const endpoint = await addWebhook(deps, { orgName: admin.orgName, url }, urlPolicyFromEnv(), admin.actor);
+    const input = {
+      orgName: admin.orgName,
+      url: request.url,
+      eventTypes: request.event_types,
+      description: request.description,
+    };
+    const endpoint = await addWebhook(deps, input, urlPolicyFromEnv(), admin.actor);
     return { ...webhookView(endpoint), secret: endpoint.secret };
   } catch (error) {
     if (error instanceof AdminError) throw badRequest(error.message);

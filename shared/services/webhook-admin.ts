@@ -10,11 +10,12 @@
 import { type Actor, CLI_ACTOR } from '../domain/audit.js';
 import { isoSeconds } from '../domain/clock.js';
 import { newWriteToken } from '../domain/credentials.js';
-import { newEndpointId, newWebhookSecret, type WebhookEndpoint } from '../domain/webhooks.js';
+import { newEndpointId, newWebhookSecret, type WebhookEndpoint, type WebhookEventType } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { checkWebhookUrl, type UrlPolicy } from '../webhooks/urls.js';
 import { AdminError } from './admin-service.js';
 import { auditedCreate, recordAudit } from './audit-log.js';
+import { releaseQuota, reserveQuota } from './quotas.js';
 
 /** An endpoint as admins see it: never its secret. */
 export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
@@ -24,6 +25,9 @@ export const summarizeWebhook = ({ secret: _secret, ...summary }: WebhookEndpoin
 export interface AddWebhookInput {
   orgName: string;
   url: string;
+  /** Null or absent: every event type. */
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
 }
 
 /**
@@ -48,10 +52,22 @@ export const addWebhook = async (
     url: checked.url.href,
     secret: newWebhookSecret(),
     createdAt: isoSeconds(deps.clock.now()),
+    eventTypes: input.eventTypes ?? null,
+    description: input.description ?? null,
+    disabled: false,
+    disabledAt: null,
   };
-  await auditedCreate(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId }, () =>
-    deps.repo.putWebhookEndpoint(endpoint, newWriteToken()),
-  );
+  // Its place in the organization's quota (at most 20 endpoints) first: a refusal writes nothing.
+  await reserveQuota(deps, orgName, ['endpoints']);
+  try {
+    await auditedCreate(deps, actor, orgName, 'webhook.create', { type: 'webhook', id: endpoint.endpointId }, () =>
+      deps.repo.putWebhookEndpoint(endpoint, newWriteToken()),
+    );
+  } catch (error) {
+    // A new random id cannot clash: the write did not happen (a timeout may still land; kept then).
+    if ((error as Error).name !== 'TimeoutError') await releaseQuota(deps, orgName, ['endpoints']);
+    throw error;
+  }
   return endpoint;
 };
 
@@ -62,5 +78,9 @@ export const listWebhooks = async (deps: Deps, orgName: string): Promise<Webhook
 export const removeWebhook = async (deps: Deps, endpointId: string, actor: Actor = CLI_ACTOR): Promise<void> => {
   const removed = await deps.repo.deleteWebhookEndpoint(endpointId);
   if (!removed) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
-  await recordAudit(deps, actor, removed.orgName, 'webhook.delete', { type: 'webhook', id: endpointId });
+  // Side by side: neither waits for the other.
+  await Promise.all([
+    releaseQuota(deps, removed.orgName, ['endpoints']),
+    recordAudit(deps, actor, removed.orgName, 'webhook.delete', { type: 'webhook', id: endpointId }),
+  ]);
 };

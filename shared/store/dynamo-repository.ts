@@ -8,6 +8,7 @@ import { ClientStore } from './client-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KnapStore } from './knap-store.js';
+import { QuotaStore } from './quota-store.js';
 import { RunEventStore } from './run-event-store.js';
 import { RunStore } from './run-store.js';
 import { type StoreClasses, TableRepository } from './table-repository.js';
@@ -22,6 +23,7 @@ export const ALL_STORES: Required<StoreClasses> = {
   webhooks: WebhookStore,
   idempotency: IdempotencyStore,
   admins: AdminStore,
+  quotas: QuotaStore,
 };
 
 export class DynamoRepository extends TableRepository {

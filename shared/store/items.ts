@@ -15,7 +15,7 @@ import {
 } from '../domain/runs.js';
 import { parseStoredJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
-import type { WebhookEndpoint } from '../domain/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../domain/webhooks.js';
 import { dueShard, key } from './keys.js';
 
 export type { Item } from './table-ops.js';
@@ -406,7 +406,17 @@ export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({
   url: endpoint.url,
   secret: endpoint.secret,
   created_at: endpoint.createdAt,
+  // Absent on items of earlier versions: every event type, no description, enabled.
+  event_types: endpoint.eventTypes ?? null,
+  description: endpoint.description ?? null,
+  disabled: endpoint.disabled ?? false,
+  disabled_at: endpoint.disabledAt ?? null,
 });
+
+const eventTypesOf = (value: unknown): WebhookEventType[] | null =>
+  Array.isArray(value)
+    ? value.filter((type): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(type))
+    : null;
 
 export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   endpointId: String(item.endpoint_id),
@@ -414,4 +424,8 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   url: String(item.url),
   secret: String(item.secret),
   createdAt: String(item.created_at),
+  eventTypes: eventTypesOf(item.event_types),
+  description: typeof item.description === 'string' ? item.description : null,
+  disabled: item.disabled === true,
+  disabledAt: typeof item.disabled_at === 'string' ? item.disabled_at : null,
 });

@@ -23,6 +23,7 @@
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | admin meter | `ADMINRATE#<org>#<sub>` | `<window>`    | - (an admin's admin-API requests per minute; TTL)                  |
+ * | quota       | `QUOTA#<org>`           | `QUOTA`       | - (an organization's counts and own quotas: quota-store.ts)       |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
  *
  * Access patterns: client by id (GetItem, UpdateItem), clients of an org (gsi3 + BatchGetItem,
@@ -90,6 +91,7 @@ export const key = {
     pk: `ADMINRATE#${orgName}#${subject}`,
     sk: String(window),
   }),
+  quota: (orgName: string) => ({ pk: `QUOTA#${orgName}`, sk: 'QUOTA' }),
   auditEvent: (orgName: string, at: string, eventId: string) => ({ pk: `ORG#${orgName}#AUDIT`, sk: `${at}#${eventId}` }),
   orgAudit: (orgName: string) => `ORG#${orgName}#AUDIT`,
   knapRuns: (knapUuid: string) => `KNAPRUNS#${knapUuid}`,

@@ -5,7 +5,7 @@
  * item shapes: items.ts.
  */
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
-import { InvalidCursorError, type PageRequest, type ScheduleRrule } from '../domain/repository.js';
+import { type DueEntry, InvalidCursorError, type PageRequest, type ScheduleRrule } from '../domain/repository.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer } from '../domain/runs.js';
 import {
   DeleteCommand,
@@ -128,6 +128,28 @@ export class KnapStore {
     return (await this.table.batchGet(keys))
       .map(itemToStoredKnap)
       .sort((a, b) => (a.knap.next_run_at ?? '').localeCompare(b.knap.next_run_at ?? ''));
+  }
+
+  async dueEntries(shard: number, now: string, limit: number): Promise<DueEntry[]> {
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
+        ExpressionAttributeValues: { ':shard': key.due(shard), ':now': `${now}~` },
+        Limit: limit,
+      }),
+    );
+    // Keys only: the Knap's own key names its organization (`ORG#<org>`), its index key the due time.
+    return (result.Items ?? []).map(({ pk, sk, gsi3sk }) => ({
+      key: { pk: String(pk), sk: String(sk) },
+      orgName: String(pk).slice('ORG#'.length),
+      nextRunAt: String(gsi3sk).split('#')[0] ?? '',
+    }));
+  }
+
+  async knapsByKeys(keys: readonly DueEntry['key'][]): Promise<StoredKnap[]> {
+    return (await this.table.batchGet([...keys])).map(itemToStoredKnap);
   }
 
   async dueSummary(shard: number, now: string, limit: number): Promise<{ due: number; oldest: string | null }> {

@@ -12,12 +12,14 @@ import type { AuditEvent, AuditPage } from '../domain/audit.js';
 import type { ApiClient } from '../domain/clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from '../domain/idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from '../domain/knaps.js';
+import type { QuotaKind, QuotaLimits, QuotaUsage } from '../domain/quotas.js';
 import type {
   AdminMeterInput,
   AdminMeterResult,
   ClientChanges,
   CountRequestInput,
   CountRequestResult,
+  DueEntry,
   PageRequest,
   Repository,
   RevocationMigration,
@@ -27,12 +29,13 @@ import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
-import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
 import type { AdminStore } from './admin-store.js';
 import type { ClientStore } from './client-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { KnapStore } from './knap-store.js';
+import type { QuotaStore } from './quota-store.js';
 import type { RunEventStore } from './run-event-store.js';
 import type { RedeliveryResult, RunStore } from './run-store.js';
 import { TableOps } from './table-ops.js';
@@ -48,6 +51,7 @@ export interface StoreClasses {
   webhooks?: typeof WebhookStore;
   idempotency?: typeof IdempotencyStore;
   admins?: typeof AdminStore;
+  quotas?: typeof QuotaStore;
 }
 
 export type StoreName = keyof StoreClasses;
@@ -92,6 +96,26 @@ export class TableRepository implements Repository {
       this.stores[name] = store;
     }
     return store;
+  }
+
+  reserveQuota(orgName: string, kinds: readonly QuotaKind[], defaults: QuotaLimits): Promise<QuotaKind | null> {
+    return this.store('quotas').reserveQuota(orgName, kinds, defaults);
+  }
+
+  releaseQuota(orgName: string, kinds: readonly QuotaKind[]): Promise<void> {
+    return this.store('quotas').releaseQuota(orgName, kinds);
+  }
+
+  quotaUsage(orgName: string): Promise<QuotaUsage> {
+    return this.store('quotas').quotaUsage(orgName);
+  }
+
+  setOrgQuotas(orgName: string, limits: Partial<Record<QuotaKind, number | null>>): Promise<void> {
+    return this.store('quotas').setOrgQuotas(orgName, limits);
+  }
+
+  recountQuotas(force?: boolean): Promise<number> {
+    return this.store('quotas').recountQuotas(force);
   }
 
   putNewClient(client: ApiClient, writeToken?: string): Promise<void> {
@@ -191,6 +215,14 @@ export class TableRepository implements Repository {
     return this.store('knaps').dueKnaps(shard, now, limit);
   }
 
+  dueEntries(shard: number, now: string, limit: number): Promise<DueEntry[]> {
+    return this.store('knaps').dueEntries(shard, now, limit);
+  }
+
+  knapsByKeys(keys: readonly DueEntry['key'][]): Promise<StoredKnap[]> {
+    return this.store('knaps').knapsByKeys(keys);
+  }
+
   dueSummary(shard: number, now: string, limit: number): Promise<{ due: number; oldest: string | null }> {
     return this.store('knaps').dueSummary(shard, now, limit);
   }
@@ -269,6 +301,10 @@ export class TableRepository implements Repository {
 
   deleteWebhookEndpoint(endpointId: string, orgName?: string): Promise<WebhookEndpoint | null> {
     return this.store('webhooks').deleteWebhookEndpoint(endpointId, orgName);
+  }
+
+  updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null> {
+    return this.store('webhooks').updateWebhookEndpoint(endpointId, orgName, changes);
   }
 
   putNewAdmin(admin: AdminAccount): Promise<boolean> {

@@ -3,8 +3,8 @@
  * Key design: keys.ts; item shapes: items.ts.
  */
 
-import type { WebhookEndpoint } from '../domain/webhooks.js';
-import { DeleteCommand, PutCommand } from './commands.js';
+import type { WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
+import { DeleteCommand, PutCommand, UpdateCommand } from './commands.js';
 import { itemToWebhook, webhookToItem } from './items.js';
 import { key } from './keys.js';
 import { type TableOps, unlessConditionFails } from './table-ops.js';
@@ -46,5 +46,46 @@ export class WebhookStore {
       ),
     );
     return deleted?.Attributes ? itemToWebhook(deleted.Attributes) : null;
+  }
+
+  /**
+   * The endpoint as changed, or null when there is none with this id in `orgName` (another
+   * organization's is left alone, in the same conditional write). Members left out stay.
+   */
+  async updateWebhookEndpoint(
+    endpointId: string,
+    orgName: string,
+    changes: WebhookEndpointChanges,
+  ): Promise<WebhookEndpoint | null> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':org': orgName };
+    const sets: string[] = [];
+    const set = (attribute: string, value: unknown) => {
+      names[`#${attribute}`] = attribute;
+      values[`:${attribute}`] = value;
+      sets.push(`#${attribute} = :${attribute}`);
+    };
+    if (changes.eventTypes !== undefined) set('event_types', changes.eventTypes);
+    if (changes.description !== undefined) set('description', changes.description);
+    if (changes.disabled !== undefined) {
+      set('disabled', changes.disabled);
+      set('disabled_at', changes.disabledAt ?? null);
+    }
+    // Nothing to change: the same condition still says whether the endpoint is there.
+    if (sets.length === 0) set('org_name', orgName);
+    const updated = await unlessConditionFails(
+      this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: key.webhook(endpointId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk) AND org_name = :org',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return updated?.Attributes ? itemToWebhook(updated.Attributes) : null;
   }
 }

@@ -81,6 +81,8 @@ const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
 const S = 'STREAMS#';
 const AR = 'ADMINRATE#';
+/** An organization's quota counters: a place taken or given back, read only to name a refused quota. */
+const Q = 'QUOTA#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -117,14 +119,24 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'oauth-metadata': {},
     'create-knap': {
       'dynamodb:BatchGetItem': [items(V)],
-      'dynamodb:GetItem': [items(C, I, T)],
+      'dynamodb:GetItem': [items(C, I, Q, T)],
       'dynamodb:PutItem': [items(I, K)],
-      'dynamodb:UpdateItem': [items(C, I)],
+      'dynamodb:UpdateItem': [items(C, I, Q)],
     },
     'list-knaps': { ...bearer, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     'get-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)] },
-    'update-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(K)] },
-    'delete-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:DeleteItem': [items(K)] },
+    'update-knap': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, Q, T)],
+      'dynamodb:PutItem': [items(K)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
+    'delete-knap': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, Q, T)],
+      'dynamodb:DeleteItem': [items(K)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
     'start-run': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(R)] },
     'list-runs': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:Query': [indexArn('gsi1')] },
     // The meeting index, then the names of the Knaps that run.
@@ -161,9 +173,14 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     },
     // Organization admins: JWTs verified in the function (no table read, no token keys), then
     // the admin's request counted (ADMINRATE#: UpdateItem, GetItem where a refusal brings no
-    // item); each change audited in the organization's audit partition, never under `ORG#*`.
+    // item); each change audited in the organization's audit partition, never under `ORG#*`;
+    // a creation takes its place in the organization's quota (QUOTA#) first.
     'admin-list-clients': { ...admin, 'dynamodb:BatchGetItem': [items(C)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-create-client': { ...admin, 'dynamodb:PutItem': [items(C, A)] },
+    'admin-create-client': {
+      'dynamodb:GetItem': [items(AR, Q)],
+      'dynamodb:PutItem': [items(C, A)],
+      'dynamodb:UpdateItem': [items(AR, Q)],
+    },
     'admin-regenerate-secret': {
       'dynamodb:GetItem': [items(AR, C)],
       'dynamodb:PutItem': [items(A)],
@@ -175,13 +192,27 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:UpdateItem': [items(AR, C)],
     },
     'admin-revoke-client': {
-      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:GetItem': [items(AR, C, Q)],
       'dynamodb:PutItem': [items(A)],
-      'dynamodb:UpdateItem': [items(AR, C)],
+      'dynamodb:UpdateItem': [items(AR, C, Q)],
     },
     'admin-list-webhooks': { ...admin, 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
-    'admin-add-webhook': { ...admin, 'dynamodb:PutItem': [items(A, W)] },
-    'admin-remove-webhook': { ...admin, 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
+    'admin-add-webhook': {
+      'dynamodb:GetItem': [items(AR, Q)],
+      'dynamodb:PutItem': [items(A, W)],
+      'dynamodb:UpdateItem': [items(AR, Q)],
+    },
+    'admin-remove-webhook': {
+      'dynamodb:DeleteItem': [items(W)],
+      'dynamodb:GetItem': [items(AR, Q)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, Q)],
+    },
+    'admin-update-webhook': {
+      'dynamodb:GetItem': [items(AR)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, W)],
+    },
     'admin-list-runs': { ...admin, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {

@@ -54,6 +54,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/studio/runs/{run_id}/events',
       'GET /console',
       'PATCH /api/admin/clients/{client_id}',
+      'PATCH /api/admin/webhooks/{endpoint_id}',
       'PATCH /api/studio/knap-tools/{uuid}',
       'POST /api/admin/clients',
       'POST /api/admin/clients/{client_id}/secret',
@@ -160,7 +161,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(13);
+    expect(adminRoutes).toHaveLength(14);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

@@ -78,7 +78,7 @@ describe('API clients', () => {
     expect(Object.keys(created.body).sort()).toEqual([...CLIENT_FIELDS, 'client_secret'].sort());
     expect(created.body).toMatchObject({ name: 'Billing sync', description: '', status: 'active', rate_limit: 30, user_id: 7 });
     expect(created.body.client_secret).toMatch(/^knap_cs_/);
-    expect(created.calls).toEqual({ total: 3, depth: 3 });
+    expect(created.calls).toEqual({ total: 4, depth: 4 });
 
     const clientId = created.body.client_id as string;
     const token = await getToken(api.url, { clientId, clientSecret: created.body.client_secret as string });
@@ -157,7 +157,7 @@ describe('API clients', () => {
     const revoked = await call(acme, 'DELETE', `/api/admin/clients/${clientId}`);
     expect(revoked.status).toBe(204);
     expect(revoked.headers.get('cache-control')).toBe('no-store');
-    expect(revoked.calls).toEqual({ total: 3, depth: 3 });
+    expect(revoked.calls).toEqual({ total: 4, depth: 3 });
     const bearer = await fetch(`${api.url}/api/studio/knap-tools`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
@@ -307,19 +307,32 @@ describe('webhook endpoints', () => {
   test('add (secret once), list without the secret, remove; the CLI URL rules; all audited', async () => {
     const added = await call(acme, 'POST', '/api/admin/webhooks', { url: 'https://hooks.example.com/knap' });
     expect(added.status).toBe(201);
-    expect(Object.keys(added.body).sort()).toEqual(['created_at', 'endpoint_id', 'secret', 'url']);
+    expect(Object.keys(added.body).sort()).toEqual([
+      'created_at',
+      'description',
+      'disabled',
+      'disabled_at',
+      'endpoint_id',
+      'event_types',
+      'secret',
+      'url',
+    ]);
     expect(added.body.secret).toMatch(/^whsec_/);
-    expect(added.calls).toEqual({ total: 3, depth: 3 });
+    expect(added.calls).toEqual({ total: 4, depth: 4 });
     const listed = await call(acme, 'GET', '/api/admin/webhooks');
     expect(listed.body.endpoints).toContainEqual({
       endpoint_id: added.body.endpoint_id,
       url: 'https://hooks.example.com/knap',
       created_at: added.body.created_at,
+      event_types: null,
+      description: null,
+      disabled: false,
+      disabled_at: null,
     });
     expect(JSON.stringify(listed.body)).not.toMatch(/secret|whsec_/);
     const removed = await call(acme, 'DELETE', `/api/admin/webhooks/${added.body.endpoint_id}`);
     expect(removed.status).toBe(204);
-    expect(removed.calls).toEqual({ total: 3, depth: 3 });
+    expect(removed.calls).toEqual({ total: 4, depth: 3 });
     expect((await call(acme, 'DELETE', `/api/admin/webhooks/${added.body.endpoint_id}`)).status).toBe(404);
     const audit = await auditActions(acme);
     expect(audit).toContain(`webhook.create ada@acme.example ${added.body.endpoint_id}`);

@@ -332,7 +332,14 @@ describe('migrate', () => {
     const first = await admin('migrate', '--json');
     expect(first.status).toBe(0);
     const steps = (JSON.parse(first.out) as { steps: { id: string; changed: Record<string, number> }[] }).steps;
-    expect(steps.map((step) => step.id)).toEqual(['due-index', 'run-index', 'revocations', 'schedule-rrule', 'meeting-index']);
+    expect(steps.map((step) => step.id)).toEqual([
+      'due-index',
+      'run-index',
+      'revocations',
+      'schedule-rrule',
+      'meeting-index',
+      'quota-counts',
+    ]);
     expect(steps[0]?.changed.added).toBeGreaterThanOrEqual(1);
     const second = await admin('migrate', '--json');
     for (const step of (JSON.parse(second.out) as { steps: { changed: Record<string, number> }[] }).steps) {

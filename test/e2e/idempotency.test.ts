@@ -179,10 +179,11 @@ test('20 concurrent identical requests: one Knap; every answer a 201 of it or a 
 });
 
 test('round trips: none added without a key; a claim and a completion with one', async () => {
+  // Metering, the organization's quota place (one conditional UpdateItem), the Knap.
   roundTrips.reset();
   expect((await createKnap(api.url, token, { name: 'plain' })).status).toBe(201);
-  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 1, BatchGetItemCommand: 1, PutItemCommand: 1 });
+  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 2, BatchGetItemCommand: 1, PutItemCommand: 1 });
   roundTrips.reset();
   expect((await createKnap(api.url, token, { name: 'keyed' }, keyed(freshKey()))).status).toBe(201);
-  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 2, BatchGetItemCommand: 1, PutItemCommand: 2 });
+  expect(roundTrips.byCommand).toEqual({ UpdateItemCommand: 3, BatchGetItemCommand: 1, PutItemCommand: 2 });
 });

@@ -47,6 +47,9 @@ describe('admin CLI: webhooks', () => {
       org_name: 'hooks-org',
       url: target.url,
       created_at: expect.stringMatching(/Z$/),
+      event_types: null,
+      description: null,
+      disabled: false,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     expect(Buffer.from((endpoint.secret as string).slice('whsec_'.length), 'base64')).toHaveLength(32);
@@ -64,7 +67,7 @@ describe('admin CLI: webhooks', () => {
     const { secret: _shownOnce, ...summary } = endpoint;
     expect(endpoints.find((e) => e.endpoint_id === endpoint.endpoint_id)).toEqual(summary);
     const table = (await admin(['list-webhooks', '--org', 'hooks-org'])).out;
-    expect(table.split('\n')[0]).toMatch(/^ENDPOINT ID\s+URL\s+CREATED$/);
+    expect(table.split('\n')[0]).toMatch(/^ENDPOINT ID\s+URL\s+EVENT TYPES\s+STATE\s+DESCRIPTION\s+CREATED$/);
     for (const text of [listed.out, table]) {
       expect(text).not.toContain(endpoint.secret);
       expect(text).not.toMatch(/whsec_|secret/i);
@@ -80,6 +83,29 @@ describe('admin CLI: webhooks', () => {
     });
     const after = JSON.parse((await admin(['list-webhooks', '--org', 'hooks-org', '--json'])).out) as EndpointJson[];
     expect(after.map((e) => e.endpoint_id)).not.toContain(endpoint.endpoint_id);
+  });
+
+  test('add-webhook --event-types a,b --description: stored and listed; an unknown type exits 2', async () => {
+    const added = await admin([
+      'add-webhook',
+      '--org',
+      'typed-org',
+      '--url',
+      target.url,
+      '--event-types',
+      'knap.run.failed, knap.run',
+      '--description',
+      'Failures',
+      '--json',
+    ]);
+    expect(added.status).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ event_types: ['knap.run.failed', 'knap.run'], description: 'Failures' });
+    const table = (await admin(['list-webhooks', '--org', 'typed-org'])).out;
+    expect(table).toMatch(/knap\.run\.failed,knap\.run\s+enabled\s+Failures/);
+    const refused = await admin(['add-webhook', '--org', 'typed-org', '--url', target.url, '--event-types', 'knap.run,nope']);
+    expect(refused.status).toBe(2);
+    expect(refused.err).toMatch(/--event-types must list some of knap\.run, .*not "nope"/);
+    expect(JSON.parse((await admin(['list-webhooks', '--org', 'typed-org', '--json'])).out)).toHaveLength(1);
   });
 
   test('remove-webhook with an unknown id: one line on stderr, exit 2', async () => {

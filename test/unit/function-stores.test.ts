@@ -24,6 +24,7 @@ const STORE_OF: Record<KeyScope, StoreName> = {
   [KEY_PREFIX.idempotency]: 'idempotency',
   [KEY_PREFIX.run]: 'runs',
   [KEY_PREFIX.webhook]: 'webhooks',
+  [KEY_PREFIX.quota]: 'quotas',
   [KEY_PARTITION.audit]: 'admins',
   [KEY_PREFIX.runEvent]: 'runEvents',
   [KEY_PREFIX.reportMeter]: 'runEvents',

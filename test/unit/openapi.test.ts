@@ -45,6 +45,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'TokenOperationForm',
     'TokenResponse',
     'UpdateClientRequest',
+    'UpdateWebhookRequest',
     'WebhookEndpoint',
     'WebhookEndpointList',
   ]);
@@ -164,6 +165,7 @@ describe('organization admins (issue 26)', () => {
       'GET /api/admin/webhooks': '200',
       'POST /api/admin/webhooks': '201',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
+      'PATCH /api/admin/webhooks/{endpoint_id}': '200',
       'GET /api/admin/runs': '200',
       'GET /api/admin/runs/{run_id}': '200',
       'GET /api/admin/runs/{run_id}/events': '200,204',

@@ -8,6 +8,7 @@ const ACTIONS: Record<string, string> = {
   'client.revoke': 'Revoked client',
   'webhook.create': 'Added endpoint',
   'webhook.delete': 'Removed endpoint',
+  'webhook.update': 'Changed endpoint',
   'run.redeliver': 'Redelivered run',
   'admin.create': 'Made admin',
   'admin.sign_in': 'Signed in',

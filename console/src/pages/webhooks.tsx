@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Api, Endpoint } from '../api.js';
+import { type Api, type Endpoint, EVENT_TYPES } from '../api.js';
 import { Alert, Confirm, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
 
 type Open =
@@ -35,6 +35,8 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
             <tr>
               <th scope="col">URL</th>
               <th scope="col">Endpoint id</th>
+              <th scope="col">Event types</th>
+              <th scope="col">Description</th>
               <th scope="col">Added</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
@@ -50,6 +52,11 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
                 <td data-label="Endpoint id">
                   <code>{endpoint.endpoint_id}</code>
                 </td>
+                <td data-label="Event types">
+                  {endpoint.event_types ? endpoint.event_types.join(', ') : 'All'}
+                  {endpoint.disabled ? ' (disabled)' : ''}
+                </td>
+                <td data-label="Description">{endpoint.description || '-'}</td>
                 <td data-label="Added">
                   <When at={endpoint.created_at} />
                 </td>
@@ -68,10 +75,18 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
           <form
             onSubmit={async (event) => {
               event.preventDefault();
-              const url = String(new FormData(event.currentTarget).get('url') ?? '');
+              const form = new FormData(event.currentTarget);
+              const url = String(form.get('url') ?? '');
+              const description = String(form.get('description') ?? '').trim();
+              const types = form.getAll('event_types').map(String);
               setError(null);
               try {
-                const endpoint = await api.addEndpoint(url);
+                const endpoint = await api.addEndpoint({
+                  url,
+                  description: description === '' ? null : description,
+                  // Every box ticked, or none: every type, including types added later.
+                  event_types: types.length === 0 || types.length === EVENT_TYPES.length ? null : types,
+                });
                 setOpen({ kind: 'secret', endpoint });
                 void list.reload();
               } catch (failure) {
@@ -81,6 +96,16 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
           >
             <label for="endpoint-url">URL</label>
             <input id="endpoint-url" name="url" type="url" required placeholder="https://hooks.example.com/knap" autoFocus />
+            <label for="endpoint-description">Description</label>
+            <input id="endpoint-description" name="description" type="text" maxLength={1000} />
+            <fieldset>
+              <legend>Event types (none ticked: every type)</legend>
+              {EVENT_TYPES.map((type) => (
+                <label key={type} class="checkbox">
+                  <input type="checkbox" name="event_types" value={type} /> {type}
+                </label>
+              ))}
+            </fieldset>
             {error && <Alert>{error}</Alert>}
             <div class="actions">
               <button type="button" class="secondary" onClick={close}>
