@@ -6,6 +6,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseAdminRunsQuery } from '../../shared/schemas/admin-runs.js';
 import { listOrgRuns } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
@@ -21,5 +22,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { runs: RunStore };
+export const stores: StoreClasses = { runs: RunStore, deliveries: DeliveryStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -2,6 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryAttemptEntry, MeetingFanOut } from './runs.js';
 
+export const WEBHOOK_EVENT_TYPES = [
+  'knap.run',
+  'knap.run.succeeded',
+  'knap.run.failed',
+  'endpoint.disabled',
+  'webhook.test',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 export interface WebhookEndpoint {
   endpointId: string;
   orgName: string;
@@ -9,7 +18,18 @@ export interface WebhookEndpoint {
   /** `whsec_<base64>`: signs every delivery; shown once, when the endpoint is added. */
   secret: string;
   createdAt: string;
+  /** Null or absent: every event type. */
+  eventTypes?: WebhookEventType[] | null;
+  description?: string | null;
+  /** Receives nothing (but a test send) while true. */
+  disabled?: boolean;
+  disabledAt?: string | null;
 }
+
+/** Whether an endpoint is sent messages of `type` now (a test send goes to a disabled endpoint too). */
+export const takesEvent = (endpoint: WebhookEndpoint, type: WebhookEventType): boolean =>
+  (type === 'webhook.test' || endpoint.disabled !== true) &&
+  (endpoint.eventTypes === null || endpoint.eventTypes === undefined || endpoint.eventTypes.includes(type));
 
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
 
@@ -31,10 +51,46 @@ export interface DeliveryAttempt {
   entries?: DeliveryAttemptEntry[];
 }
 
+/** One endpoint's delivery of a run: what a per-endpoint message of the queue names. */
+export interface DeliveryTarget {
+  endpointId: string;
+  /** The lane it waits in under npm start (fair across organizations); not sent on SQS. */
+  orgName: string;
+}
+
+/**
+ * One endpoint's delivery of one run (the run's `knap.run` message to it): an item of its own,
+ * so the run's item stays the same size whatever the endpoints and attempts.
+ */
+export interface EndpointDelivery {
+  runId: string;
+  endpointId: string;
+  orgName: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made to this endpoint, every redelivery's included. */
+  attempts: number;
+  /** `attempts` when the delivery was last started again: retries count from there. */
+  retryBase: number;
+  /** The round of the run's delivery it was last started in (1, then one more per redelivery). */
+  round: number;
+  /** Not before this (ISO): when the next attempt is due; null when none is waiting. */
+  nextAt: string | null;
+  /** When it finally failed (ISO), or null. */
+  failedAt: string | null;
+  /** The last attempts, oldest first (a bounded ring). */
+  log: DeliveryAttemptEntry[];
+}
+
+/** The attempts a delivery item keeps (its ring): with 1 KB of answer each, a few KB in all. */
+export const DELIVERY_LOG_SIZE = 8;
+
 /** Where runs wait for their next delivery attempt: SQS when deployed, a timer under npm start. */
 export interface DeliveryQueue {
-  /** Asks for an attempt to deliver `runId` in `delaySeconds` (0: now). */
-  enqueue(runId: string, delaySeconds: number): Promise<void>;
+  /**
+   * Asks for an attempt to deliver `runId` in `delaySeconds` (0: now): to the endpoint named
+   * by `target`, or, without one, to start the run's delivery to every endpoint that takes it.
+   */
+  enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void>;
   /** Asks for the next page of a meeting report's runs to be made now (services/meeting-fan-out.ts). */
   enqueueMeetingFanOut(task: MeetingFanOut): Promise<void>;
 }

@@ -15,7 +15,7 @@ import {
 } from '../domain/runs.js';
 import { parseStoredJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
-import type { WebhookEndpoint } from '../domain/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../domain/webhooks.js';
 import { dueShard, key } from './keys.js';
 
 export type { Item } from './table-ops.js';
@@ -343,6 +343,9 @@ const readAttemptLog = (item: Item): DeliveryAttemptEntry[] =>
         endpoint_id: stringOrNull(entry.endpoint_id),
         status: entry.status as DeliveryAttemptEntry['status'],
         error: stringOrNull(entry.error),
+        response_status: typeof entry.http_status === 'number' ? entry.http_status : null,
+        duration_ms: null,
+        response_body: null,
         http_status: typeof entry.http_status === 'number' ? entry.http_status : null,
       })),
     );
@@ -393,6 +396,7 @@ export const itemToStoredRun = (item: Item): StoredRun => ({
   attemptLog: readAttemptLog(item),
   retryBase: typeof item.retry_base === 'number' ? item.retry_base : 0,
   knapName: stringOrNull(item.knap_name),
+  redeliveries: typeof item.redeliveries === 'number' ? item.redeliveries : 0,
 });
 
 export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({
@@ -405,7 +409,13 @@ export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({
   url: endpoint.url,
   secret: endpoint.secret,
   created_at: endpoint.createdAt,
+  ...(endpoint.eventTypes ? { event_types: endpoint.eventTypes } : {}),
+  ...(typeof endpoint.description === 'string' ? { description: endpoint.description } : {}),
+  ...(endpoint.disabled ? { disabled: true } : {}),
+  ...(typeof endpoint.disabledAt === 'string' ? { disabled_at: endpoint.disabledAt } : {}),
 });
+
+const EVENT_TYPES: readonly unknown[] = WEBHOOK_EVENT_TYPES;
 
 export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   endpointId: String(item.endpoint_id),
@@ -413,4 +423,11 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   url: String(item.url),
   secret: String(item.secret),
   createdAt: String(item.created_at),
+  // Endpoints of earlier versions have none of these: every event type, enabled.
+  eventTypes: Array.isArray(item.event_types)
+    ? (item.event_types.filter((type) => EVENT_TYPES.includes(type)) as WebhookEventType[])
+    : null,
+  description: stringOrNull(item.description),
+  disabled: item.disabled === true,
+  disabledAt: stringOrNull(item.disabled_at),
 });

@@ -79,6 +79,9 @@ const A = 'ORG#*#AUDIT';
 const E = 'RUNEVENTS#';
 const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
+/** A run's delivery to each endpoint, `DLV#<run_id>`: its items, and a Query of their partition. */
+const D = 'DLV#';
+const DELIVERIES = 'DLV#*';
 const S = 'STREAMS#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
@@ -171,13 +174,13 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
     'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
     'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
-    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
+    'admin-list-runs': { 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2'), items(DELIVERIES)] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {
       'dynamodb:GetItem': [items(R)],
       'dynamodb:PutItem': [items(E)],
       'dynamodb:UpdateItem': [items(R)],
-      'dynamodb:Query': [items(EVENTS)],
+      'dynamodb:Query': [items(EVENTS, DELIVERIES)],
     },
     'admin-list-run-events': {
       'dynamodb:GetItem': [items(R)],
@@ -200,11 +203,12 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     },
     'deliver-runs': {
       'dynamodb:BatchGetItem': [items(K, W)],
-      'dynamodb:GetItem': [items(K, R)],
+      // An attempt reads its endpoint and its delivery; each endpoint's delivery is an item of its own.
+      'dynamodb:GetItem': [items(D, K, R, W)],
       // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events.
       'dynamodb:PutItem': [items(E, R)],
-      'dynamodb:UpdateItem': [items(R)],
-      'dynamodb:Query': [indexArn('gsi3'), items(EVENTS)],
+      'dynamodb:UpdateItem': [items(D, R)],
+      'dynamodb:Query': [indexArn('gsi3'), items(EVENTS, DELIVERIES)],
     },
   };
 };
@@ -436,10 +440,10 @@ describe('least privilege, per function', () => {
       for (const statement of queries) {
         for (const resource of list(statement.Resource)) {
           if (JSON.stringify(resource).includes('/index/')) continue;
-          // The audit partitions, or a run's events: never a prefix shared with other items.
+          // The audit partitions, a run's events or its endpoint deliveries: never a prefix shared with other items.
           const patterns = leadingKeysOf(statement);
           expect(patterns?.length).toBeGreaterThan(0);
-          for (const pattern of patterns ?? []) expect([A, EVENTS]).toContain(pattern);
+          for (const pattern of patterns ?? []) expect([A, EVENTS, DELIVERIES]).toContain(pattern);
         }
       }
     }

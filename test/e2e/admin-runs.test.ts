@@ -134,10 +134,11 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
     quiet = await deliveredRun('Quiet one');
   }, 60_000);
 
-  test("each run names its Knap, with its outcome and each attempt's HTTP status; one round trip a page", async () => {
+  test("each run names its Knap, with its outcome and each attempt's HTTP status; a Query a page, and one a run", async () => {
     const page = await adminCall(admin, '/api/admin/runs?limit=10');
     expect(page.status).toBe(200);
-    expect(page.trips).toBe(1);
+    // The page, then each run's endpoint deliveries (their attempts live there, not on the run).
+    expect(page.trips).toBe(1 + (page.body.runs as unknown[]).length);
     const runs = page.body.runs as Record<string, unknown>[];
     expect(runs.map((run) => [run.run_id, run.knap_name, run.outcome])).toEqual([
       [quiet.runId, 'Quiet one', null],
@@ -150,6 +151,9 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
       endpoint_id: expect.stringMatching(/^we_/),
       status: 'delivered',
       error: null,
+      response_status: 204,
+      duration_ms: expect.any(Number),
+      response_body: expect.any(String),
       http_status: 204,
     });
     expect(runs[2]).toMatchObject({ input: { topic: 'Daily digest' }, output: { summary: '3 new leads' } });
@@ -197,11 +201,12 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
 });
 
 describe('one run, and its events', () => {
-  test('GET /api/admin/runs/{run_id}: the run with its attempts and every event; two round trips', async () => {
+  test('GET /api/admin/runs/{run_id}: the run with its attempts and every event; three round trips', async () => {
     const answer = await adminCall(admin, `/api/admin/runs/${succeeded.runId}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(answer.trips).toBe(2);
+    // The run, then its events and its endpoint deliveries at once.
+    expect(answer.trips).toBe(3);
     expect(answer.body).toMatchObject({
       run_id: succeeded.runId,
       knap_name: 'Daily digest',
