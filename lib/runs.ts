@@ -38,10 +38,11 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'deliver-runs': {
     // gsi3: webhook endpoints and the meeting index (a meeting report's later pages); a run's endpoint deliveries.
     'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents, KEY_PARTITION.deliveries],
-    'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run, KEY_PREFIX.webhook, KEY_PREFIX.delivery],
+    'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run, KEY_PREFIX.webhook, KEY_PREFIX.delivery, KEY_PREFIX.message],
     // Webhook endpoints; the names of a meeting report's Knaps that run.
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
-    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent],
+    // Runs and their events; messages other than knap.run (knap.run.failed...), stored once for every attempt.
+    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent, KEY_PREFIX.message],
     'dynamodb:UpdateItem': [KEY_PREFIX.run, KEY_PREFIX.delivery],
   },
 };

@@ -18,6 +18,7 @@ export const KEY_PREFIX = {
   run: prefixOf(key.run('id').pk),
   webhook: prefixOf(key.webhook('id').pk),
   delivery: prefixOf(key.delivery('id', 'ep').pk),
+  message: prefixOf(key.message('id').pk),
   runEvent: prefixOf(key.runEvent('id', 1).pk),
   reportMeter: prefixOf(key.reportMeter('org', 0).pk),
   streamSlots: prefixOf(key.streamSlots('id').pk),

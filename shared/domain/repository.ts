@@ -19,7 +19,7 @@ import type {
   StoredRun,
 } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, EndpointDelivery, WebhookEndpoint } from './webhooks.js';
+import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -266,6 +266,9 @@ export interface Repository {
    * round that failed, or with `all` that are over); returns the endpoints started.
    */
   startDeliveries(round: DeliveryRoundInput, endpointIds: readonly string[]): Promise<string[]>;
+  /** Stores a message other than knap.run (its deliveries are started apart, as a run's are). */
+  putMessage(message: EventMessage, expiresAt: number): Promise<void>;
+  getMessage(messageId: string): Promise<EventMessage | null>;
   getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null>;
   /** Every endpoint's delivery of a run. */
   runDeliveries(runId: string): Promise<EndpointDelivery[]>;

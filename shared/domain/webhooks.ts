@@ -31,6 +31,27 @@ export const takesEvent = (endpoint: WebhookEndpoint, type: WebhookEventType): b
   (type === 'webhook.test' || endpoint.disabled !== true) &&
   (endpoint.eventTypes === null || endpoint.eventTypes === undefined || endpoint.eventTypes.includes(type));
 
+/**
+ * A message other than `knap.run` (whose webhook-id is its run id): an id of its own, so a
+ * receiver that dedupes on webhook-id never drops it as a repeat of the run.
+ */
+export interface EventMessage {
+  /** `msg_` and 32 base64url characters: the webhook-id of every attempt. */
+  messageId: string;
+  orgName: string;
+  type: WebhookEventType;
+  /** The JSON body as signed and sent, the same on every attempt. */
+  body: string;
+  createdAt: string;
+}
+
+export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9_-]{32}$/;
+
+/** `msg_` and 24 random bytes as 32 base64url characters. */
+export const newMessageId = (): string => `msg_${randomBytes(24).toString('base64url')}`;
+
+export const isMessageId = (id: string): boolean => MESSAGE_ID_PATTERN.test(id);
+
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes, base64. */

@@ -18,7 +18,7 @@ import { REPORT_TOKEN_SECONDS, sealReportToken } from '../domain/report-tokens.j
 import { AnswerOutcomeSchema, isTerminalType, jsonWithin, MAX_IO_BYTES, type NewRunEvent } from '../domain/run-events.js';
 import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS, type RunStatus, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
-import { type EndpointDelivery, takesEvent } from '../domain/webhooks.js';
+import { type EndpointDelivery, isMessageId, takesEvent } from '../domain/webhooks.js';
 import { METRIC, type MetricName } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { messageBody, RUN_EVENT_TYPE, reportUrlOf, runMessage, signedHeaders } from '../webhooks/message.js';
@@ -26,6 +26,7 @@ import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/r
 import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
 import { urlPolicyFromEnv } from '../webhooks/urls.js';
 import { appendRunEvent } from './run-events.js';
+import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
 
 export interface DeliverySettings {
   /** http(s)://127.0.0.1 and localhost allowed: only against a local DynamoDB (npm start, tests). */
@@ -273,7 +274,9 @@ export const deliverToEndpoint = async (
   ];
   const reported = answeredOutcome(result);
   if (reported) events.push({ ...reported, at });
-  await recordEvents(deps, runId, events);
+  const appended = await recordEvents(deps, runId, events);
+  if (appended.includes('succeeded')) await announceOutcome(deps, runId, 'knap.run.succeeded', 'reported');
+  if (appended.includes('failed')) await announceOutcome(deps, runId, 'knap.run.failed', 'reported');
   await settleRun(deps, runId, updated.round);
   return updated;
 };
@@ -295,18 +298,24 @@ const settleRun = async (deps: Deps, runId: string, round: number): Promise<Stor
     const at = isoSeconds(deps.clock.now());
     if (failed.length === deliveries.length && deliveries.length > 0) {
       await recordEvents(deps, runId, [{ type: 'delivery_failed', at, endpoint_id: null, error: FAILED_EVERYWHERE }], true);
+      await announceOutcome(deps, runId, 'knap.run.failed', 'delivery_failed');
     }
   }
   return deps.repo.getRun(runId);
 };
 
-/** The one entry point of the queue's delivery messages: a run's start, or one endpoint's attempt. */
+/** The one entry point of the queue's delivery messages: a run's start, or one attempt at one endpoint (of a run, or of a `msg_` message). */
 export const handleDelivery = (
   deps: Deps,
   runId: string,
   endpointId: string | undefined,
   settings: DeliverySettings = deliverySettingsFromEnv(),
-): Promise<unknown> => (endpointId ? deliverToEndpoint(deps, runId, endpointId, settings) : deliverRun(deps, runId, settings));
+): Promise<unknown> => {
+  if (!endpointId) return deliverRun(deps, runId, settings);
+  return isMessageId(runId)
+    ? deliverMessageToEndpoint(deps, runId, endpointId, settings)
+    : deliverToEndpoint(deps, runId, endpointId, settings);
+};
 
 /**
  * What a 2xx answer reported: `{"outcome": "succeeded" | "failed", "output"?, "error"?}` as
@@ -334,15 +343,43 @@ const answeredOutcome = (result: SendResult): NewRunEvent | null => {
  * attempt is recorded whatever becomes of its events: a failure here is logged, never retried
  * into a second attempt.
  */
-const recordEvents = async (deps: Deps, runId: string, events: NewRunEvent[], endsRun = false): Promise<void> => {
+const recordEvents = async (
+  deps: Deps,
+  runId: string,
+  events: NewRunEvent[],
+  endsRun = false,
+): Promise<NewRunEvent['type'][]> => {
+  const appended: NewRunEvent['type'][] = [];
   try {
     for (const [index, event] of events.entries()) {
       const result = await appendRunEvent(deps, runId, event, {
         terminal: (endsRun && index === events.length - 1) || isTerminalType(event.type),
       });
-      if (result === 'terminal') return;
+      if (result === 'terminal') return appended;
+      if (typeof result !== 'string') appended.push(event.type);
     }
   } catch (error) {
     deps.log.warn('Run events of a delivery attempt not recorded', { run_id: runId, error: (error as Error).name });
+  }
+  return appended;
+};
+
+/**
+ * `knap.run.succeeded` or `knap.run.failed` to the endpoints that take it: an outcome was
+ * reported (`reason: "reported"`), or the run's delivery failed at every endpoint
+ * (`reason: "delivery_failed"`). A failure to send it is logged: the run's own record stands.
+ */
+const announceOutcome = async (
+  deps: Deps,
+  runId: string,
+  type: 'knap.run.succeeded' | 'knap.run.failed',
+  reason: 'reported' | 'delivery_failed',
+): Promise<void> => {
+  try {
+    const stored = await deps.repo.getRun(runId);
+    if (!stored) return;
+    await emitEvent(deps, stored.orgName, type, { reason, run: stored.run });
+  } catch (error) {
+    deps.log.warn('Run outcome message not sent', { run_id: runId, type, error: (error as Error).name });
   }
 };

@@ -7,7 +7,7 @@
  */
 import type { DeliveryRoundInput, EndpointAttemptInput } from '../domain/repository.js';
 import type { DeliveryAttemptEntry } from '../domain/runs.js';
-import { DELIVERY_LOG_SIZE, type EndpointDelivery } from '../domain/webhooks.js';
+import { DELIVERY_LOG_SIZE, type EndpointDelivery, type EventMessage } from '../domain/webhooks.js';
 import { GetCommand, QueryCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { key } from './keys.js';
@@ -66,6 +66,32 @@ export const itemToDelivery = (item: Item): EndpointDelivery => {
 
 export class DeliveryStore {
   constructor(private readonly table: TableOps) {}
+
+  async putMessage(message: EventMessage, expiresAt: number): Promise<void> {
+    await this.table.putNew({
+      ...key.message(message.messageId),
+      type: 'message',
+      message_id: message.messageId,
+      org_name: message.orgName,
+      message_type: message.type,
+      body: message.body,
+      created_at: message.createdAt,
+      expires_at: expiresAt,
+    });
+  }
+
+  async getMessage(messageId: string): Promise<EventMessage | null> {
+    const item = await this.table.getItem(key.message(messageId));
+    return item
+      ? {
+          messageId: String(item.message_id),
+          orgName: String(item.org_name),
+          type: item.message_type as EventMessage['type'],
+          body: String(item.body),
+          createdAt: String(item.created_at),
+        }
+      : null;
+  }
 
   /**
    * Starts the deliveries of a round to these endpoints, each in one conditional write: a new

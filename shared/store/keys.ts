@@ -21,6 +21,7 @@
  * | report meter| `ORGREPORTS#<org>`      | `<window>`    | - (an organization's run reports per minute; TTL)                  |
  * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
+ * | message     | `MSG#<msg_id>`          | `MSG`         | - (a message other than knap.run; its deliveries: `DLV#<msg_id>`; TTL 90 days) |
  * | delivery    | `DLV#<run_id>`          | `EP#<endpoint_id>` | gsi1 (finally failed only): `EPFAILED#<endpoint_id>` / `<failed_at>#<run_id>` (TTL as its run's) |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | audit event | `ORG#<org>#AUDIT`       | `<at>#<event_id>` | - (expires_at: TTL, 400 days; newest first by Query)           |
@@ -84,6 +85,8 @@ export const key = {
   webhook: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
   delivery: (runId: string, endpointId: string) => ({ pk: `DLV#${runId}`, sk: `EP#${endpointId}` }),
   runDeliveries: (runId: string) => `DLV#${runId}`,
+  /** A message other than knap.run (endpoint.disabled, knap.run.failed...): its body, for every attempt. */
+  message: (messageId: string) => ({ pk: `MSG#${messageId}`, sk: 'MSG' }),
   /** gsi1: an endpoint's deliveries that finally failed, by when. */
   failedDeliveries: (endpointId: string) => `EPFAILED#${endpointId}`,
   runEvents: (runId: string) => `RUNEVENTS#${runId}`,

@@ -25,7 +25,7 @@ import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
-import type { DeliveryAttempt, EndpointDelivery, WebhookEndpoint } from '../domain/webhooks.js';
+import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint } from '../domain/webhooks.js';
 import type { AdminStore } from './admin-store.js';
 import type { ClientStore } from './client-store.js';
 import type { DeliveryRound, DeliveryStore, EndpointAttempt } from './delivery-store.js';
@@ -286,6 +286,14 @@ export class TableRepository implements Repository {
 
   startDeliveries(round: DeliveryRound, endpointIds: readonly string[]): Promise<string[]> {
     return this.store('deliveries').startDeliveries(round, endpointIds);
+  }
+
+  putMessage(message: EventMessage, expiresAt: number): Promise<void> {
+    return this.store('deliveries').putMessage(message, expiresAt);
+  }
+
+  getMessage(messageId: string): Promise<EventMessage | null> {
+    return this.store('deliveries').getMessage(messageId);
   }
 
   getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null> {

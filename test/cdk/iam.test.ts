@@ -82,6 +82,8 @@ const M = 'ORGREPORTS#';
 /** A run's delivery to each endpoint, `DLV#<run_id>`: its items, and a Query of their partition. */
 const D = 'DLV#';
 const DELIVERIES = 'DLV#*';
+/** Messages other than knap.run, `MSG#<msg_id>`. */
+const MSG = 'MSG#';
 const S = 'STREAMS#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
@@ -204,9 +206,9 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'deliver-runs': {
       'dynamodb:BatchGetItem': [items(K, W)],
       // An attempt reads its endpoint and its delivery; each endpoint's delivery is an item of its own.
-      'dynamodb:GetItem': [items(D, K, R, W)],
-      // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events.
-      'dynamodb:PutItem': [items(E, R)],
+      'dynamodb:GetItem': [items(D, K, MSG, R, W)],
+      // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events; messages.
+      'dynamodb:PutItem': [items(E, MSG, R)],
       'dynamodb:UpdateItem': [items(D, R)],
       'dynamodb:Query': [indexArn('gsi3'), items(EVENTS, DELIVERIES)],
     },

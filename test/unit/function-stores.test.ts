@@ -30,6 +30,7 @@ const STORE_OF: Record<KeyScope, StoreName> = {
   [KEY_PREFIX.streamSlots]: 'runEvents',
   [KEY_PARTITION.runEvents]: 'runEvents',
   [KEY_PREFIX.delivery]: 'deliveries',
+  [KEY_PREFIX.message]: 'deliveries',
   [KEY_PARTITION.deliveries]: 'deliveries',
 };
 
