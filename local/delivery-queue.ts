@@ -29,7 +29,12 @@ export const LOCAL_TIME_SCALE = 1 / 30;
  * deployed policy's attempts and first wait, doubling instead of quadrupling. In deployed
  * seconds, like every delay the queue is given; LOCAL_TIME_SCALE makes 30 s of it 1 s.
  */
-export const LOCAL_RETRY_POLICY: RetryPolicy = { ...RETRY_POLICY, factor: 2 };
+export const LOCAL_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: RETRY_POLICY.maxAttempts,
+  baseSeconds: 30,
+  factor: 2,
+  capSeconds: 3600,
+};
 
 export interface LocalDeliveryQueueOptions {
   /** A run's delivery started (no target), or one attempt at one endpoint (handleDelivery); resolves when it is recorded. */
