@@ -19,7 +19,9 @@ import { KEY_PARTITION, KEY_PREFIX, type TableAccess } from './table-access.js';
  * - dispatch-runs: due Knaps (Query on gsi3, then BatchGetItem of the Knaps), the run
  *   (PutItem), the claim on the Knap (UpdateItem).
  * - deliver-runs: the run and its Knap (GetItem), the organization's webhook endpoints
- *   (Query on gsi3, BatchGetItem), each attempt recorded on the run (UpdateItem); and the
+ *   (Query on gsi3, BatchGetItem; one by GetItem for an attempt at it), the run's delivery to
+ *   each endpoint (UpdateItem DLV#, GetItem DLV#, Query DLV#<run>), each attempt counted on
+ *   the run (UpdateItem); and the
  *   rest of a large meeting report (services/meeting-fan-out.ts): the reporter's Knaps
  *   (Query on gsi1 and gsi2), their runs made (PutItem) or found (GetItem); each attempt's
  *   run events (Query RUNEVENTS#<run> for the last one, conditional PutItem RUNEVENTS#) and an
@@ -34,13 +36,14 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:UpdateItem': [KEY_PREFIX.knap],
   },
   'deliver-runs': {
-    // gsi3: webhook endpoints and the meeting index (a meeting report's later pages).
-    'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents],
-    'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run],
+    // gsi3: webhook endpoints and the meeting index (a meeting report's later pages); a run's endpoint deliveries.
+    'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents, KEY_PARTITION.deliveries],
+    'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run, KEY_PREFIX.webhook, KEY_PREFIX.delivery, KEY_PREFIX.message],
     // Webhook endpoints; the names of a meeting report's Knaps that run.
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
-    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent],
-    'dynamodb:UpdateItem': [KEY_PREFIX.run],
+    // Runs and their events; messages other than knap.run (knap.run.failed...), stored once for every attempt.
+    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent, KEY_PREFIX.message],
+    'dynamodb:UpdateItem': [KEY_PREFIX.run, KEY_PREFIX.delivery],
   },
 };
 

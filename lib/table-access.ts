@@ -17,6 +17,8 @@ export const KEY_PREFIX = {
   idempotency: prefixOf(key.idempotency('id', 'key').pk),
   run: prefixOf(key.run('id').pk),
   webhook: prefixOf(key.webhook('id').pk),
+  delivery: prefixOf(key.delivery('id', 'ep').pk),
+  message: prefixOf(key.message('id').pk),
   runEvent: prefixOf(key.runEvent('id', 1).pk),
   reportMeter: prefixOf(key.reportMeter('org', 0).pk),
   streamSlots: prefixOf(key.streamSlots('id').pk),
@@ -34,6 +36,7 @@ export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 export const KEY_PARTITION = {
   audit: key.orgAudit('*'),
   runEvents: key.runEvents('*'),
+  deliveries: key.runDeliveries('*'),
 } as const;
 export type KeyPartition = (typeof KEY_PARTITION)[keyof typeof KEY_PARTITION];
 

@@ -1,7 +1,9 @@
 /**
  * The delivery queue under `npm start` (deployed, SQS): an attempt is a timer in this
- * process. Every attempt runs on its own, so a slow endpoint holds up no other delivery, and
- * waits run `timeScale` times as long as asked (by default 1/30: a 30 s wait passes in 1 s).
+ * process. Every attempt at an endpoint runs on its own, so a slow endpoint holds up no other
+ * delivery; at most MAX_RUNNING run at once (each may hold a socket: 1,100 stalled endpoints
+ * must not exhaust the process's file descriptors), at most MAX_PER_LANE of one organization,
+ * and due jobs start organization by organization in turn. Waits run `timeScale` times as long as asked (by default 1/30: a 30 s wait passes in 1 s).
  * The local stack also retries on a schedule of its own, LOCAL_RETRY_POLICY: waits that
  * double from about 1 s (1, 2, 4, 8, 16, 32, 64 s), so a run is delivered or `failed` within
  * about two minutes instead of the deployed hours.
@@ -17,7 +19,7 @@
  * gone, and reporting the meeting again makes what is missing.
  */
 import type { MeetingFanOut } from '../shared/domain/runs.js';
-import type { DeliveryQueue } from '../shared/domain/webhooks.js';
+import type { DeliveryQueue, DeliveryTarget } from '../shared/domain/webhooks.js';
 import { RETRY_POLICY, type RetryPolicy } from '../shared/webhooks/retry.js';
 
 export const LOCAL_TIME_SCALE = 1 / 30;
@@ -27,11 +29,22 @@ export const LOCAL_TIME_SCALE = 1 / 30;
  * deployed policy's attempts and first wait, doubling instead of quadrupling. In deployed
  * seconds, like every delay the queue is given; LOCAL_TIME_SCALE makes 30 s of it 1 s.
  */
-export const LOCAL_RETRY_POLICY: RetryPolicy = { ...RETRY_POLICY, factor: 2 };
+export const LOCAL_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: RETRY_POLICY.maxAttempts,
+  baseSeconds: 30,
+  factor: 2,
+  capSeconds: 3600,
+};
 
 export interface LocalDeliveryQueueOptions {
-  /** One attempt (deliverRun); resolves when it is recorded. */
-  deliver: (runId: string) => Promise<unknown>;
+  /** A run's delivery started (no target), or one attempt at one endpoint (handleDelivery); resolves when it is recorded. */
+  deliver: (runId: string, target?: DeliveryTarget) => Promise<unknown>;
+  /** A pending run's deliveries queued again after a restart (resumeRunDelivery); without it, deliver(runId). */
+  resume?: (runId: string) => Promise<unknown>;
+  /** Jobs under way at once, in all: each attempt may hold a socket, and a process has few (Lambda: 1,024). */
+  maxRunning?: number;
+  /** Jobs under way at once for one organization: its stalled endpoints never hold every slot. */
+  maxPerLane?: number;
   /** One page of a meeting report's runs (continueMeetingFanOut); without it such a message is refused. */
   continueFanOut?: (task: MeetingFanOut) => Promise<unknown>;
   /** Multiplies every wait; default LOCAL_TIME_SCALE. */
@@ -43,6 +56,11 @@ export interface LocalDeliveryQueueOptions {
   onError?: (runId: string, error: unknown) => void;
 }
 
+/** Default MAX_RUNNING: well under a process's 1,024 file descriptors, with room for DynamoDB's sockets. */
+export const MAX_RUNNING = 256;
+/** Default maxPerLane: an organization's endpoints (at most 20) may all be sent to at once, no more. */
+export const MAX_PER_LANE = 20;
+
 /** Tries of an attempt that throws, like an SQS queue's maxReceiveCount before its dead-letter queue. */
 export const MAX_TRIES = 5;
 /** Wait before trying a thrown attempt again, like SQS's visibility timeout (then scaled). */
@@ -51,16 +69,38 @@ export const THROWN_RETRY_SECONDS = 30;
 export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs that are due, by lane (an organization; '' for runs' starts and meeting pages), served in turn. */
+  private readonly lanes = new Map<string, { ready: { job: Job; tryNumber: number }[]; running: number }>();
   private readonly timeScale: number;
+  private readonly maxRunning: number;
+  private readonly maxPerLane: number;
   private closed = false;
 
   constructor(private readonly options: LocalDeliveryQueueOptions) {
     this.timeScale = options.timeScale ?? LOCAL_TIME_SCALE;
+    this.maxRunning = options.maxRunning ?? MAX_RUNNING;
+    this.maxPerLane = options.maxPerLane ?? MAX_PER_LANE;
   }
 
-  async enqueue(runId: string, delaySeconds: number): Promise<void> {
+  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
     if (this.closed) return;
-    this.schedule({ id: runId, what: `Delivering run ${runId}`, work: () => this.options.deliver(runId) }, delaySeconds, 1);
+    const job: Job = target
+      ? {
+          id: runId,
+          lane: `org:${target.orgName}`,
+          what: `Delivering run ${runId} to ${target.endpointId}`,
+          work: () => this.options.deliver(runId, target),
+        }
+      : { id: runId, lane: '', what: `Delivering run ${runId}`, work: () => this.options.deliver(runId) };
+    this.schedule(job, delaySeconds, 1);
+  }
+
+  /** Queues a pending run's deliveries again (after a restart: the timers died with the process). */
+  async enqueueResume(runId: string): Promise<void> {
+    if (this.closed) return;
+    const { resume } = this.options;
+    const work = resume ? () => resume(runId) : () => this.options.deliver(runId);
+    this.schedule({ id: runId, lane: '', what: `Resuming run ${runId}`, work }, 0, 1);
   }
 
   /** A page of a meeting report's runs, made now, outside the request (like an attempt). */
@@ -69,12 +109,14 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     if (!continueFanOut) throw new Error('This delivery queue makes no meeting runs (LocalDeliveryQueueOptions.continueFanOut)');
     if (this.closed) return;
     const id = `meeting ${task.meeting.meeting_id}`;
-    this.schedule({ id, what: `Making the runs of ${id}`, work: () => continueFanOut(task) }, 0, 1);
+    this.schedule({ id, lane: '', what: `Making the runs of ${id}`, work: () => continueFanOut(task) }, 0, 1);
   }
 
-  /** Attempts waiting for their time, and attempts under way. */
+  /** Attempts waiting for their time (or for a slot), and attempts under way. */
   get size(): { waiting: number; running: number } {
-    return { waiting: this.timers.size, running: this.inFlight.size };
+    let ready = 0;
+    for (const lane of this.lanes.values()) ready += lane.ready.length;
+    return { waiting: this.timers.size + ready, running: this.inFlight.size };
   }
 
   /** Stops every waiting attempt and waits for those under way; later enqueues are ignored. */
@@ -82,6 +124,7 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.lanes.clear();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
@@ -89,13 +132,42 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);
-        this.run(job, tryNumber);
+        this.ready(job, tryNumber);
       },
       Math.max(0, delaySeconds * this.timeScale * 1000),
     );
     // A waiting retry never keeps the process alive; close() is what stops them.
     timer.unref();
     this.timers.add(timer);
+  }
+
+  private ready(job: Job, tryNumber: number): void {
+    if (this.closed) return;
+    let lane = this.lanes.get(job.lane);
+    if (!lane) {
+      lane = { ready: [], running: 0 };
+      this.lanes.set(job.lane, lane);
+    }
+    lane.ready.push({ job, tryNumber });
+    this.pump();
+  }
+
+  /** Starts due jobs while there is room, one lane after another, so no lane starves the rest. */
+  private pump(): void {
+    while (this.inFlight.size < this.maxRunning) {
+      let next: [string, { job: Job; tryNumber: number }] | undefined;
+      for (const [name, lane] of this.lanes) {
+        if (lane.ready.length === 0 || lane.running >= this.maxPerLane) continue;
+        next = [name, lane.ready.shift() as { job: Job; tryNumber: number }];
+        lane.running += 1;
+        // To the back of the round: the next start goes to another lane first.
+        this.lanes.delete(name);
+        this.lanes.set(name, lane);
+        break;
+      }
+      if (!next) return;
+      this.run(next[1].job, next[1].tryNumber);
+    }
   }
 
   private run(job: Job, tryNumber: number): void {
@@ -110,7 +182,15 @@ export class LocalDeliveryQueue implements DeliveryQueue {
           if (tryNumber < MAX_TRIES && !this.closed) this.schedule(job, THROWN_RETRY_SECONDS, tryNumber + 1);
         },
       )
-      .finally(() => this.inFlight.delete(attempt));
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        const lane = this.lanes.get(job.lane);
+        if (lane) {
+          lane.running -= 1;
+          if (lane.running === 0 && lane.ready.length === 0) this.lanes.delete(job.lane);
+        }
+        this.pump();
+      });
     this.inFlight.add(attempt);
   }
 }
@@ -119,6 +199,8 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 interface Job {
   /** What onError is told: the run id, or `meeting <meeting_id>`. */
   id: string;
+  /** Whose turn it waits for: an organization's, or '' for the rest. */
+  lane: string;
   /** What the log says failed. */
   what: string;
   work: () => Promise<unknown>;

@@ -5,7 +5,7 @@ import { keyringFromEnv } from '../shared/keys/token-keyring.js';
 import { boundedHttpHandler } from '../shared/lambda/bounded-http.js';
 import { defaultDeps, useLocalDeliveryQueue } from '../shared/runtime.js';
 import { scopedDeps } from '../shared/scoped-deps.js';
-import { DELIVERY_TIMEOUT_MS, deliverRun, deliverySettingsFromEnv } from '../shared/services/delivery.js';
+import { DELIVERY_TIMEOUT_MS, deliverySettingsFromEnv, handleDelivery, resumeRunDelivery } from '../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../shared/services/meeting-fan-out.js';
 import { createDocumentClient, DEFAULT_ATTEMPT_TIMEOUT_MS, dynamoSettingsFromEnv } from '../shared/store/dynamo-client.js';
 import { ALL_STORES, DynamoRepository } from '../shared/store/dynamo-repository.js';
@@ -143,7 +143,9 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     return Object.assign(settings, { retry: LOCAL_RETRY_POLICY });
   };
   const deliveries = new LocalDeliveryQueue({
-    deliver: (runId) => deliverRun(scopedDeps(defaultDeps(), asDeliverer()), runId, deliverySettings()),
+    deliver: (runId, target) =>
+      handleDelivery(scopedDeps(defaultDeps(), asDeliverer()), runId, target?.endpointId, deliverySettings()),
+    resume: (runId) => resumeRunDelivery(scopedDeps(defaultDeps(), asDeliverer()), runId, deliverySettings()),
     continueFanOut: (task) => continueMeetingFanOut(scopedDeps(defaultDeps(), asDeliverer()), task),
     timeScale: options.deliveryTimeScale,
   });
@@ -176,7 +178,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
     apiUrl = api.url;
     ttlSweeper?.start();
     const pending = await pendingRunIds(options.tableName);
-    for (const runId of pending) await deliveries.enqueue(runId, 0);
+    for (const runId of pending) await deliveries.enqueueResume(runId);
     if (options.dispatchIntervalMs !== false) {
       dispatcher = startDispatchTimer({ deps: defaultDeps, intervalMs: options.dispatchIntervalMs });
     }

@@ -178,6 +178,9 @@ const putRun = async (
       endpoint_id: endpointId,
       status,
       error,
+      response_status: status === 'delivered' ? 204 : httpStatusOf(error),
+      duration_ms: null,
+      response_body: null,
       http_status: status === 'delivered' ? 204 : httpStatusOf(error),
     }));
     const errors = entries.flatMap((entry) => (entry.error ? [entry.error] : []));
@@ -328,7 +331,18 @@ const seed = async (api: TestApi, now: Date): Promise<void> => {
       at: redeliveredAt,
       deliveredTo: [crmHook.endpointId],
       error: null,
-      entries: [{ at: redeliveredAt, endpoint_id: crmHook.endpointId, status: 'delivered', error: null, http_status: 204 }],
+      entries: [
+        {
+          at: redeliveredAt,
+          endpoint_id: crmHook.endpointId,
+          status: 'delivered',
+          error: null,
+          response_status: 204,
+          duration_ms: null,
+          response_body: null,
+          http_status: 204,
+        },
+      ],
     },
     'delivered',
   );

@@ -71,13 +71,13 @@ let openRemoteQueue: ((url: string) => DeliveryQueue) | undefined;
 
 /** Forwards to the queue of the moment, so handlers built before it was registered still reach it. */
 const deliveryQueueFromEnv = (env: NodeJS.ProcessEnv = process.env): DeliveryQueue => ({
-  enqueue: async (runId, delaySeconds) => {
+  enqueue: async (runId, delaySeconds, target) => {
     if (env.DELIVERY_QUEUE_URL) {
       if (!openRemoteQueue) throw new Error('This function was not given the delivery queue (defaultDeps({ remoteDeliveries }))');
-      return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds);
+      return openRemoteQueue(env.DELIVERY_QUEUE_URL).enqueue(runId, delaySeconds, target);
     }
     if (!localDeliveries) throw new Error('No delivery queue: set DELIVERY_QUEUE_URL, or start the local stack');
-    return localDeliveries.enqueue(runId, delaySeconds);
+    return localDeliveries.enqueue(runId, delaySeconds, target);
   },
   enqueueMeetingFanOut: async (task) => {
     if (env.DELIVERY_QUEUE_URL) {

@@ -6,6 +6,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { getOrgRun } from '../../shared/services/org-run-watch.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
+import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { RunEventStore } from '../../shared/store/run-event-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
@@ -19,5 +20,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts). */
-export const stores: StoreClasses = { runs: RunStore, runEvents: RunEventStore, admins: AdminStore };
+export const stores: StoreClasses = { runs: RunStore, runEvents: RunEventStore, admins: AdminStore, deliveries: DeliveryStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -7,6 +7,7 @@ import { parseAdminRunsQuery } from '../../shared/schemas/admin-runs.js';
 import { listOrgRuns } from '../../shared/services/org-runs.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
+import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
@@ -22,5 +23,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { runs: RunStore, admins: AdminStore };
+export const stores: StoreClasses = { runs: RunStore, admins: AdminStore, deliveries: DeliveryStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -5,8 +5,9 @@ import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
 import { parseQueueMessage, secondsToWait } from '../../shared/queue/messages.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
-import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
+import { type DeliverySettings, deliverySettingsFromEnv, handleDelivery } from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
+import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
 import { RunEventStore } from '../../shared/store/run-event-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
@@ -17,8 +18,9 @@ import { WebhookStore } from '../../shared/store/webhook-store.js';
 const DEADLINE_MARGIN_MS = 1_000;
 
 /**
- * The SQS consumer that delivers runs to webhooks. The records of a batch are delivered all at
- * once (a slow endpoint holds up no other run), and only the records whose delivery threw
+ * The SQS consumer that delivers runs to webhooks: a run's start (one message per endpoint that
+ * takes it is queued) or one attempt at one endpoint. The records of a batch are handled all at
+ * once (a slow endpoint holds up no other; a batch holds at most 10, so at most 10 sockets), and only the records whose delivery threw
  * (the store or the queue failed) are reported back, so SQS retries those alone. An
  * endpoint's error is no throw: deliverRun records it and queues the next attempt itself.
  *
@@ -60,11 +62,14 @@ export const createHandler =
       const message = parsed.delivery;
       try {
         const wait = secondsToWait(message, deps.clock.now().getTime());
-        if (wait > 0) await deps.deliveries.enqueue(message.run_id, wait);
-        else await deliverRun(deps, message.run_id, settings);
+        // The organization is the local queue's lane only: SQS messages do not carry it.
+        const target = message.endpoint_id ? { endpointId: message.endpoint_id, orgName: '' } : undefined;
+        if (wait > 0) await deps.deliveries.enqueue(message.run_id, wait, target);
+        else await handleDelivery(deps, message.run_id, message.endpoint_id, settings);
       } catch (error) {
         deps.log.error('Delivery failed; SQS will try again', {
           run_id: message.run_id,
+          endpoint_id: message.endpoint_id,
           error: (error as Error).name,
           message: (error as Error).message,
         });
@@ -80,6 +85,12 @@ export const createHandler =
   };
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore, runEvents: RunEventStore, webhooks: WebhookStore };
+export const stores: StoreClasses = {
+  knaps: KnapStore,
+  runs: RunStore,
+  runEvents: RunEventStore,
+  webhooks: WebhookStore,
+  deliveries: DeliveryStore,
+};
 // The token keys seal each message's report token.
 export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: lazySqsDeliveryQueue }));

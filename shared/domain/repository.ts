@@ -10,9 +10,17 @@ import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { QuotaKind, QuotaLimits, QuotaUsage } from './quotas.js';
 import type { RequestScope } from './request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from './run-events.js';
-import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from './runs.js';
+import type {
+  DeliveryAttemptEntry,
+  MeetingKnapsPage,
+  MeetingKnapsViewer,
+  OrgRunFilter,
+  Run,
+  RunStatus,
+  StoredRun,
+} from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
+import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -283,6 +291,51 @@ export interface Repository {
   recountQuotas(force?: boolean): Promise<number>;
   /** The endpoint as changed, or null when `orgName` has no endpoint with this id. */
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
+
+  getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
+
+  /** Counts one attempt at one endpoint on the run (attempts, last_attempt_at, last_error when it failed); false when the run is gone. */
+  noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean>;
+  /**
+   * Ends a pending run's delivery with `status` (delivered: last_error cleared), only while it
+   * is in delivery round `round` (1 + its redeliveries); false when it was not pending or is in another round.
+   */
+  finishRun(runId: string, status: RunStatus, lastError: string | null | undefined, round: number): Promise<boolean>;
+  /**
+   * Starts a round of a run's deliveries to these endpoints (new ones, and those of an earlier
+   * round that failed, or with `all` that are over); returns the endpoints started.
+   */
+  startDeliveries(round: DeliveryRoundInput, endpointIds: readonly string[]): Promise<string[]>;
+  /** Stores a message other than knap.run (its deliveries are started apart, as a run's are). */
+  putMessage(message: EventMessage, expiresAt: number): Promise<void>;
+  getMessage(messageId: string): Promise<EventMessage | null>;
+  getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null>;
+  /** Every endpoint's delivery of a run. */
+  runDeliveries(runId: string): Promise<EndpointDelivery[]>;
+  /** Records one attempt at one endpoint; null when another copy of the message recorded it first. */
+  recordEndpointAttempt(runId: string, endpointId: string, attempt: EndpointAttemptInput): Promise<EndpointDelivery | null>;
+  /** The runs whose delivery to the endpoint finally failed at or after `since`, oldest first, a page at a time. */
+  failedDeliveries(endpointId: string, since: string, page: PageRequest): Promise<{ runIds: string[]; next: string | null }>;
+}
+
+/** A round of a run's deliveries (see Repository.startDeliveries). */
+export interface DeliveryRoundInput {
+  runId: string;
+  orgName: string;
+  /** 1 for the first delivery, one more per redelivery. */
+  round: number;
+  all: boolean;
+  now: string;
+  expiresAt: number;
+}
+
+/** One attempt at one endpoint (see Repository.recordEndpointAttempt). */
+export interface EndpointAttemptInput {
+  number: number;
+  id: string;
+  entry: DeliveryAttemptEntry;
+  status: EndpointDelivery['status'];
+  nextAt: string | null;
 }
 
 /** One entry of the due index, as the dispatcher orders its work (by organization, then due time). */

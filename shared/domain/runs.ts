@@ -74,14 +74,27 @@ export const DeliveryAttemptEntrySchema = v.object({
   status: v.picklist(['delivered', 'failed', 'no_endpoint']),
   error: v.pipe(
     v.nullable(v.string()),
-    v.description("Why it failed (timeout, the endpoint's HTTP status...); never a response body"),
+    v.description(
+      "Why it failed (timeout, the endpoint's HTTP status...); never a response body, never a URL's path or query: at most its scheme, host and port",
+    ),
   ),
-  http_status: v.pipe(
+  response_status: v.pipe(
     v.nullable(v.pipe(v.number(), v.integer())),
     v.description(
       'The HTTP status the endpoint answered; null when no answer came (timed out, refused, could not connect), when nothing was sent, or for attempts recorded before this field existed',
     ),
   ),
+  duration_ms: v.pipe(
+    v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    v.description('How long the attempt took, from connecting to the answer; null when nothing was sent or for older attempts'),
+  ),
+  response_body: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'The first 1 KB of what the endpoint answered (admin API and console only, never in the studio API); null when no answer came',
+    ),
+  ),
+  http_status: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Deprecated: the same as response_status')),
 });
 export type DeliveryAttemptEntry = v.InferOutput<typeof DeliveryAttemptEntrySchema>;
 
@@ -99,7 +112,9 @@ export const AdminRunSchema = v.object({
   ),
   delivery_attempts: v.pipe(
     v.array(DeliveryAttemptEntrySchema),
-    v.description(`One entry per endpoint per attempt, oldest first (the last ${ATTEMPT_LOG_SIZE} attempts)`),
+    v.description(
+      'One entry per attempt at each endpoint, oldest first: the last 8 attempts of each endpoint (runs of earlier versions: their last 24 attempts)',
+    ),
   ),
 });
 export type AdminRun = v.InferOutput<typeof AdminRunSchema>;
@@ -128,14 +143,18 @@ export interface OrgRunFilter {
 export interface StoredRun {
   run: Run;
   orgName: string;
-  /** Endpoint ids that answered 2xx: a retry sends only to the others. */
+  /** Endpoint ids that answered 2xx, as runs of earlier versions recorded them (newer runs: their delivery items). */
   deliveredTo: string[];
-  /** The recent attempts' entries, oldest first (runs of earlier versions: none). */
+  /** The recent attempts' entries kept on the run item by earlier versions, oldest first (newer runs: none). */
   attemptLog?: DeliveryAttemptEntry[];
   /** `attempts` when the run was last redelivered: retries count from there (0 until then). */
   retryBase?: number;
   /** The Knap's name when the run was made (admins' listings); null or absent for runs of earlier versions. */
   knapName?: string | null;
+  /** Times the run was sent again by an admin: each starts a new round of its endpoint deliveries. */
+  redeliveries?: number;
+  /** Whether the last redelivery asked for every endpoint again (the run had been delivered everywhere). */
+  redeliverAll?: boolean;
 }
 
 /** Characters after `run_`: 32 base64url characters are 24 bytes (192 bits). */

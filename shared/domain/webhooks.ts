@@ -2,6 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryAttemptEntry, MeetingFanOut } from './runs.js';
 
+export const WEBHOOK_EVENT_TYPES = [
+  'knap.run',
+  'knap.run.succeeded',
+  'knap.run.failed',
+  'endpoint.disabled',
+  'webhook.test',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 export interface WebhookEndpoint {
   endpointId: string;
   orgName: string;
@@ -17,15 +26,6 @@ export interface WebhookEndpoint {
   disabledAt?: string | null;
 }
 
-export const WEBHOOK_EVENT_TYPES = [
-  'knap.run',
-  'knap.run.succeeded',
-  'knap.run.failed',
-  'endpoint.disabled',
-  'webhook.test',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
 /** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
 export interface WebhookEndpointChanges {
   eventTypes?: WebhookEventType[] | null;
@@ -34,6 +34,32 @@ export interface WebhookEndpointChanges {
   /** When `disabled` is set: the moment it was disabled, null when enabled. */
   disabledAt?: string | null;
 }
+
+/** Whether an endpoint is sent messages of `type` now (a test send goes to a disabled endpoint too). */
+export const takesEvent = (endpoint: WebhookEndpoint, type: WebhookEventType): boolean =>
+  (type === 'webhook.test' || endpoint.disabled !== true) &&
+  (endpoint.eventTypes === null || endpoint.eventTypes === undefined || endpoint.eventTypes.includes(type));
+
+/**
+ * A message other than `knap.run` (whose webhook-id is its run id): an id of its own, so a
+ * receiver that dedupes on webhook-id never drops it as a repeat of the run.
+ */
+export interface EventMessage {
+  /** `msg_` and 32 base64url characters: the webhook-id of every attempt. */
+  messageId: string;
+  orgName: string;
+  type: WebhookEventType;
+  /** The JSON body as signed and sent, the same on every attempt. */
+  body: string;
+  createdAt: string;
+}
+
+export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9_-]{32}$/;
+
+/** `msg_` and 24 random bytes as 32 base64url characters. */
+export const newMessageId = (): string => `msg_${randomBytes(24).toString('base64url')}`;
+
+export const isMessageId = (id: string): boolean => MESSAGE_ID_PATTERN.test(id);
 
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
 
@@ -55,10 +81,46 @@ export interface DeliveryAttempt {
   entries?: DeliveryAttemptEntry[];
 }
 
+/** One endpoint's delivery of a run: what a per-endpoint message of the queue names. */
+export interface DeliveryTarget {
+  endpointId: string;
+  /** The lane it waits in under npm start (fair across organizations); not sent on SQS. */
+  orgName: string;
+}
+
+/**
+ * One endpoint's delivery of one run (the run's `knap.run` message to it): an item of its own,
+ * so the run's item stays the same size whatever the endpoints and attempts.
+ */
+export interface EndpointDelivery {
+  runId: string;
+  endpointId: string;
+  orgName: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made to this endpoint, every redelivery's included. */
+  attempts: number;
+  /** `attempts` when the delivery was last started again: retries count from there. */
+  retryBase: number;
+  /** The round of the run's delivery it was last started in (1, then one more per redelivery). */
+  round: number;
+  /** Not before this (ISO): when the next attempt is due; null when none is waiting. */
+  nextAt: string | null;
+  /** When it finally failed (ISO), or null. */
+  failedAt: string | null;
+  /** The last attempts, oldest first (a bounded ring). */
+  log: DeliveryAttemptEntry[];
+}
+
+/** The attempts a delivery item keeps (its ring): with 1 KB of answer each, a few KB in all. */
+export const DELIVERY_LOG_SIZE = 8;
+
 /** Where runs wait for their next delivery attempt: SQS when deployed, a timer under npm start. */
 export interface DeliveryQueue {
-  /** Asks for an attempt to deliver `runId` in `delaySeconds` (0: now). */
-  enqueue(runId: string, delaySeconds: number): Promise<void>;
+  /**
+   * Asks for an attempt to deliver `runId` in `delaySeconds` (0: now): to the endpoint named
+   * by `target`, or, without one, to start the run's delivery to every endpoint that takes it.
+   */
+  enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void>;
   /** Asks for the next page of a meeting report's runs to be made now (services/meeting-fan-out.ts). */
   enqueueMeetingFanOut(task: MeetingFanOut): Promise<void>;
 }

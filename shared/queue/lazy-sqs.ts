@@ -18,7 +18,7 @@ export const lazySqsDeliveryQueue = (url: string): DeliveryQueue => {
     return opening;
   };
   return {
-    enqueue: async (runId, delaySeconds) => (await queue()).enqueue(runId, delaySeconds),
+    enqueue: async (runId, delaySeconds, target) => (await queue()).enqueue(runId, delaySeconds, target),
     enqueueMeetingFanOut: async (task) => (await queue()).enqueueMeetingFanOut(task),
   };
 };

@@ -7,6 +7,8 @@ import { type MeetingFanOut, MeetingFanOutSchema } from '../domain/runs.js';
 
 export interface DeliveryMessage {
   run_id: string;
+  /** One attempt at this endpoint; absent: start the run's delivery (messages of earlier versions too). */
+  endpoint_id?: string;
   /** ISO 8601: do not attempt before this (a wait longer than SQS can delay). */
   not_before?: string;
 }
@@ -23,10 +25,14 @@ const parseBody = (body: string): unknown => {
 /** A delivery message as enqueue sends it; null when it is not one (it can never be delivered: drop it). */
 const readDelivery = (value: unknown): DeliveryMessage | null => {
   if (typeof value !== 'object' || value === null) return null;
-  const { run_id, not_before } = value as Record<string, unknown>;
+  const { run_id, not_before, endpoint_id } = value as Record<string, unknown>;
   if (typeof run_id !== 'string' || run_id === '') return null;
   if (not_before !== undefined && (typeof not_before !== 'string' || Number.isNaN(Date.parse(not_before)))) return null;
-  return not_before === undefined ? { run_id } : { run_id, not_before };
+  if (endpoint_id !== undefined && (typeof endpoint_id !== 'string' || endpoint_id === '')) return null;
+  const message: DeliveryMessage = { run_id };
+  if (endpoint_id !== undefined) message.endpoint_id = endpoint_id;
+  if (not_before !== undefined) message.not_before = not_before;
+  return message;
 };
 
 /** A message body as sent by enqueue; null when it is not one. */

@@ -1,5 +1,6 @@
 /**
- * The deployed delivery queue: one SQS message per attempt to come, `{"run_id"}`, delayed
+ * The deployed delivery queue: one SQS message per attempt to come, `{"run_id"}` (start a
+ * run's delivery) or `{"run_id", "endpoint_id"}` (one attempt at one endpoint), delayed
  * with DelaySeconds. SQS delays a message by 15 minutes at most; a longer wait travels as
  * `not_before` and the consumer (functions/deliver-runs) queues the message again until then.
  *
@@ -13,7 +14,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { MeetingFanOut } from '../domain/runs.js';
-import type { DeliveryQueue } from '../domain/webhooks.js';
+import type { DeliveryQueue, DeliveryTarget } from '../domain/webhooks.js';
 import { boundedHttpHandler } from '../lambda/bounded-http.js';
 import type { DeliveryMessage } from './messages.js';
 
@@ -52,9 +53,10 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     return queue;
   }
 
-  async enqueue(runId: string, delaySeconds: number): Promise<void> {
+  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
     const wait = Math.max(0, Math.ceil(delaySeconds));
     const message: DeliveryMessage = { run_id: runId };
+    if (target) message.endpoint_id = target.endpointId;
     if (wait > MAX_SQS_DELAY_SECONDS) message.not_before = new Date(this.now() + wait * 1000).toISOString();
     await this.send(JSON.stringify(message), Math.min(wait, MAX_SQS_DELAY_SECONDS));
   }

@@ -1,37 +1,32 @@
 /**
- * Delivery of a run to its organization's webhook endpoints: one attempt per call, started
- * by the delivery queue (SQS deployed, a timer under npm start) after the run is created and
- * after each failed attempt.
+ * Delivery of a run to its organization's webhook endpoints, started by the delivery queue
+ * (SQS deployed, timers under npm start). A run's message starts its delivery (deliverRun):
+ * each endpoint that takes `knap.run` gets a delivery item and a queue message of its own,
+ * and each of those messages is one attempt at that endpoint (deliverToEndpoint), which
+ * queues its own retry. So one endpoint's stall or failures never hold up another endpoint's
+ * deliveries, a retry goes only where it is needed, and the run's item does not grow with the
+ * endpoints or the attempts (each endpoint's last attempts are on its delivery item).
  *
- * The queue is at-least-once, so an attempt first reads the run and does nothing unless it
- * is still `pending`; endpoints that already took the run (2xx) are not sent it again. Two
- * deliveries of one message at once may both send (receivers dedupe on `webhook-id`), but the
- * attempt is recorded once, conditionally on the count read, and only that one queues the
- * next: the other is refused and leaves no second chain of retries (docs/webhooks.md says
- * what a copy that comes later does). Every attempt is recorded on the run (attempts,
- * last_attempt_at, last_error, status) whatever happened, and the next attempt is queued
- * from here, so an endpoint's 4xx, 5xx or timeout is a recorded attempt, never an exception:
- * only the store or the queue failing throws (then the queue itself tries again).
- *
- * Outcomes that send nothing are recorded as one attempt too, so last_attempt_at says when
- * the decision was made: no endpoint in the organization is `no_endpoint`; a Knap deleted
- * since the run was made is `failed` with "Knap was deleted" (deleted Knaps never run).
+ * The queue is at-least-once: an attempt does nothing unless its delivery is still pending,
+ * and it is recorded once, conditionally on the count read; only the copy whose write landed
+ * queues the next attempt. Receivers dedupe on `webhook-id` (the run id) when two copies sent.
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { epochSeconds, isoSeconds } from '../domain/clock.js';
 import { REPORT_TOKEN_SECONDS, sealReportToken } from '../domain/report-tokens.js';
 import { AnswerOutcomeSchema, isTerminalType, jsonWithin, MAX_IO_BYTES, type NewRunEvent } from '../domain/run-events.js';
-import type { RunStatus, StoredRun } from '../domain/runs.js';
+import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS, type RunStatus, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
-import type { DeliveryAttempt, WebhookEndpoint } from '../domain/webhooks.js';
+import { type EndpointDelivery, isMessageId, takesEvent } from '../domain/webhooks.js';
 import { METRIC, type MetricName } from '../metrics.js';
 import type { Deps } from '../runtime.js';
-import { messageBody, reportUrlOf, runMessage, signedHeaders } from '../webhooks/message.js';
+import { messageBody, RUN_EVENT_TYPE, reportUrlOf, runMessage, signedHeaders } from '../webhooks/message.js';
 import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
 import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
 import { urlPolicyFromEnv } from '../webhooks/urls.js';
 import { appendRunEvent } from './run-events.js';
+import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
 
 export interface DeliverySettings {
   /** http(s)://127.0.0.1 and localhost allowed: only against a local DynamoDB (npm start, tests). */
@@ -60,6 +55,11 @@ export const deliverySettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): D
 
 export const KNAP_DELETED = 'Knap was deleted';
 export const NO_ENDPOINT = 'No webhook endpoint in the organization';
+export const ENDPOINT_REMOVED = 'The endpoint was removed';
+export const ENDPOINT_DISABLED = 'The endpoint is disabled';
+export const FAILED_EVERYWHERE = 'Delivery failed at every endpoint';
+/** Errors of attempts that sent nothing and never will: not retried. */
+const UNSENDABLE = new Set([KNAP_DELETED, ENDPOINT_REMOVED, ENDPOINT_DISABLED]);
 /** last_error is shown in the run history; several endpoints' errors stay readable, and bounded. */
 const MAX_ERROR_LENGTH = 1000;
 
@@ -67,6 +67,9 @@ const summarize = (errors: string[]): string => {
   const text = errors.join('; ');
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 };
+
+/** A run's TTL (epoch seconds): its delivery items expire with it. */
+const runExpiryOf = (createdAt: string): number => Math.floor(Date.parse(createdAt) / 1000) + RUN_RETENTION_SECONDS;
 
 const ATTEMPT_METRICS: Partial<Record<RunStatus, MetricName>> = {
   delivered: METRIC.runsDelivered,
@@ -80,16 +83,34 @@ const countAttempt = (deps: Deps, status: RunStatus): void => {
   if (name) deps.metrics.count(name);
 };
 
+/** An attempt entry that sent nothing (no endpoint, Knap deleted): no endpoint, no answer. */
+const unsentEntry = (at: string, error: string, status: 'failed' | 'no_endpoint'): DeliveryAttemptEntry => ({
+  at,
+  endpoint_id: null,
+  status,
+  error,
+  response_status: null,
+  duration_ms: null,
+  response_body: null,
+  http_status: null,
+});
+
 /**
- * One delivery attempt of a run. Returns the run as it stands: after this attempt, or
- * untouched when it is no longer pending; null when there is no such run (e.g. past its
- * retention) or when another copy of the message recorded this attempt first. Sends to every
- * endpoint that still needs the run at once, so a slow endpoint costs the others nothing.
+ * Starts a run's delivery (a queue message with no endpoint: the run was made, or sent again
+ * by an admin). Each endpoint of the organization that takes `knap.run` gets a delivery item
+ * of its own and a queue message of its own: its attempts and retries never wait for another
+ * endpoint's, and the run's item stays the same size whatever the endpoints and attempts.
+ * A redelivery starts only the endpoints that failed (or, when the run had reached every
+ * endpoint, all of them again). Returns the run as read; null when there is none.
+ *
+ * Outcomes that send nothing are recorded as one attempt on the run, so last_attempt_at says
+ * when the decision was made: no endpoint is `no_endpoint`; a Knap deleted since the run was
+ * made is `failed` with "Knap was deleted" (deleted Knaps never run).
  */
 export const deliverRun = async (
   deps: Deps,
   runId: string,
-  settings: DeliverySettings = deliverySettingsFromEnv(),
+  _settings: DeliverySettings = deliverySettingsFromEnv(),
 ): Promise<StoredRun | null> => {
   const stored = await deps.repo.getRun(runId);
   if (!stored) {
@@ -98,95 +119,202 @@ export const deliverRun = async (
   }
   if (stored.run.status !== 'pending') return stored;
   const { run, orgName } = stored;
-  const number = run.attempts + 1;
-  const startedAt = deps.clock.now();
-  const record = async (outcome: Omit<DeliveryAttempt, 'number' | 'id' | 'at'>, status: RunStatus): Promise<StoredRun | null> => {
-    const recorded = { number, id: randomUUID(), at: isoSeconds(startedAt), ...outcome };
-    const updated = await deps.repo.recordDeliveryAttempt(runId, recorded, status);
-    if (!updated) {
-      // Another copy of the message, handled at the same moment, recorded this attempt (or the run expired).
-      deps.log.warn('Delivery attempt not recorded: already made, or the run is gone', { run_id: runId, attempts: number });
-      return null;
-    }
-    countAttempt(deps, status);
-    deps.log.info('Delivery attempt', {
-      run_id: runId,
-      status,
-      attempts: updated.run.attempts,
-      delivered_to: outcome.deliveredTo,
-      error: outcome.error,
-    });
-    return updated;
-  };
-
-  const at = isoSeconds(startedAt);
-  /** What an attempt that sent nothing records: one entry with no endpoint. */
-  const nothingSent = (error: string, status: 'failed' | 'no_endpoint') => ({
-    deliveredTo: [],
-    error,
-    entries: [{ at, endpoint_id: null, status, error, http_status: null }],
-  });
+  const now = deps.clock.now();
+  const at = isoSeconds(now);
 
   /** Nothing was sent, and nothing will be: the run is over (its last event says why). */
   const endsUnsent = async (error: string, status: 'failed' | 'no_endpoint') => {
-    const updated = await record(nothingSent(error, status), status);
-    if (updated) await recordEvents(deps, runId, [{ type: 'delivery_failed', at, endpoint_id: null, error }], true);
+    const attempt = {
+      number: run.attempts + 1,
+      id: randomUUID(),
+      at,
+      deliveredTo: [],
+      error,
+      entries: [unsentEntry(at, error, status)],
+    };
+    const updated = await deps.repo.recordDeliveryAttempt(runId, attempt, status);
+    if (!updated) return null;
+    countAttempt(deps, status);
+    deps.log.info('Delivery attempt', { run_id: runId, status, attempts: updated.run.attempts, error });
+    await recordEvents(deps, runId, [{ type: 'delivery_failed', at, endpoint_id: null, error }], true);
     return updated;
   };
+  const [knap, endpoints, existing] = await Promise.all([
+    deps.repo.getKnap(orgName, run.knap_uuid),
+    deps.repo.listWebhookEndpoints(orgName),
+    deps.repo.runDeliveries(runId),
+  ]);
+  const round = (stored.redeliveries ?? 0) + 1;
+  if (!knap) return existing.length === 0 ? endsUnsent(KNAP_DELETED, 'failed') : settleRun(deps, runId, round);
+  const targets = endpoints.filter((endpoint) => takesEvent(endpoint, RUN_EVENT_TYPE));
+  if (targets.length === 0 && existing.length === 0 && stored.deliveredTo.length === 0)
+    return endsUnsent(NO_ENDPOINT, 'no_endpoint');
+
+  // A run that had reached every endpoint, sent again: to every endpoint again.
+  const all = existing.length > 0 && existing.every((delivery) => delivery.status === 'delivered');
+  const started = await deps.repo.startDeliveries(
+    { runId, orgName, round, all, now: at, expiresAt: runExpiryOf(run.created_at) },
+    targets.map((endpoint) => endpoint.endpointId),
+  );
+  for (const endpointId of started) await deps.deliveries.enqueue(runId, 0, { endpointId, orgName });
+  // Nothing started (another copy of this message started them, or nothing needs the run): it may be over.
+  if (started.length === 0) await settleRun(deps, runId, round);
+  return stored;
+};
+
+/**
+ * After a restart of npm start, whose waiting timers died with it: queues each of a pending
+ * run's endpoint deliveries again at its due time, or starts the run's delivery if none was.
+ */
+export const resumeRunDelivery = async (deps: Deps, runId: string, settings?: DeliverySettings): Promise<void> => {
+  const stored = await deps.repo.getRun(runId);
+  if (stored?.run.status !== 'pending') return;
+  const deliveries = await deps.repo.runDeliveries(runId);
+  const pending = deliveries.filter((delivery) => delivery.status === 'pending');
+  if (pending.length === 0) {
+    await deliverRun(deps, runId, settings);
+    return;
+  }
+  const now = deps.clock.now().getTime();
+  for (const delivery of pending) {
+    const due = delivery.nextAt ? Date.parse(delivery.nextAt) : now;
+    await deps.deliveries.enqueue(runId, Math.max(0, (due - now) / 1000), {
+      endpointId: delivery.endpointId,
+      orgName: delivery.orgName,
+    });
+  }
+};
+
+/**
+ * One attempt of a run's delivery to one endpoint (a queue message naming the endpoint). Does
+ * nothing unless that delivery is pending (the queue keeps the wait: npm start's runs faster); records the attempt on the delivery item
+ * (one write, conditional on the count read, so two copies of a message record it once and
+ * only that one queues the next), counts it on the run, and queues the next attempt or, when
+ * this was the endpoint's last, settles the run once no endpoint is left waiting. An
+ * endpoint's 4xx, 5xx or timeout is a recorded attempt, never an exception: only the store or
+ * the queue failing throws (then the queue itself tries again).
+ */
+export const deliverToEndpoint = async (
+  deps: Deps,
+  runId: string,
+  endpointId: string,
+  settings: DeliverySettings = deliverySettingsFromEnv(),
+): Promise<EndpointDelivery | null> => {
+  const [delivery, stored, endpoint] = await Promise.all([
+    deps.repo.getDelivery(runId, endpointId),
+    deps.repo.getRun(runId),
+    deps.repo.getWebhookEndpoint(endpointId),
+  ]);
+  if (delivery?.status !== 'pending' || !stored) return delivery;
+  const startedAt = deps.clock.now();
+  const { run, orgName } = stored;
+  const at = isoSeconds(startedAt);
+  const number = delivery.attempts + 1;
+
+  let result: SendResult;
   const knap = await deps.repo.getKnap(orgName, run.knap_uuid);
-  if (!knap) return endsUnsent(KNAP_DELETED, 'failed');
-  const endpoints = await deps.repo.listWebhookEndpoints(orgName);
-  if (endpoints.length === 0 && stored.deliveredTo.length === 0) return endsUnsent(NO_ENDPOINT, 'no_endpoint');
-
-  const waiting = endpoints.filter((endpoint) => !stored.deliveredTo.includes(endpoint.endpointId));
-  // A report token of this attempt: 24 hours from now. Only in the message, never logged or recorded.
-  const reporting = {
-    report_url: reportUrlOf(settings.reportBaseUrl, run.run_id),
-    report_token: await sealReportToken(
-      { runId: run.run_id, orgName, expiresAt: epochSeconds(startedAt) + REPORT_TOKEN_SECONDS },
-      deps.tokenKeys,
-    ),
+  if (!knap) result = { ok: false, status: null, error: KNAP_DELETED };
+  else if (!endpoint || endpoint.orgName !== orgName) result = { ok: false, status: null, error: ENDPOINT_REMOVED };
+  else if (endpoint.disabled) result = { ok: false, status: null, error: ENDPOINT_DISABLED };
+  else {
+    // A report token of this attempt: 24 hours from now. Only in the message, never logged or recorded.
+    const reporting = {
+      report_url: reportUrlOf(settings.reportBaseUrl, run.run_id),
+      report_token: await sealReportToken(
+        { runId: run.run_id, orgName, expiresAt: epochSeconds(startedAt) + REPORT_TOKEN_SECONDS },
+        deps.tokenKeys,
+      ),
+    };
+    const body = messageBody(runMessage(run, knap.knap, startedAt, reporting));
+    result = await sendWebhook(
+      { url: endpoint.url, body, headers: signedHeaders(endpoint.secret, run.run_id, startedAt, body) },
+      settings,
+    );
+  }
+  // Nothing more can come of a deleted Knap or a removed or disabled endpoint: no retry.
+  const hopeless = !result.ok && result.status === null && UNSENDABLE.has(result.error);
+  const delay = result.ok || hopeless ? null : retryDelaySeconds(number - delivery.retryBase, settings.random, settings.retry);
+  const status = result.ok ? 'delivered' : delay === null ? 'failed' : 'pending';
+  const entry: DeliveryAttemptEntry = {
+    at,
+    endpoint_id: endpointId,
+    status: result.ok ? 'delivered' : 'failed',
+    error: result.ok ? null : result.error,
+    response_status: result.status,
+    duration_ms: result.durationMs ?? null,
+    response_body: result.snippet ?? null,
+    http_status: result.status,
   };
-  const body = messageBody(runMessage(run, knap.knap, startedAt, reporting));
-  const send = (endpoint: WebhookEndpoint): Promise<SendResult> =>
-    sendWebhook({ url: endpoint.url, body, headers: signedHeaders(endpoint.secret, run.run_id, startedAt, body) }, settings);
-  const results = await Promise.all(waiting.map(send));
-
-  const entries = waiting.map((endpoint, index) => {
-    const result = results[index] as SendResult;
-    return result.ok
-      ? { at, endpoint_id: endpoint.endpointId, status: 'delivered' as const, error: null, http_status: result.status }
-      : { at, endpoint_id: endpoint.endpointId, status: 'failed' as const, error: result.error, http_status: result.status };
+  const nextAt = delay === null ? null : new Date(startedAt.getTime() + delay * 1000).toISOString();
+  const updated = await deps.repo.recordEndpointAttempt(runId, endpointId, { number, id: randomUUID(), entry, status, nextAt });
+  if (!updated) {
+    // Another copy of the message, handled at the same moment, recorded this attempt (or the run expired).
+    deps.log.warn('Delivery attempt not recorded: already made', { run_id: runId, endpoint_id: endpointId, attempts: number });
+    return null;
+  }
+  await deps.repo.noteEndpointAttempt(runId, at, entry.error);
+  countAttempt(deps, status);
+  deps.log.info('Delivery attempt', {
+    run_id: runId,
+    endpoint_id: endpointId,
+    status,
+    attempts: number,
+    response_status: result.status,
+    error: entry.error,
   });
-  const deliveredTo = entries.filter((entry) => entry.status === 'delivered').map((entry) => entry.endpoint_id);
-  const errors = entries.flatMap((entry) => (entry.error === null ? [] : [entry.error]));
-  // The events of this attempt: each endpoint that took the run, then the first outcome an answer reported.
-  const events: NewRunEvent[] = deliveredTo.map((endpointId) => ({ type: 'delivered', at, endpoint_id: endpointId }));
-  const reported = results.map(answeredOutcome).find((outcome) => outcome !== null);
-  if (errors.length === 0) {
-    const updated = await record({ deliveredTo, error: null, entries }, 'delivered');
-    if (updated) await recordEvents(deps, runId, reported ? [...events, { ...reported, at }] : events);
+  if (status === 'pending') {
+    // Queued after the attempt is recorded: one that fails to record is retried by the queue instead.
+    await deps.deliveries.enqueue(runId, delay as number, { endpointId, orgName });
     return updated;
   }
-
-  // A redelivered run's retries count from its redelivery.
-  const delay = retryDelaySeconds(number - (stored.retryBase ?? 0), settings.random, settings.retry);
-  const updated = await record({ deliveredTo, error: summarize(errors), entries }, delay === null ? 'failed' : 'pending');
-  if (updated && reported) events.push({ ...reported, at });
-  if (updated && delay === null) {
-    // The final failure for each endpoint still waiting; the run ends with it if no endpoint ever took it.
-    for (const entry of entries) {
-      if (entry.status === 'failed')
-        events.push({ type: 'delivery_failed', at, endpoint_id: entry.endpoint_id, error: entry.error });
-    }
-    await recordEvents(deps, runId, events, updated.deliveredTo.length === 0);
-  } else if (updated) {
-    await recordEvents(deps, runId, events);
-  }
-  // Re-queued after the attempt is recorded: an attempt that fails to record is retried by
-  // the queue instead, and never leaves two chains of retries behind.
-  if (updated && delay !== null) await deps.deliveries.enqueue(runId, delay);
+  const events: NewRunEvent[] = [
+    status === 'delivered'
+      ? { type: 'delivered', at, endpoint_id: endpointId }
+      : { type: 'delivery_failed', at, endpoint_id: endpointId, error: entry.error ?? 'failed' },
+  ];
+  const reported = answeredOutcome(result);
+  if (reported) events.push({ ...reported, at });
+  const appended = await recordEvents(deps, runId, events);
+  if (appended.includes('succeeded')) await announceOutcome(deps, runId, 'knap.run.succeeded', 'reported');
+  if (appended.includes('failed')) await announceOutcome(deps, runId, 'knap.run.failed', 'reported');
+  await settleRun(deps, runId, updated.round);
   return updated;
+};
+
+/**
+ * Ends a pending run once none of its endpoint deliveries is waiting: `delivered` when none
+ * failed, else `failed` (only while the run is still in `round`: a late settle of an earlier
+ * round never ends a redelivery); a run that reached no endpoint at all is over (its last event says
+ * so). Every endpoint that finishes calls this after its own write, so the last of them, whose
+ * consistent read sees every other's, always ends the run.
+ */
+const settleRun = async (deps: Deps, runId: string, round: number): Promise<StoredRun | null> => {
+  const deliveries = await deps.repo.runDeliveries(runId);
+  if (deliveries.some((delivery) => delivery.status === 'pending')) return deps.repo.getRun(runId);
+  const failed = deliveries.filter((delivery) => delivery.status === 'failed');
+  const status: RunStatus = failed.length === 0 ? 'delivered' : 'failed';
+  const lastError = failed.length === 0 ? null : summarize(failed.map((delivery) => delivery.log.at(-1)?.error ?? 'failed'));
+  if (await deps.repo.finishRun(runId, status, lastError, round)) {
+    const at = isoSeconds(deps.clock.now());
+    if (failed.length === deliveries.length && deliveries.length > 0) {
+      await recordEvents(deps, runId, [{ type: 'delivery_failed', at, endpoint_id: null, error: FAILED_EVERYWHERE }], true);
+      await announceOutcome(deps, runId, 'knap.run.failed', 'delivery_failed');
+    }
+  }
+  return deps.repo.getRun(runId);
+};
+
+/** The one entry point of the queue's delivery messages: a run's start, or one attempt at one endpoint (of a run, or of a `msg_` message). */
+export const handleDelivery = (
+  deps: Deps,
+  runId: string,
+  endpointId: string | undefined,
+  settings: DeliverySettings = deliverySettingsFromEnv(),
+): Promise<unknown> => {
+  if (!endpointId) return deliverRun(deps, runId, settings);
+  return isMessageId(runId)
+    ? deliverMessageToEndpoint(deps, runId, endpointId, settings)
+    : deliverToEndpoint(deps, runId, endpointId, settings);
 };
 
 /**
@@ -215,15 +343,43 @@ const answeredOutcome = (result: SendResult): NewRunEvent | null => {
  * attempt is recorded whatever becomes of its events: a failure here is logged, never retried
  * into a second attempt.
  */
-const recordEvents = async (deps: Deps, runId: string, events: NewRunEvent[], endsRun = false): Promise<void> => {
+const recordEvents = async (
+  deps: Deps,
+  runId: string,
+  events: NewRunEvent[],
+  endsRun = false,
+): Promise<NewRunEvent['type'][]> => {
+  const appended: NewRunEvent['type'][] = [];
   try {
     for (const [index, event] of events.entries()) {
       const result = await appendRunEvent(deps, runId, event, {
         terminal: (endsRun && index === events.length - 1) || isTerminalType(event.type),
       });
-      if (result === 'terminal') return;
+      if (result === 'terminal') return appended;
+      if (typeof result !== 'string') appended.push(event.type);
     }
   } catch (error) {
     deps.log.warn('Run events of a delivery attempt not recorded', { run_id: runId, error: (error as Error).name });
+  }
+  return appended;
+};
+
+/**
+ * `knap.run.succeeded` or `knap.run.failed` to the endpoints that take it: an outcome was
+ * reported (`reason: "reported"`), or the run's delivery failed at every endpoint
+ * (`reason: "delivery_failed"`). A failure to send it is logged: the run's own record stands.
+ */
+const announceOutcome = async (
+  deps: Deps,
+  runId: string,
+  type: 'knap.run.succeeded' | 'knap.run.failed',
+  reason: 'reported' | 'delivery_failed',
+): Promise<void> => {
+  try {
+    const stored = await deps.repo.getRun(runId);
+    if (!stored) return;
+    await emitEvent(deps, stored.orgName, type, { reason, run: stored.run });
+  } catch (error) {
+    deps.log.warn('Run outcome message not sent', { run_id: runId, type, error: (error as Error).name });
   }
 };

@@ -29,11 +29,11 @@ export const adminWatcher = (admin: OrgAdmin): RunWatcher => ({
 
 /**
  * GET /api/admin/runs/{run_id}: the run as the listing shows it, with every event. Two reads
- * (the run, then its events); a run whose report window closed unreported first gets its
+ * (the run, then its events and its endpoint deliveries); a run whose report window closed unreported first gets its
  * `expired` event (a Query and a conditional Put), as the studio's read does.
  */
 export const getOrgRun = async (deps: Deps, admin: OrgAdmin, runId: string): Promise<AdminRunDetail> => {
   const stored = await adminWatcher(admin).readRun(deps, runId);
-  const events = await allRunEvents(deps, stored);
-  return Object.assign(adminRunView(stored), { events });
+  const [events, deliveries] = await Promise.all([allRunEvents(deps, stored), deps.repo.runDeliveries(runId)]);
+  return Object.assign(adminRunView(stored, deliveries), { events });
 };

@@ -5,6 +5,7 @@
 import type { RequestScope } from '../domain/request-scope.js';
 import { AdminStore } from './admin-store.js';
 import { ClientStore } from './client-store.js';
+import { DeliveryStore } from './delivery-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import { IdempotencyStore } from './idempotency-store.js';
 import { KnapStore } from './knap-store.js';
@@ -21,6 +22,7 @@ export const ALL_STORES: Required<StoreClasses> = {
   runs: RunStore,
   runEvents: RunEventStore,
   webhooks: WebhookStore,
+  deliveries: DeliveryStore,
   idempotency: IdempotencyStore,
   admins: AdminStore,
   quotas: QuotaStore,

@@ -344,6 +344,9 @@ const readAttemptLog = (item: Item): DeliveryAttemptEntry[] =>
         endpoint_id: stringOrNull(entry.endpoint_id),
         status: entry.status as DeliveryAttemptEntry['status'],
         error: stringOrNull(entry.error),
+        response_status: typeof entry.http_status === 'number' ? entry.http_status : null,
+        duration_ms: null,
+        response_body: null,
         http_status: typeof entry.http_status === 'number' ? entry.http_status : null,
       })),
     );
@@ -394,6 +397,7 @@ export const itemToStoredRun = (item: Item): StoredRun => ({
   attemptLog: readAttemptLog(item),
   retryBase: typeof item.retry_base === 'number' ? item.retry_base : 0,
   knapName: stringOrNull(item.knap_name),
+  redeliveries: typeof item.redeliveries === 'number' ? item.redeliveries : 0,
 });
 
 export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({

@@ -21,6 +21,8 @@
  * | report meter| `ORGREPORTS#<org>`      | `<window>`    | - (an organization's run reports per minute; TTL)                  |
  * | stream slots| `STREAMS#<client_id>`   | `STREAMS`     | - (a client's waiting event streams: two leases)                   |
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
+ * | message     | `MSG#<msg_id>`          | `MSG`         | - (a message other than knap.run; its deliveries: `DLV#<msg_id>`; TTL 90 days) |
+ * | delivery    | `DLV#<run_id>`          | `EP#<endpoint_id>` | gsi1 (finally failed only): `EPFAILED#<endpoint_id>` / `<failed_at>#<run_id>` (TTL as its run's) |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | admin meter | `ADMINRATE#<org>#<sub>` | `<window>`    | - (an admin's admin-API requests per minute; TTL)                  |
  * | quota       | `QUOTA#<org>`           | `QUOTA`       | - (an organization's counts and own quotas: quota-store.ts)       |
@@ -61,6 +63,10 @@
  *   event read (a Query of the partition's last item), so ids are dense and in stored order.
  *   Event 1 (`created`) is the run item itself. Each event item carries the chain's state
  *   after it (terminal, reports so far, outcome, report rate), so that read is all a writer needs.
+ * - A run's delivery to each endpoint is an item of its own (`DLV#<run_id>`, one per endpoint,
+ *   with a ring of its last attempts), never members of the run item: the run stays the same
+ *   size whatever the endpoints and attempts. Those that finally failed are listed per
+ *   endpoint by gsi1 (sparse), for recovery since a time.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  * - Writes the SDK may send twice (a lost answer) carry a write token, `wt`, in the item they
@@ -82,6 +88,12 @@ export const key = {
   idempotency: (clientId: string, idempotencyKey: string) => ({ pk: `IDEM#${clientId}#${idempotencyKey}`, sk: 'IDEM' }),
   run: (runId: string) => ({ pk: `RUN#${runId}`, sk: 'RUN' }),
   webhook: (endpointId: string) => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  delivery: (runId: string, endpointId: string) => ({ pk: `DLV#${runId}`, sk: `EP#${endpointId}` }),
+  runDeliveries: (runId: string) => `DLV#${runId}`,
+  /** A message other than knap.run (endpoint.disabled, knap.run.failed...): its body, for every attempt. */
+  message: (messageId: string) => ({ pk: `MSG#${messageId}`, sk: 'MSG' }),
+  /** gsi1: an endpoint's deliveries that finally failed, by when. */
+  failedDeliveries: (endpointId: string) => `EPFAILED#${endpointId}`,
   runEvents: (runId: string) => `RUNEVENTS#${runId}`,
   runEvent: (runId: string, id: number) => ({ pk: `RUNEVENTS#${runId}`, sk: `EVENT#${String(id).padStart(10, '0')}` }),
   reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),

@@ -172,6 +172,45 @@ export class RunStore {
     return item?.last_attempt_id === attempt.id ? itemToStoredRun(item) : null;
   }
 
+  async noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean> {
+    const written = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.run(runId),
+          UpdateExpression: `ADD attempts :one SET last_attempt_at = :at${error === null ? '' : ', last_error = :error'}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1, ':at': at, ...(error === null ? {} : { ':error': error }) },
+        }),
+      ),
+    );
+    return written !== null;
+  }
+
+  async finishRun(runId: string, status: RunStatus, lastError: string | null | undefined, round: number): Promise<boolean> {
+    const clears = status === 'delivered' || lastError !== undefined;
+    // Only in the round it settles: a late settle of an earlier round must not end a redelivery.
+    const inRound = round <= 1 ? '(attribute_not_exists(redeliveries) OR redeliveries = :before)' : 'redeliveries = :before';
+    const written = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.run(runId),
+          UpdateExpression: `SET #status = :status${clears ? ', last_error = :error' : ''}`,
+          ConditionExpression: `attribute_exists(pk) AND #status = :pending AND ${inRound}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': status,
+            ':pending': 'pending',
+            ':before': Math.max(0, round - 1),
+            ...(clears ? { ':error': status === 'delivered' ? null : (lastError ?? null) } : {}),
+          },
+        }),
+      ),
+    );
+    return written !== null;
+  }
+
   /**
    * Makes a run of `orgName` pending again for every endpoint, its retries counted afresh, in
    * one conditional write that holds only while the run is not pending: a run on its way

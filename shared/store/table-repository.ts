@@ -29,9 +29,10 @@ import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
-import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
+import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
 import type { AdminStore } from './admin-store.js';
 import type { ClientStore } from './client-store.js';
+import type { DeliveryRound, DeliveryStore, EndpointAttempt } from './delivery-store.js';
 import { type DocumentSender, scopedDocuments } from './dynamo-client.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { KnapStore } from './knap-store.js';
@@ -49,6 +50,8 @@ export interface StoreClasses {
   /** A run's events, the report meter and the waiting streams' leases. */
   runEvents?: typeof RunEventStore;
   webhooks?: typeof WebhookStore;
+  /** A run's delivery to each endpoint, with its attempts. */
+  deliveries?: typeof DeliveryStore;
   idempotency?: typeof IdempotencyStore;
   admins?: typeof AdminStore;
   quotas?: typeof QuotaStore;
@@ -305,6 +308,50 @@ export class TableRepository implements Repository {
 
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null> {
     return this.store('webhooks').updateWebhookEndpoint(endpointId, orgName, changes);
+  }
+
+  getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null> {
+    return this.store('webhooks').getWebhookEndpoint(endpointId);
+  }
+
+  noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean> {
+    return this.store('runs').noteEndpointAttempt(runId, at, error);
+  }
+
+  finishRun(runId: string, status: RunStatus, lastError: string | null | undefined, round: number): Promise<boolean> {
+    return this.store('runs').finishRun(runId, status, lastError, round);
+  }
+
+  startDeliveries(round: DeliveryRound, endpointIds: readonly string[]): Promise<string[]> {
+    return this.store('deliveries').startDeliveries(round, endpointIds);
+  }
+
+  putMessage(message: EventMessage, expiresAt: number): Promise<void> {
+    return this.store('deliveries').putMessage(message, expiresAt);
+  }
+
+  getMessage(messageId: string): Promise<EventMessage | null> {
+    return this.store('deliveries').getMessage(messageId);
+  }
+
+  getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null> {
+    return this.store('deliveries').getDelivery(runId, endpointId);
+  }
+
+  runDeliveries(runId: string): Promise<EndpointDelivery[]> {
+    return this.store('deliveries').runDeliveries(runId);
+  }
+
+  recordEndpointAttempt(runId: string, endpointId: string, attempt: EndpointAttempt): Promise<EndpointDelivery | null> {
+    return this.store('deliveries').recordAttempt(runId, endpointId, attempt);
+  }
+
+  failedDeliveries(
+    endpointId: string,
+    since: string,
+    page: { limit: number; cursor?: string },
+  ): Promise<{ runIds: string[]; next: string | null }> {
+    return this.store('deliveries').failedDeliveries(endpointId, since, page);
   }
 
   putNewAdmin(admin: AdminAccount): Promise<boolean> {

@@ -24,6 +24,11 @@ export class WebhookStore {
     );
   }
 
+  async getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null> {
+    const item = await this.table.getItem(key.webhook(endpointId));
+    return item ? itemToWebhook(item) : null;
+  }
+
   async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
     const items = await this.table.itemsOfKeysIndex('gsi3', key.orgWebhooks(orgName));
     return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -40,7 +40,18 @@ export interface WebhookRequest {
  * answer's body (at most MAX_OUTCOME_BYTES, else null) is given back: it may report the
  * run's outcome (`{"outcome": ...}`).
  */
-export type SendResult = { ok: true; status: number; body?: string | null } | { ok: false; status: number | null; error: string };
+export type SendResult = (
+  | { ok: true; status: number; body?: string | null }
+  | { ok: false; status: number | null; error: string }
+) & {
+  /** From the start of the attempt to its answer's end (or its failure). */
+  durationMs?: number;
+  /** The first RESPONSE_SNIPPET_BYTES of the answer, for admins only (never logged, never in the studio API). */
+  snippet?: string | null;
+};
+
+/** How much of an answer an attempt record keeps: the contract's first 1 KB. */
+export const RESPONSE_SNIPPET_BYTES = 1024;
 
 /** We read at most this much of a failed answer (and keep none of it): its status is all that counts. */
 export const MAX_RESPONSE_BYTES = 4096;
@@ -88,7 +99,7 @@ const pinnedLookup =
  * timeout), with the body when it is at most MAX_OUTCOME_BYTES.
  */
 const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal: AbortSignal, done: () => void) =>
-  new Promise<{ status: number; body: string | null }>((resolve, reject) => {
+  new Promise<{ status: number; body: string | null; snippet: string }>((resolve, reject) => {
     /** A 2xx head arrived: whatever happens to its body, the attempt delivered. */
     let delivered: number | null = null;
     const transport = url.protocol === 'https:' ? https : http;
@@ -108,12 +119,22 @@ const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal
         const status = response.statusCode ?? 0;
         const success = status >= 200 && status < 300;
         if (success) delivered = status;
-        else resolve({ status, body: null });
         const limit = success ? MAX_OUTCOME_BYTES : MAX_RESPONSE_BYTES;
         const chunks: Buffer[] = [];
+        const head: Buffer[] = [];
         let read = 0;
+        const snippet = () =>
+          Buffer.concat(head)
+            .subarray(0, RESPONSE_SNIPPET_BYTES)
+            .toString('utf8')
+            .replace(/\uFFFD+$/, '');
+        // A failed answer counts by its status: resolved at once unless its first 1 KB comes soon after.
+        const failedBy = success ? null : setTimeout(() => resolve({ status, body: null, snippet: snippet() }), 200);
+        failedBy?.unref();
         response.on('data', (chunk: Buffer) => {
+          if (read < RESPONSE_SNIPPET_BYTES) head.push(chunk);
           read += chunk.length;
+          if (!success && read >= RESPONSE_SNIPPET_BYTES) resolve({ status, body: null, snippet: snippet() });
           if (success && read <= limit) chunks.push(chunk);
           if (read > limit) {
             chunks.length = 0;
@@ -121,19 +142,20 @@ const post = (url: URL, target: ResolvedAddress, request: WebhookRequest, signal
           }
         });
         response.on('end', () => {
-          if (success) resolve({ status, body: read <= limit ? Buffer.concat(chunks).toString('utf8') : null });
+          resolve({ status, body: success && read <= limit ? Buffer.concat(chunks).toString('utf8') : null, snippet: snippet() });
         });
         // The status is what counts; a body cut short is no failure (and reports nothing).
         response.on('error', () => {});
         response.on('close', () => {
-          if (success) resolve({ status, body: null });
+          if (failedBy) clearTimeout(failedBy);
+          resolve({ status, body: null, snippet: snippet() });
           done();
         });
       },
     );
     outgoing.on('error', (error) => {
       done();
-      if (delivered !== null) resolve({ status: delivered, body: null });
+      if (delivered !== null) resolve({ status: delivered, body: null, snippet: '' });
       else reject(error);
     });
     outgoing.end(request.body);
@@ -168,6 +190,12 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
 /** POSTs one webhook; never throws: every failure is a result with a one-line error. */
 export const sendWebhook = async (request: WebhookRequest, options: SendOptions): Promise<SendResult> => {
+  const started = performance.now();
+  const result = await attempt(request, options);
+  return Object.assign(result, { durationMs: Math.round(performance.now() - started) });
+};
+
+const attempt = async (request: WebhookRequest, options: SendOptions): Promise<SendResult> => {
   const checked = checkWebhookUrl(request.url, options);
   if (!checked.ok) return { ok: false, status: null, error: `refused: ${checked.reason}` };
   const { url, local } = checked;
@@ -186,9 +214,9 @@ export const sendWebhook = async (request: WebhookRequest, options: SendOptions)
       done();
       return { ok: false, status: null, error: `refused: ${target.refused}` };
     }
-    const { status, body } = await post(url, target.address, request, controller.signal, done);
-    if (status >= 200 && status < 300) return { ok: true, status, body };
-    return { ok: false, status, error: `HTTP ${status} from ${describeUrl(url)}` };
+    const { status, body, snippet } = await post(url, target.address, request, controller.signal, done);
+    if (status >= 200 && status < 300) return { ok: true, status, body, snippet };
+    return { ok: false, status, error: `HTTP ${status} from ${describeUrl(url)}`, snippet };
   } catch (error) {
     done();
     if (controller.signal.aborted)

@@ -42,7 +42,8 @@ export const checkWebhookUrl = (text: string, policy: UrlPolicy): UrlCheck => {
   try {
     url = new URL(text);
   } catch {
-    return refuse(`Not a URL: "${text}"`);
+    // Not quoted: a URL's path may hold a secret (Slack, Discord, Teams), and this may be logged.
+    return refuse('Not a URL');
   }
   // Credentials in a URL end up in logs and errors; the signature authenticates us anyway.
   if (url.username || url.password) return refuse('The URL must not hold a user name or password');
@@ -69,5 +70,17 @@ export const checkWebhookUrl = (text: string, policy: UrlPolicy): UrlCheck => {
   return { ok: true, url, local: false };
 };
 
-/** How a URL is named in errors and listings: no query or fragment, which may carry tokens. */
-export const describeUrl = (url: URL): string => `${url.protocol}//${url.host}${url.pathname}`;
+/**
+ * How a URL is named in errors, attempt records and logs: its scheme, host and port only.
+ * Slack, Discord, Teams and Zapier keep the secret in the path, and queries carry tokens.
+ */
+export const describeUrl = (url: URL): string => `${url.protocol}//${url.host}`;
+
+/** describeUrl of a URL as text; `an unreadable URL` when it is none (never the text itself). */
+export const describeUrlText = (text: string): string => {
+  try {
+    return describeUrl(new URL(text));
+  } catch {
+    return 'an unreadable URL';
+  }
+};

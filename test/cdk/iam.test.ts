@@ -79,6 +79,11 @@ const A = 'ORG#*#AUDIT';
 const E = 'RUNEVENTS#';
 const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
+/** A run's delivery to each endpoint, `DLV#<run_id>`: its items, and a Query of their partition. */
+const D = 'DLV#';
+const DELIVERIES = 'DLV#*';
+/** Messages other than knap.run, `MSG#<msg_id>`. */
+const MSG = 'MSG#';
 const S = 'STREAMS#';
 const AR = 'ADMINRATE#';
 /** An organization's quota counters: a place taken or given back, read only to name a refused quota. */
@@ -213,13 +218,13 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(AR, W)],
     },
-    'admin-list-runs': { ...admin, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
+    'admin-list-runs': { ...admin, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2'), items(DELIVERIES)] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {
       'dynamodb:GetItem': [items(AR, R)],
       'dynamodb:PutItem': [items(E)],
       'dynamodb:UpdateItem': [items(AR, R)],
-      'dynamodb:Query': [items(EVENTS)],
+      'dynamodb:Query': [items(EVENTS, DELIVERIES)],
     },
     'admin-list-run-events': {
       'dynamodb:GetItem': [items(AR, R)],
@@ -246,11 +251,12 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     },
     'deliver-runs': {
       'dynamodb:BatchGetItem': [items(K, W)],
-      'dynamodb:GetItem': [items(K, R)],
-      // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events.
-      'dynamodb:PutItem': [items(E, R)],
-      'dynamodb:UpdateItem': [items(R)],
-      'dynamodb:Query': [indexArn('gsi3'), items(EVENTS)],
+      // An attempt reads its endpoint and its delivery; each endpoint's delivery is an item of its own.
+      'dynamodb:GetItem': [items(D, K, MSG, R, W)],
+      // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events; messages.
+      'dynamodb:PutItem': [items(E, MSG, R)],
+      'dynamodb:UpdateItem': [items(D, R)],
+      'dynamodb:Query': [indexArn('gsi3'), items(EVENTS, DELIVERIES)],
     },
   };
 };
@@ -482,10 +488,10 @@ describe('least privilege, per function', () => {
       for (const statement of queries) {
         for (const resource of list(statement.Resource)) {
           if (JSON.stringify(resource).includes('/index/')) continue;
-          // The audit partitions, or a run's events: never a prefix shared with other items.
+          // The audit partitions, a run's events or its endpoint deliveries: never a prefix shared with other items.
           const patterns = leadingKeysOf(statement);
           expect(patterns?.length).toBeGreaterThan(0);
-          for (const pattern of patterns ?? []) expect([A, EVENTS]).toContain(pattern);
+          for (const pattern of patterns ?? []) expect([A, EVENTS, DELIVERIES]).toContain(pattern);
         }
       }
     }

@@ -134,11 +134,12 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
     quiet = await deliveredRun('Quiet one');
   }, 60_000);
 
-  test("each run names its Knap, with its outcome and each attempt's HTTP status; one round trip a page", async () => {
+  test("each run names its Knap, with its outcome and each attempt's HTTP status; a Query a page, and one a run", async () => {
     const page = await adminCall(admin, '/api/admin/runs?limit=10');
     expect(page.status).toBe(200);
-    // The admin's request counted, then the page: one Query.
-    expect(page.trips).toBe(2);
+    // The admin's request counted, the page, then each run's endpoint deliveries (their
+    // attempts live there, not on the run).
+    expect(page.trips).toBe(2 + (page.body.runs as unknown[]).length);
     const runs = page.body.runs as Record<string, unknown>[];
     expect(runs.map((run) => [run.run_id, run.knap_name, run.outcome])).toEqual([
       [quiet.runId, 'Quiet one', null],
@@ -151,6 +152,9 @@ describe('GET /api/admin/runs: filters and Knap names', () => {
       endpoint_id: expect.stringMatching(/^we_/),
       status: 'delivered',
       error: null,
+      response_status: 204,
+      duration_ms: expect.any(Number),
+      response_body: expect.any(String),
       http_status: 204,
     });
     expect(runs[2]).toMatchObject({ input: { topic: 'Daily digest' }, output: { summary: '3 new leads' } });
@@ -203,6 +207,7 @@ describe('one run, and its events', () => {
     const answer = await adminCall(admin, `/api/admin/runs/${succeeded.runId}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
+    // The admin's request counted, the run, then its events and its endpoint deliveries at once.
     expect(answer.trips).toBe(3);
     expect(answer.body).toMatchObject({
       run_id: succeeded.runId,

@@ -51,6 +51,10 @@ describe('deliver-runs Lambda (SQS consumer)', () => {
 
     // The unreadable message can never succeed: dropped (and logged), not retried.
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-broken' }] });
+    // The run's start queued one message per endpoint: that one delivers it.
+    const [toEndpoint] = deps.deliveries.queued;
+    expect(toEndpoint).toEqual({ runId: good.run_id, delaySeconds: 0, endpointId: expect.stringMatching(/^we_/) });
+    await handler(event(record('m-endpoint', JSON.stringify({ run_id: good.run_id, endpoint_id: toEndpoint?.endpointId }))));
     expect((await deps.repo.getRun(good.run_id))?.run.status).toBe('delivered');
     expect((await deps.repo.getRun(broken.run_id))?.run).toMatchObject({ status: 'pending', attempts: 0 });
     expect(deps.log.lines.map((line) => line.message)).toEqual(
@@ -66,10 +70,16 @@ describe('deliver-runs Lambda (SQS consumer)', () => {
       await addWebhook(deps, { orgName: org, url: failing.url }, { allowLocalhost: true });
       const knap = await putTestKnap(deps.repo, { ...OWNER, orgName: org });
       const run = await putPendingRun(deps.repo, knap.uuid, org);
-      const result = await createHandler(deps, settings)(event(record('m-1', JSON.stringify({ run_id: run.run_id }))));
+      const handler = createHandler(deps, settings);
+      expect(await handler(event(record('m-1', JSON.stringify({ run_id: run.run_id }))))).toEqual({ batchItemFailures: [] });
+      const endpointId = deps.deliveries.queued[0]?.endpointId;
+      const result = await handler(event(record('m-2', JSON.stringify({ run_id: run.run_id, endpoint_id: endpointId }))));
       expect(result).toEqual({ batchItemFailures: [] });
       expect((await deps.repo.getRun(run.run_id))?.run).toMatchObject({ status: 'pending', attempts: 1 });
-      expect(deps.deliveries.queued).toEqual([{ runId: run.run_id, delaySeconds: expect.any(Number) }]);
+      expect(deps.deliveries.queued).toEqual([
+        { runId: run.run_id, delaySeconds: 0, endpointId },
+        { runId: run.run_id, delaySeconds: expect.any(Number), endpointId },
+      ]);
     } finally {
       await failing.close();
     }

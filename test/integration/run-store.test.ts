@@ -61,7 +61,16 @@ test("an organization's runs, newest first, paged; runs of earlier versions list
   // An earlier run kept only its last attempt's outcome: shown as one attempt without an endpoint.
   const page = await listOrgRuns(table.deps(), admin('listing'), { limit: 10 });
   expect(page.runs.find((run) => run.run_id === older.run.run_id)?.delivery_attempts).toEqual([
-    { at: '2026-11-20T09:00:00Z', endpoint_id: null, status: 'failed', error: 'HTTP 500', http_status: null },
+    {
+      at: '2026-11-20T09:00:00Z',
+      endpoint_id: null,
+      status: 'failed',
+      error: 'HTTP 500',
+      response_status: null,
+      duration_ms: null,
+      response_body: null,
+      http_status: null,
+    },
   ]);
   // Another organization's cursor is refused, not followed.
   await expect(repo().listRunsByOrg('elsewhere', { limit: 1, cursor: first.next as string })).rejects.toThrow('Invalid cursor');
@@ -81,7 +90,18 @@ test(`the attempt log keeps the last ${ATTEMPT_LOG_SIZE} attempts, oldest first,
         at,
         deliveredTo: [],
         error: `HTTP ${number}`,
-        entries: [{ at, endpoint_id: 'we_1', status: 'failed', error: `HTTP ${number}`, http_status: 500 }],
+        entries: [
+          {
+            at,
+            endpoint_id: 'we_1',
+            status: 'failed',
+            error: `HTTP ${number}`,
+            response_status: 500,
+            duration_ms: null,
+            response_body: null,
+            http_status: 500,
+          },
+        ],
       },
       'pending',
     );

@@ -15,8 +15,14 @@ import {
   runId,
   type StoredRun,
 } from '../../shared/domain/runs.js';
+import type { DeliveryTarget } from '../../shared/domain/webhooks.js';
 import type { Deps } from '../../shared/runtime.js';
-import { type DeliverySettings, deliverRun, deliverySettingsFromEnv } from '../../shared/services/delivery.js';
+import {
+  type DeliverySettings,
+  deliverySettingsFromEnv,
+  handleDelivery,
+  resumeRunDelivery,
+} from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 import { RecordingQueue } from './dynamo.js';
 
@@ -25,6 +31,8 @@ export interface TestDeliveryOptions {
   settings?: Partial<DeliverySettings>;
   /** Multiplies every queued wait; default 1/1000, so the 30 s first retry comes after 15 to 30 ms. */
   timeScale?: number;
+  /** The local queue's bound on one organization's jobs at once. */
+  maxPerLane?: number;
 }
 
 /**
@@ -41,16 +49,18 @@ export class DeliveringQueue extends RecordingQueue {
     super();
     this.settings = { ...deliverySettingsFromEnv({}), allowLocalhost: true, ...options.settings };
     this.queue = new LocalDeliveryQueue({
-      deliver: (id) => deliverRun(deps, id, this.settings),
+      deliver: (id, target) => handleDelivery(deps, id, target?.endpointId, this.settings),
+      resume: (id) => resumeRunDelivery(deps, id, this.settings),
       continueFanOut: (task) => continueMeetingFanOut(deps, task),
       timeScale: options.timeScale ?? 1 / 1000,
+      maxPerLane: options.maxPerLane,
       onError: (id, error) => this.errors.push({ runId: id, error }),
     });
   }
 
-  override async enqueue(id: string, delaySeconds: number): Promise<void> {
-    await super.enqueue(id, delaySeconds);
-    await this.queue.enqueue(id, delaySeconds);
+  override async enqueue(id: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
+    await super.enqueue(id, delaySeconds, target);
+    await this.queue.enqueue(id, delaySeconds, target);
   }
 
   override async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {

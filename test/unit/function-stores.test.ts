@@ -31,6 +31,9 @@ const STORE_OF: Record<KeyScope, StoreName> = {
   [KEY_PREFIX.streamSlots]: 'runEvents',
   [KEY_PREFIX.adminMeter]: 'admins',
   [KEY_PARTITION.runEvents]: 'runEvents',
+  [KEY_PREFIX.delivery]: 'deliveries',
+  [KEY_PREFIX.message]: 'deliveries',
+  [KEY_PARTITION.deliveries]: 'deliveries',
 };
 
 /** The stores of the item kinds an access names (its Query targets aside: an index holds several kinds). */

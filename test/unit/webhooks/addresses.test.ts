@@ -100,9 +100,8 @@ describe('checkWebhookUrl', () => {
     expect(checkWebhookUrl('https://192.168.0.10/', local).ok).toBe(false);
   });
 
-  test('errors name a URL without its query, fragment or credentials', () => {
-    expect(describeUrl(new URL('https://hooks.example.com:8443/a/b?token=s3cret#frag'))).toBe(
-      'https://hooks.example.com:8443/a/b',
-    );
+  test('errors name a URL by its scheme, host and port: never its path, query, fragment or credentials', () => {
+    expect(describeUrl(new URL('https://hooks.example.com:8443/a/b?token=s3cret#frag'))).toBe('https://hooks.example.com:8443');
+    expect(describeUrl(new URL('https://hooks.slack.com/services/T000/B000/XXXXsecret'))).toBe('https://hooks.slack.com');
   });
 });

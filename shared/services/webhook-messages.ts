@@ -1,0 +1,110 @@
+/**
+ * Messages other than `knap.run`: `knap.run.succeeded`, `knap.run.failed`, `endpoint.disabled`.
+ * Each has an id of its own (`msg_...`, its webhook-id on every attempt), is stored once
+ * (`MSG#<id>`: the body as signed, the same on every attempt), and goes to every enabled
+ * endpoint of the organization whose event types take it, each endpoint's delivery an item
+ * of its own with its own queue messages and retries, as a run's are (delivery.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { isoSeconds } from '../domain/clock.js';
+import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS } from '../domain/runs.js';
+import { toJson } from '../domain/storable-json.js';
+import { type EndpointDelivery, newMessageId, takesEvent, type WebhookEventType } from '../domain/webhooks.js';
+import type { Deps } from '../runtime.js';
+import { signedHeaders } from '../webhooks/message.js';
+import { retryDelaySeconds } from '../webhooks/retry.js';
+import { type SendResult, sendWebhook } from '../webhooks/send.js';
+import type { DeliverySettings } from './delivery.js';
+
+/**
+ * Sends a message of `type` with `data` to the organization's endpoints that take it (but
+ * `except`); returns its id, or null when no endpoint takes it (nothing is stored then).
+ */
+export const emitEvent = async (
+  deps: Deps,
+  orgName: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  except?: string,
+): Promise<string | null> => {
+  const endpoints = (await deps.repo.listWebhookEndpoints(orgName)).filter(
+    (endpoint) => endpoint.endpointId !== except && takesEvent(endpoint, type),
+  );
+  if (endpoints.length === 0) return null;
+  const now = deps.clock.now();
+  const messageId = newMessageId();
+  const expiresAt = Math.floor(now.getTime() / 1000) + RUN_RETENTION_SECONDS;
+  const body = toJson({ type, timestamp: now.toISOString(), data });
+  await deps.repo.putMessage({ messageId, orgName, type, body, createdAt: isoSeconds(now) }, expiresAt);
+  const started = await deps.repo.startDeliveries(
+    { runId: messageId, orgName, round: 1, all: false, now: isoSeconds(now), expiresAt },
+    endpoints.map((endpoint) => endpoint.endpointId),
+  );
+  for (const endpointId of started) await deps.deliveries.enqueue(messageId, 0, { endpointId, orgName });
+  deps.log.info('Webhook message', { message_id: messageId, type, endpoints: started.length });
+  return messageId;
+};
+
+/**
+ * One attempt of a message at one endpoint: as a run's (deliverToEndpoint), recorded once on
+ * its delivery item, the next attempt queued after a failure. A removed or disabled endpoint
+ * ends the delivery unsent.
+ */
+export const deliverMessageToEndpoint = async (
+  deps: Deps,
+  messageId: string,
+  endpointId: string,
+  settings: DeliverySettings,
+): Promise<EndpointDelivery | null> => {
+  const [delivery, message, endpoint] = await Promise.all([
+    deps.repo.getDelivery(messageId, endpointId),
+    deps.repo.getMessage(messageId),
+    deps.repo.getWebhookEndpoint(endpointId),
+  ]);
+  if (delivery?.status !== 'pending' || !message) return delivery;
+  const startedAt = deps.clock.now();
+  const at = isoSeconds(startedAt);
+  const number = delivery.attempts + 1;
+  let result: SendResult;
+  let hopeless = false;
+  if (!endpoint || endpoint.orgName !== message.orgName || !takesEvent(endpoint, message.type)) {
+    result = { ok: false, status: null, error: 'The endpoint was removed, disabled, or no longer takes this type' };
+    hopeless = true;
+  } else {
+    result = await sendWebhook(
+      { url: endpoint.url, body: message.body, headers: signedHeaders(endpoint.secret, messageId, startedAt, message.body) },
+      settings,
+    );
+  }
+  const delay = result.ok || hopeless ? null : retryDelaySeconds(number - delivery.retryBase, settings.random, settings.retry);
+  const status = result.ok ? 'delivered' : delay === null ? 'failed' : 'pending';
+  const entry: DeliveryAttemptEntry = {
+    at,
+    endpoint_id: endpointId,
+    status: result.ok ? 'delivered' : 'failed',
+    error: result.ok ? null : result.error,
+    response_status: result.status,
+    duration_ms: result.durationMs ?? null,
+    response_body: result.snippet ?? null,
+    http_status: result.status,
+  };
+  const nextAt = delay === null ? null : new Date(startedAt.getTime() + delay * 1000).toISOString();
+  const updated = await deps.repo.recordEndpointAttempt(messageId, endpointId, {
+    number,
+    id: randomUUID(),
+    entry,
+    status,
+    nextAt,
+  });
+  if (!updated) return null;
+  deps.log.info('Webhook message attempt', {
+    message_id: messageId,
+    endpoint_id: endpointId,
+    status,
+    attempts: number,
+    response_status: result.status,
+    error: entry.error,
+  });
+  if (delay !== null) await deps.deliveries.enqueue(messageId, delay, { endpointId, orgName: message.orgName });
+  return updated;
+};

@@ -1,0 +1,212 @@
+/**
+ * The audit's delivery findings (issue 44), each reproduced against real DynamoDB: URL
+ * secrets quoted in errors and attempt records, a run item that outgrows DynamoDB's 400 KB,
+ * redelivery that sends to every endpoint again, and one organization's stalled endpoints
+ * holding every socket. Under `npm run test:dynamodb-local` the size limit is DynamoDB's own.
+ */
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock } from '../../shared/domain/clock.js';
+import { adminRunView } from '../../shared/services/org-runs.js';
+import { addWebhook } from '../../shared/services/webhook-admin.js';
+import { RETRY_POLICY } from '../../shared/webhooks/retry.js';
+import {
+  type Answer,
+  type DeliveringQueue,
+  deliverWith,
+  OWNER,
+  putPendingRun,
+  putTestKnap,
+  type Receiver,
+  startReceiver,
+  type TestDeliveryOptions,
+  waitFor,
+  waitForRunStatus,
+} from '../support/deliveries.js';
+import { startTestTable, type TestTable } from '../support/dynamo.js';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await startTestTable();
+});
+afterAll(() => table.close());
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+  cleanups = [];
+});
+
+const setup = (options: TestDeliveryOptions = {}) => {
+  const deps = table.deps(systemClock);
+  const queue: DeliveringQueue = deliverWith(deps, options);
+  cleanups.push(() => queue.close());
+  return { deps, queue, repo: deps.repo };
+};
+
+const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
+  const started = await startReceiver(answer);
+  cleanups.push(() => started.close());
+  return started;
+};
+
+let orgs = 0;
+const newOrg = () => `isolation-org-${++orgs}`;
+
+/** Everything stored about a run that a user could read: its item, its delivery items, the admin view. */
+const storedText = async (runId: string): Promise<string> => {
+  const run = await table.item({ pk: `RUN#${runId}`, sk: 'RUN' });
+  const stored = await table.deps().repo.getRun(runId);
+  const deliveries = await table.deps().repo.runDeliveries(runId);
+  return JSON.stringify([run, stored && adminRunView(stored, deliveries)]);
+};
+
+describe('URL secrets stay in the endpoint item', () => {
+  test('errors, attempt records and log lines name the scheme, host and port, never the path or query', async () => {
+    const { deps, repo } = setup({ settings: { timeoutMs: 300, retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
+    const org = newOrg();
+    const failing = await receiver(() => ({ status: 500 }));
+    const hanging = await receiver(() => 'hang');
+    // A port nobody listens on: the connection is refused.
+    const closed = await startReceiver();
+    await closed.close();
+    const secretPath = '/services/T0000/B0000/XXXXslackSECRETpath';
+    for (const target of [failing, hanging, closed]) {
+      const url = new URL(target.url);
+      await addWebhook(deps, { orgName: org, url: `${url.origin}${secretPath}?token=QUERYsecret` }, { allowLocalhost: true });
+    }
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+
+    const everything = (await storedText(run.run_id)) + JSON.stringify(deps.log.lines);
+    expect(everything).not.toContain('XXXXslackSECRETpath');
+    expect(everything).not.toContain('QUERYsecret');
+    expect(everything).not.toContain('/services/');
+    // What is said instead: where, at most scheme, host and port.
+    expect(stored.run.last_error).toContain(new URL(failing.url).origin);
+  });
+});
+
+describe('a run item stays bounded', () => {
+  test('20 endpoints of 1,900-character URLs, failing, then redelivered: the run is failed twice and its item small', async () => {
+    // Two attempts each (earlier versions kept every attempt's error, URL and all, on the run item).
+    const retry = { ...RETRY_POLICY, maxAttempts: 2 };
+    const { deps, repo } = setup({ timeScale: 1 / 100_000, settings: { retry } });
+    const org = newOrg();
+    const target = await receiver(() => ({ status: 500 }));
+    const origin = new URL(target.url).origin;
+    for (let index = 0; index < 20; index += 1) {
+      const path = `/${String(index).padStart(2, '0')}/${'p'.repeat(1890)}`;
+      await addWebhook(deps, { orgName: org, url: `${origin}${path}` }, { allowLocalhost: true });
+    }
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    await waitForRunStatus(repo, run.run_id, 'failed', 120_000);
+
+    expect(await repo.redeliverRun(run.run_id, org)).toBe('redelivering');
+    await deps.deliveries.enqueue(run.run_id, 0);
+    let seen = '';
+    const again = await waitFor(
+      'the redelivery to fail for good',
+      async () => {
+        const current = await repo.getRun(run.run_id);
+        seen = `${current?.run.status} after ${current?.run.attempts} attempts`;
+        return current?.run.status === 'failed' && current.run.attempts === 2 * 20 * retry.maxAttempts ? current : undefined;
+      },
+      120_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: the run is ${seen}`);
+    });
+    expect(again.run.status).toBe('failed');
+    const item = await table.item({ pk: `RUN#${run.run_id}`, sk: 'RUN' });
+    expect(JSON.stringify(item).length).toBeLessThan(4_000);
+    // Every attempt is still there to read, each endpoint's last ones on its own item, none quoting a path.
+    const view = adminRunView(again, await repo.runDeliveries(run.run_id));
+    expect(view.delivery_attempts).toHaveLength(2 * 20 * retry.maxAttempts);
+    expect(JSON.stringify(view)).not.toContain('pppp');
+  }, 300_000);
+});
+
+describe('redelivery', () => {
+  test('sends only to the endpoints that did not take the run', async () => {
+    const { deps, repo } = setup({ settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
+    const org = newOrg();
+    const ok = await receiver();
+    const bad = await receiver((n) => (n === 1 ? { status: 500 } : { status: 204 }));
+    await addWebhook(deps, { orgName: org, url: ok.url }, { allowLocalhost: true });
+    await addWebhook(deps, { orgName: org, url: bad.url }, { allowLocalhost: true });
+    const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
+    const run = await putPendingRun(repo, knap.uuid, org);
+    await deps.deliveries.enqueue(run.run_id, 0);
+    await waitForRunStatus(repo, run.run_id, 'failed');
+
+    expect(await repo.redeliverRun(run.run_id, org)).toBe('redelivering');
+    await deps.deliveries.enqueue(run.run_id, 0);
+    await waitForRunStatus(repo, run.run_id, 'delivered');
+    expect(bad.received).toHaveLength(2);
+    expect(ok.received).toHaveLength(1);
+  });
+});
+
+/** A receiver that never answers and counts the connections it holds open at once. */
+const stallingServer = async () => {
+  let open = 0;
+  let most = 0;
+  let requests = 0;
+  const server: Server = createServer(() => {
+    requests += 1;
+  });
+  server.on('connection', (socket) => {
+    open += 1;
+    most = Math.max(most, open);
+    socket.on('close', () => {
+      open -= 1;
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { origin: `http://127.0.0.1:${port}`, stats: () => ({ open, most, requests }) };
+};
+
+describe('isolation', () => {
+  test("one organization's stalled endpoints hold a bounded number of sockets, and another's deliveries go on", async () => {
+    const { deps, queue, repo } = setup({
+      settings: { timeoutMs: 5_000, retry: { ...RETRY_POLICY, maxAttempts: 1 } },
+      maxPerLane: 4,
+    });
+    const stalled = await stallingServer();
+    const x = newOrg();
+    for (let index = 0; index < 30; index += 1)
+      await repo.putWebhookEndpoint({
+        endpointId: `we_stall_${x}_${index}`,
+        orgName: x,
+        url: `${stalled.origin}/hook/${index}`,
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        createdAt: '2026-11-23T10:00:00Z',
+      });
+    const knapX = await putTestKnap(repo, { ...OWNER, orgName: x });
+    const runX = await putPendingRun(repo, knapX.uuid, x);
+    await deps.deliveries.enqueue(runX.run_id, 0);
+    await waitFor('the stalled sends', () => (stalled.stats().requests >= 4 ? true : undefined));
+
+    const y = newOrg();
+    const healthy = await receiver();
+    await addWebhook(deps, { orgName: y, url: healthy.url }, { allowLocalhost: true });
+    const knapY = await putTestKnap(repo, { ...OWNER, orgName: y });
+    const runY = await putPendingRun(repo, knapY.uuid, y);
+    await deps.deliveries.enqueue(runY.run_id, 0);
+    await waitForRunStatus(repo, runY.run_id, 'delivered', 3_000);
+    expect(stalled.stats().most).toBeLessThanOrEqual(4);
+    expect(queue.queue.size.running).toBeLessThanOrEqual(5);
+  });
+});
