@@ -365,13 +365,23 @@ describe('runs', () => {
     const first = receiver.received.filter((message) => message.headers['webhook-id'] === run.run_id);
     expect(first).toHaveLength(1);
 
+    // The admin counted, the page, then the run's endpoint deliveries (its attempts).
     const listed = await call(acme, 'GET', '/api/admin/runs?limit=1');
     expect(listed.status).toBe(200);
-    expect(listed.calls).toEqual({ total: 2, depth: 2 });
+    expect(listed.calls).toEqual({ total: 3, depth: 3 });
     const [shown] = listed.body.runs as Record<string, unknown>[];
     expect(shown).toMatchObject({ run_id: run.run_id, status: 'delivered', attempts: 1 });
     expect(shown?.delivery_attempts).toEqual([
-      { at: expect.any(String), endpoint_id: endpoint.endpoint_id, status: 'delivered', error: null, http_status: 204 },
+      {
+        at: expect.any(String),
+        endpoint_id: endpoint.endpoint_id,
+        status: 'delivered',
+        error: null,
+        response_status: 204,
+        http_status: 204,
+        duration_ms: expect.any(Number),
+        response_body: '',
+      },
     ]);
     expect(listed.body.next_cursor).toEqual(expect.any(String));
 
