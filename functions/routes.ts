@@ -14,7 +14,7 @@ export interface RouteDefinition {
   readonly id: string;
   /** The function that serves the route. */
   readonly fn: FunctionId;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway's path template: `{name}` matches one segment, given as pathParameters.name. */
   readonly path: string;
   /** The route's handler module, relative to the repository root; it exports `handler` and `createHandler`. */
@@ -60,7 +60,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   {
     id: 'knaps',
     entry: 'functions/knaps/handler.ts',
-    description: 'Knaps: list, read, change, delete, run, their runs, meeting reports, schedule preview',
+    description: 'Knaps: list, read, change (PATCH, PUT), delete, run, their runs, meeting reports, schedule preview',
     greedy: ['/api/studio'],
   },
   {
@@ -141,6 +141,14 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/studio/knap-tools/{uuid}',
     entry: 'functions/knaps/update-knap.ts',
     description: 'Change a Knap the authenticated API client created (JSON merge patch)',
+  },
+  {
+    id: 'put-knap',
+    fn: 'knaps',
+    method: 'PUT',
+    path: '/api/studio/knap-tools/{uuid}',
+    entry: 'functions/knaps/put-knap.ts',
+    description: "Change a Knap the authenticated API client created (Knapsack's update: the fields given, as PATCH)",
   },
   {
     id: 'delete-knap',

@@ -55,7 +55,7 @@ const {
  * - create-knap: the Knap (conditional PutItem); its Idempotency-Key claimed (PutItem, GetItem
  *   of the holder), completed or released (UpdateItem).
  * - list-knaps: one Query per listing on gsi1 (by creator) and gsi2 (shared in the organization).
- * - get-knap: the Knap (GetItem). update-knap: the Knap, then its new version (conditional
+ * - get-knap: the Knap (GetItem). update-knap, put-knap: the Knap, then its new version (conditional
  *   PutItem). delete-knap: the Knap, then one conditional DeleteItem.
  * - preview-schedule: bearer auth only; the schedule is read in memory.
  * - start-run: the Knap (GetItem), the run (PutItem); then the delivery queue.
@@ -119,6 +119,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'list-knaps': combine(BEARER_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
   'get-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP] }),
   'update-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
+  'put-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
   'delete-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
   'preview-schedule': BEARER_AUTH,
   'start-run': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [RUN] }),

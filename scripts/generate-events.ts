@@ -307,8 +307,43 @@ const CASES: Record<string, Case[]> = {
       body: { name: 'Lost update' },
     },
   ],
+  'put-knap': [
+    {
+      // Knapsack's update: only the fields given change; read-only members sent back as they were are ignored.
+      name: '200-knapsack-update',
+      params: knapParams(FIXTURE_KNAPS.ownShared),
+      headers: withAccess,
+      body: { name: 'Updated by PUT', is_active: true, tool_metadata: { action_description: 'Changed by PUT' } },
+    },
+    {
+      name: '400-visibility-changed',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: withAccess,
+      body: { visibility: 'public' },
+    },
+    {
+      name: '400-misspelt-field',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: withAccess,
+      body: { shedule_type: 'scheduled' },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate), body: { name: 'No credentials' } },
+    {
+      name: '403-colleague-knap',
+      params: knapParams(FIXTURE_KNAPS.colleagueShared),
+      headers: withAccess,
+      body: { name: 'Not mine to rename' },
+    },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess, body: { name: 'Not visible' } },
+    {
+      name: '412-stale-if-match',
+      params: knapParams(FIXTURE_KNAPS.changedSinceRead),
+      headers: { ...withAccess, 'if-match': '"1"' },
+      body: { name: 'Lost update' },
+    },
+  ],
   'delete-knap': [
-    { name: '204-own', params: knapParams(FIXTURE_KNAPS.toDelete), headers: { ...withAccess, 'if-match': '"1"' } },
+    { name: '200-own', params: knapParams(FIXTURE_KNAPS.toDelete), headers: { ...withAccess, 'if-match': '"1"' } },
     { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.toDelete) },
     { name: '403-colleague-knap', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: withAccess },
     {

@@ -38,7 +38,7 @@ import {
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../schemas/admin.js';
-import { KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
+import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
@@ -271,6 +271,7 @@ export const componentSchemas = {
   AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
   CreateKnap: CreateKnapSchema,
   KnapPatch: KnapPatchSchema,
+  KnapDeleted: KnapDeletedSchema,
   Knap: KnapSchema,
   KnapListing: KnapListingSchema,
   Run: RunSchema,
@@ -584,6 +585,32 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
           '412': stale,
         },
       },
+      put: {
+        operationId: 'putKnap',
+        tags: ['Knaps'],
+        summary: "Change a Knap this client created (Knapsack's update: the fields given change)",
+        description:
+          "Knapsack's update, answered as PATCH is: every field is optional, the fields given change as a JSON merge patch would (tool_metadata merges key by key). Read-only members (uuid, creation_user_id, creation_timestamp, updated_at, schedule_info, next_run_at, can_toggle_default_active) sent back as they were answered are ignored; changed, a 400. visibility cannot change after creation (the same value is accepted). An unknown top-level member is a 400 naming the field it resembles.",
+        security: scoped('knaps:write'),
+        parameters: [knapUuid, ifMatch],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: ref('KnapPatch'), examples: examples.knapPatchExamples } },
+        },
+        responses: {
+          '200': {
+            description: 'The changed Knap',
+            headers: { ...rateLimitHeaders, ...etagHeader },
+            content: json('Knap', examples.patchedKnapExamples),
+          },
+          ...jsonBodyErrors,
+          ...bearerErrors,
+          '403': notYours,
+          '404': notFound,
+          '409': racing,
+          '412': stale,
+        },
+      },
       delete: {
         operationId: 'deleteKnap',
         tags: ['Knaps'],
@@ -591,7 +618,11 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         security: scoped('knaps:write'),
         parameters: [knapUuid, ifMatch],
         responses: {
-          '204': { description: 'Deleted: gone from reads and lists, and it never runs again', headers: rateLimitHeaders },
+          '200': {
+            description: "Deleted: gone from reads and lists, and it never runs again (Knapsack's answer; 204 before 0.2.0)",
+            headers: rateLimitHeaders,
+            content: json('KnapDeleted', examples.knapDeletedExamples),
+          },
           ...bearerErrors,
           '403': notYours,
           '404': notFound,

@@ -201,7 +201,11 @@ export const knapPatchExamples: Examples<v.InferInput<typeof KnapPatchSchema>> =
     summary: 'Another schedule: the next run is recomputed from now',
     value: { tool_metadata: { schedule_description: 'every weekday at 9am' } },
   },
-  share: { summary: 'Share with the organization, and rename', value: { name: 'Pipeline digest (team)', visibility: ORG } },
+  rename: { summary: 'Rename (visibility is fixed at creation)', value: { name: 'Pipeline digest (team)' } },
+};
+
+export const knapDeletedExamples: Examples<{ message: 'Knap deleted successfully' }> = {
+  deleted: { summary: "Knapsack's answer", value: { message: 'Knap deleted successfully' } },
 };
 
 export const patchedKnapExamples: Examples<Knap> = {

@@ -312,7 +312,12 @@ export class KnapStore {
         ExclusiveStartKey: decodeCursor(page.cursor, knapIndexCursor(index, partition)),
       }),
     );
-    return { knaps: (result.Items ?? []).map(itemToKnap), next: encodeCursor(result.LastEvaluatedKey) };
+    const items = result.Items ?? [];
+    return {
+      knaps: items.map(itemToKnap),
+      creators: items.map((item) => String(item.creator_client_id)),
+      next: encodeCursor(result.LastEvaluatedKey),
+    };
   }
 }
 

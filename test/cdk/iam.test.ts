@@ -122,6 +122,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     'list-knaps': { ...bearer, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2')] },
     'get-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)] },
     'update-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(K)] },
+    'put-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(K)] },
     'delete-knap': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:DeleteItem': [items(K)] },
     'start-run': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:PutItem': [items(R)] },
     'list-runs': { ...bearer, 'dynamodb:GetItem': [items(C, K, T)], 'dynamodb:Query': [indexArn('gsi1')] },

@@ -67,6 +67,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/meeting-transcriptions',
       'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
+      'PUT /api/studio/knap-tools/{uuid}',
     ]);
   });
 

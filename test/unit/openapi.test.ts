@@ -23,6 +23,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'DeliveryAttempt',
     'Error',
     'Knap',
+    'KnapDeleted',
     'KnapListing',
     'KnapPatch',
     'MeetingRuns',
