@@ -66,7 +66,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   {
     id: 'admin',
     entry: 'functions/admin/handler.ts',
-    description: "Organization admins' API: clients, webhook endpoints, runs, the audit log",
+    description: "Organization admins' API: clients, webhook endpoints, Knaps, runs, the audit log",
     greedy: ['/api/admin'],
   },
   {
@@ -294,6 +294,38 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/audit-events',
     entry: 'functions/admin/admin-audit-events.ts',
     description: "The organization's audit log, newest first (admins only)",
+  },
+  {
+    id: 'admin-list-knaps',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/knaps',
+    entry: 'functions/admin/admin-list-knaps.ts',
+    description: 'Every Knap of the organization, private ones included, with its schedule and last run (admins only)',
+  },
+  {
+    id: 'admin-get-knap',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-get-knap.ts',
+    description: 'One Knap of the organization (admins only)',
+  },
+  {
+    id: 'admin-update-knap',
+    fn: 'admin',
+    method: 'PATCH',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-update-knap.ts',
+    description: 'Change a Knap of the organization: name, on/off, active_by_default, tool_metadata (admins only)',
+  },
+  {
+    id: 'admin-delete-knap',
+    fn: 'admin',
+    method: 'DELETE',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-delete-knap.ts',
+    description: 'Delete a Knap of the organization (admins only)',
   },
   {
     id: 'console',

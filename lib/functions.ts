@@ -94,6 +94,10 @@ const {
  *   GetItem RUN# only after a refusal; then the delivery queue.
  * - admin-audit-events: a Query of the table itself, in the audit partitions only
  *   (`dynamodb:LeadingKeys` `ORG#*#AUDIT`).
+ * - admin-list-knaps: a Query of the organization's partition (`ORG#<org>`, sort keys `KNAP#`),
+ *   then each Knap's newest run (Query on gsi1, one item). admin-get-knap: GetItem KNAP, its
+ *   newest run. admin-update-knap: GetItem, one conditional PutItem KNAP, its newest run.
+ *   admin-delete-knap: GetItem, one conditional DeleteItem KNAP.
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
@@ -173,6 +177,14 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   },
   'admin-redeliver-run': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
   'admin-audit-events': { 'dynamodb:Query': [KEY_PARTITION.audit] },
+  'admin-list-knaps': { 'dynamodb:Query': [KEY_PARTITION.orgKnaps, 'gsi1'] },
+  'admin-get-knap': { 'dynamodb:GetItem': [KNAP], 'dynamodb:Query': ['gsi1'] },
+  'admin-update-knap': combine(ADMIN_AUDIT, {
+    'dynamodb:GetItem': [KNAP],
+    'dynamodb:PutItem': [KNAP],
+    'dynamodb:Query': ['gsi1'],
+  }),
+  'admin-delete-knap': combine(ADMIN_AUDIT, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
   openapi: {},
   docs: {},
   'docs-asset': {},

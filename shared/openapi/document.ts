@@ -38,6 +38,7 @@ import {
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../schemas/admin.js';
+import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../schemas/admin-knaps.js';
 import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
@@ -239,6 +240,9 @@ const adminRunNotFound = adminProblem(
 const clientNotFound = adminProblem(
   "No API client with this id in the admin's organization (another organization's is never disclosed)",
 );
+const adminKnapNotFound = adminProblem(
+  "No Knap with this uuid in the admin's organization (another organization's is never disclosed): `Knap not found`",
+);
 const clientRevoked = adminProblem('The client is revoked; revocation is permanent');
 const adminBody = (schema: string, exampleSet: Record<string, Example>) => ({
   required: true,
@@ -272,6 +276,9 @@ export const componentSchemas = {
   CreateKnap: CreateKnapSchema,
   KnapPatch: KnapPatchSchema,
   KnapDeleted: KnapDeletedSchema,
+  AdminKnap: AdminKnapSchema,
+  AdminKnapPage: AdminKnapPageSchema,
+  AdminKnapPatch: AdminKnapPatchSchema,
   Knap: KnapSchema,
   KnapListing: KnapListingSchema,
   Run: RunSchema,
@@ -1010,6 +1017,76 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         responses: {
           '202': adminOk('Accepted: the run is pending again', 'RunRedelivery', examples.redeliveryExamples),
           '404': adminRunNotFound,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/knaps': {
+      get: {
+        operationId: 'adminListKnaps',
+        tags: ['Organization admins'],
+        summary: 'Every Knap of the organization, private ones included',
+        description:
+          'Knapsack\'s "owner or organization admin": each Knap with `schedule_summary` (the schedule said back in English, as the preview\'s `description`, or null) and `last_run` (its newest run in brief, or null). By uuid.',
+        security: adminSecurity,
+        parameters: adminPageParameters,
+        responses: {
+          '200': adminOk('One page of Knaps', 'AdminKnapPage', examples.adminKnapPageExamples),
+          ...adminPageErrors,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/knaps/{uuid}': {
+      get: {
+        operationId: 'adminGetKnap',
+        tags: ['Organization admins'],
+        summary: 'One Knap of the organization',
+        security: adminSecurity,
+        parameters: [knapUuid],
+        responses: {
+          '200': {
+            ...adminOk('The Knap', 'AdminKnap', examples.adminKnapExamples),
+            headers: { ...noStoreHeaders, ...etagHeader },
+          },
+          '404': adminKnapNotFound,
+          ...adminErrors,
+        },
+      },
+      patch: {
+        operationId: 'adminUpdateKnap',
+        tags: ['Organization admins'],
+        summary: 'Change a Knap of the organization: name, on/off, active_by_default, tool_metadata',
+        description:
+          "A JSON merge patch of `name`, `is_active`, `active_by_default` and `tool_metadata` (which merges key by key); any other member is a 400. Switched off (`is_active: false`), the Knap has no next run and does not run. Audited as knap.update with the Knap's uuid.",
+        security: adminSecurity,
+        parameters: [knapUuid, ifMatch],
+        requestBody: adminBody('AdminKnapPatch', examples.adminKnapPatchExamples),
+        responses: {
+          '200': {
+            ...adminOk('The changed Knap', 'AdminKnap', examples.adminKnapExamples),
+            headers: { ...noStoreHeaders, ...etagHeader },
+          },
+          ...adminBodyErrors,
+          '404': adminKnapNotFound,
+          '409': adminProblem('The Knap is being changed by other requests; retry (Retry-After)'),
+          '412': adminProblem('The Knap changed since the ETag in If-Match'),
+          ...adminErrors,
+        },
+      },
+      delete: {
+        operationId: 'adminDeleteKnap',
+        tags: ['Organization admins'],
+        summary: 'Delete a Knap of the organization',
+        description:
+          "Gone from every read and listing, and it never runs again. Audited as knap.delete with the Knap's uuid. An If-Match header is honoured as on PATCH (412 when stale).",
+        security: adminSecurity,
+        parameters: [knapUuid],
+        responses: {
+          '200': adminOk('Deleted', 'KnapDeleted', examples.knapDeletedExamples),
+          '404': adminKnapNotFound,
+          '409': adminProblem('The Knap is being changed by other requests; retry (Retry-After)'),
+          '412': adminProblem('The Knap changed since the ETag in If-Match'),
           ...adminErrors,
         },
       },

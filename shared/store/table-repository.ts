@@ -169,6 +169,10 @@ export class TableRepository implements Repository {
     return this.store('knaps').listSharedKnaps(orgName, page);
   }
 
+  listOrgKnaps(orgName: string, page: PageRequest): Promise<{ knaps: StoredKnap[]; next: string | null }> {
+    return this.store('knaps').listOrgKnaps(orgName, page);
+  }
+
   listMeetingKnaps(viewer: MeetingKnapsViewer, page: PageRequest): Promise<MeetingKnapsPage> {
     return this.store('knaps').listMeetingKnaps(viewer, page);
   }
