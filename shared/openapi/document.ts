@@ -5,6 +5,7 @@
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import packageJson from '../../package.json' with { type: 'json' };
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
 import { authorizationServerMetadata } from '../domain/oauth-metadata.js';
@@ -389,7 +390,8 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
   openapi: '3.1.0',
   info: {
     title: 'Knap API',
-    version: '1.0.0',
+    // The package's version: the document changes with the release that serves it.
+    version: PACKAGE_VERSION,
     description:
       'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription. Every error body is `{"detail": "..."}`.',
     license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
@@ -1207,11 +1209,55 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
     },
     // Pipes with custom checks (lengths in characters, storable JSON) are enforced by the API
     // but have no JSON Schema form; they are left out here rather than guessed.
-    schemas: toJsonSchemaDefs(componentSchemas, {
-      target: 'draft-2020-12',
-      errorMode: 'ignore',
-      typeMode: 'ignore',
-      overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-    }),
+    schemas: withoutRequestDefaults(
+      toJsonSchemaDefs(componentSchemas, {
+        target: 'draft-2020-12',
+        errorMode: 'ignore',
+        typeMode: 'ignore',
+        overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+      }),
+    ),
   },
 });
+
+const PACKAGE_VERSION: string = packageJson.version;
+
+/**
+ * The schemas of request bodies, without `default`: code generators (openapi-typescript with
+ * its default settings) read a member with a default as always present, so `POST {name}`
+ * would not compile. What the API assumes for a missing member is said in its description;
+ * in a PATCH or PUT a missing member keeps its value.
+ */
+const REQUEST_SCHEMAS = new Set([
+  'CreateKnap',
+  'KnapPatch',
+  'AdminKnapPatch',
+  'SchedulePreviewRequest',
+  'StartRun',
+  'MeetingTranscription',
+  'RunReport',
+  'CreateClientRequest',
+  'UpdateClientRequest',
+  'AddWebhookRequest',
+  'TokenForm',
+  'TokenOperationForm',
+]);
+
+const withoutDefaults = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(schema)) {
+    if (name !== 'default') copy[name] = withoutDefaults(value);
+  }
+  if ('default' in schema) {
+    const fallback = `When absent: ${JSON.stringify((schema as { default: unknown }).default)}.`;
+    copy.description = typeof copy.description === 'string' ? `${copy.description}. ${fallback}` : fallback;
+  }
+  return copy;
+};
+
+const withoutRequestDefaults = <T extends Record<string, unknown>>(schemas: T): T =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, REQUEST_SCHEMAS.has(name) ? withoutDefaults(schema) : schema]),
+  ) as T;

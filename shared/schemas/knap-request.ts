@@ -7,6 +7,7 @@ import {
   sentMetadataProblem,
 } from '../domain/knap-input.js';
 import { activeByDefaultProblem, KNAP_BODY_FIELDS, unknownMemberProblem } from '../domain/knap-members.js';
+import { SCHEDULE_TYPES } from '../domain/knaps.js';
 import { isJsonObject } from '../domain/merge-patch.js';
 import { jsonWithin, MAX_IO_BYTES, type RunReport, RunReportSchema } from '../domain/run-events.js';
 import { type MeetingTranscription, MeetingTranscriptionSchema } from '../domain/runs.js';
@@ -30,8 +31,26 @@ export const parseCreateKnap = (body: unknown): CreateKnapInput => {
   return read.input;
 };
 
-/** PATCH body, for the OpenAPI document: any of the create fields; null removes one (JSON merge patch). */
-export const KnapPatchSchema = v.partial(CreateKnapSchema);
+/**
+ * PATCH and PUT body, for the OpenAPI document: any of the create fields, none with a default
+ * (a missing member keeps its value); null resets a member to its create default (JSON merge
+ * patch), except `name`, which a Knap always has.
+ */
+export const KnapPatchSchema = v.object({
+  name: v.optional(CreateKnapSchema.entries.name),
+  schedule_type: v.optional(v.nullable(v.picklist(SCHEDULE_TYPES))),
+  is_active: v.optional(v.nullable(v.boolean())),
+  visibility: v.optional(v.nullable(v.pipe(v.string(), v.description('Fixed at creation: only the same value is accepted')))),
+  active_by_default: v.optional(v.nullable(v.boolean())),
+  tool_metadata: v.optional(
+    v.nullable(
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description('Merges member by member; a null member is removed. schedule_description and timezone are strings'),
+      ),
+    ),
+  ),
+});
 
 /** DELETE /api/studio/knap-tools/{uuid} and /api/admin/knaps/{uuid}: Knapsack's answer. */
 export const KnapDeletedSchema = v.object({ message: v.literal('Knap deleted successfully') });
