@@ -118,6 +118,11 @@ describe("Knapsack's pages, replayed against npm start", () => {
   let accessToken = '';
   let created: Body;
 
+  test('npm start says where the console is and how to make the first admin', () => {
+    expect(server.stdout()).toContain(`Admin console: ${api}/console\n`);
+    expect(server.stdout()).toMatch(/npm run -s admin -- create-admin --org \S+ --email \S+/);
+  });
+
   test('authentication: client credentials in a form body give a one-hour bearer token and a refresh token', async () => {
     const { status, body } = await token(mine.clientId, mine.secret);
     expect(status).toBe(200);
