@@ -14,7 +14,7 @@ export interface RouteDefinition {
   readonly id: string;
   /** The function that serves the route. */
   readonly fn: FunctionId;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway's path template: `{name}` matches one segment, given as pathParameters.name. */
   readonly path: string;
   /** The route's handler module, relative to the repository root; it exports `handler` and `createHandler`. */
@@ -60,13 +60,13 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
   {
     id: 'knaps',
     entry: 'functions/knaps/handler.ts',
-    description: 'Knaps: list, read, change, delete, run, their runs, meeting reports, schedule preview',
+    description: 'Knaps: list, read, change (PATCH, PUT), delete, run, their runs, meeting reports, schedule preview',
     greedy: ['/api/studio'],
   },
   {
     id: 'admin',
     entry: 'functions/admin/handler.ts',
-    description: "Organization admins' API: clients, webhook endpoints, runs, the audit log",
+    description: "Organization admins' API: clients, webhook endpoints, Knaps, runs, the audit log",
     greedy: ['/api/admin'],
   },
   {
@@ -141,6 +141,14 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/studio/knap-tools/{uuid}',
     entry: 'functions/knaps/update-knap.ts',
     description: 'Change a Knap the authenticated API client created (JSON merge patch)',
+  },
+  {
+    id: 'put-knap',
+    fn: 'knaps',
+    method: 'PUT',
+    path: '/api/studio/knap-tools/{uuid}',
+    entry: 'functions/knaps/put-knap.ts',
+    description: "Change a Knap the authenticated API client created (Knapsack's update: the fields given, as PATCH)",
   },
   {
     id: 'delete-knap',
@@ -294,6 +302,38 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/audit-events',
     entry: 'functions/admin/admin-audit-events.ts',
     description: "The organization's audit log, newest first (admins only)",
+  },
+  {
+    id: 'admin-list-knaps',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/knaps',
+    entry: 'functions/admin/admin-list-knaps.ts',
+    description: 'Every Knap of the organization, private ones included, with its schedule and last run (admins only)',
+  },
+  {
+    id: 'admin-get-knap',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-get-knap.ts',
+    description: 'One Knap of the organization (admins only)',
+  },
+  {
+    id: 'admin-update-knap',
+    fn: 'admin',
+    method: 'PATCH',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-update-knap.ts',
+    description: 'Change a Knap of the organization: name, on/off, active_by_default, tool_metadata (admins only)',
+  },
+  {
+    id: 'admin-delete-knap',
+    fn: 'admin',
+    method: 'DELETE',
+    path: '/api/admin/knaps/{uuid}',
+    entry: 'functions/admin/admin-delete-knap.ts',
+    description: 'Delete a Knap of the organization (admins only)',
   },
   {
     id: 'console',

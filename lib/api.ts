@@ -224,6 +224,7 @@ const corsOptions = (origins: readonly string[]): CorsPreflightOptions | undefin
         allowMethods: [
           CorsHttpMethod.GET,
           CorsHttpMethod.POST,
+          CorsHttpMethod.PUT,
           CorsHttpMethod.PATCH,
           CorsHttpMethod.DELETE,
           CorsHttpMethod.OPTIONS,

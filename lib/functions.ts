@@ -63,7 +63,7 @@ const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:Ge
  * - create-knap: the Knap (conditional PutItem); its Idempotency-Key claimed (PutItem, GetItem
  *   of the holder), completed or released (UpdateItem).
  * - list-knaps: one Query per listing on gsi1 (by creator) and gsi2 (shared in the organization).
- * - get-knap: the Knap (GetItem). update-knap: the Knap, then its new version (conditional
+ * - get-knap: the Knap (GetItem). update-knap, put-knap: the Knap, then its new version (conditional
  *   PutItem). delete-knap: the Knap, then one conditional DeleteItem.
  * - preview-schedule: bearer auth only; the schedule is read in memory.
  * - start-run: the Knap (GetItem), the run (PutItem); then the delivery queue.
@@ -104,6 +104,10 @@ const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:Ge
  *   GetItem RUN# only after a refusal; then the delivery queue.
  * - admin-audit-events: a Query of the table itself, in the audit partitions only
  *   (`dynamodb:LeadingKeys` `ORG#*#AUDIT`).
+ * - admin-list-knaps: a Query of the organization's partition (`ORG#<org>`, sort keys `KNAP#`),
+ *   then each Knap's newest run (Query on gsi1, one item). admin-get-knap: GetItem KNAP, its
+ *   newest run. admin-update-knap: GetItem, one conditional PutItem KNAP, its newest run.
+ *   admin-delete-knap: GetItem, one conditional DeleteItem KNAP.
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
@@ -129,6 +133,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'list-knaps': combine(BEARER_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2'] }),
   'get-knap': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP] }),
   'update-knap': combine(BEARER_AUTH, QUOTA_COUNTS, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
+  'put-knap': combine(BEARER_AUTH, QUOTA_COUNTS, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [KNAP] }),
   'delete-knap': combine(BEARER_AUTH, QUOTA_COUNTS, { 'dynamodb:GetItem': [KNAP], 'dynamodb:DeleteItem': [KNAP] }),
   'preview-schedule': BEARER_AUTH,
   'start-run': combine(BEARER_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:PutItem': [RUN] }),
@@ -186,6 +191,17 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   }),
   'admin-redeliver-run': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [RUN], 'dynamodb:GetItem': [RUN] }),
   'admin-audit-events': combine(ADMIN_AUTH, { 'dynamodb:Query': [KEY_PARTITION.audit] }),
+  'admin-list-knaps': combine(ADMIN_AUTH, { 'dynamodb:Query': [KEY_PARTITION.orgKnaps, 'gsi1'] }),
+  'admin-get-knap': combine(ADMIN_AUTH, { 'dynamodb:GetItem': [KNAP], 'dynamodb:Query': ['gsi1'] }),
+  'admin-update-knap': combine(ADMIN_AUTH, ADMIN_AUDIT, {
+    'dynamodb:GetItem': [KNAP],
+    'dynamodb:PutItem': [KNAP],
+    'dynamodb:Query': ['gsi1'],
+  }),
+  'admin-delete-knap': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, {
+    'dynamodb:GetItem': [KNAP],
+    'dynamodb:DeleteItem': [KNAP],
+  }),
   openapi: {},
   docs: {},
   'docs-asset': {},

@@ -35,6 +35,12 @@ export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
  */
 export const KEY_PARTITION = {
   audit: key.orgAudit('*'),
+  /**
+   * Organizations' Knaps (`ORG#<org>`, sort keys `KNAP#...`): an admin's listing. IAM cannot
+   * narrow a Query by sort key, so the pattern also covers `ORG#<org>#AUDIT`, which the admin
+   * function reads anyway; the listing's key condition names `KNAP#` (shared/store/knap-store.ts).
+   */
+  orgKnaps: key.knap('*', '').pk,
   runEvents: key.runEvents('*'),
   deliveries: key.runDeliveries('*'),
 } as const;

@@ -163,7 +163,15 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       return;
     }
     if (mounted?.owns(path)) {
+      // The provider may answer after handle() resolves: the line waits for the answer sent
+      // (or the connection gone), so it shows the status the browser got, not Node's default.
+      const sent = new Promise<void>((resolve) => {
+        if (response.writableFinished) return resolve();
+        response.once('finish', resolve);
+        response.once('close', resolve);
+      });
       await mounted.handle(request, response);
+      await sent;
       logAccess(request, response, path, started);
       return;
     }

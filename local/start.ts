@@ -88,7 +88,10 @@ console.log(
     : `Embedded DynamoDB (dynalite): ${stack.dynamodbEndpoint}, data in ${dataDir} (table ${tableName}${stack.createdTable ? ', created' : ''})`,
 );
 if (stack.resumedRuns > 0) console.log(`Delivering ${stack.resumedRuns} run(s) left pending when the server last stopped`);
+console.log(`Admin console: ${stack.api.url}/console`);
 console.log(`
+Make the first organization admin (in another terminal), then sign in to the console:
+  DYNAMODB_ENDPOINT=${stack.dynamodbEndpoint} npm run -s admin -- create-admin --org acme --email you@acme.example
 Create a first API client (in another terminal):
   DYNAMODB_ENDPOINT=${stack.dynamodbEndpoint} npm run -s admin -- create-client --org acme --name "My integration"
 Then get a token:

@@ -340,7 +340,7 @@ export const FIXTURE_KNAPS = {
   colleaguePrivate: knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0004', "A colleague's private draft", 'private', 4),
   /** Another organization's: 404 to the main client, public or not. */
   otherOrg: knap('stranger', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0005', 'Another organization', 'public', 5),
-  /** The main client's, touched only by events/delete-knap/204-own.json, so deleting it breaks no other event. */
+  /** The main client's, touched only by events/delete-knap/200-own.json, so deleting it breaks no other event. */
   toDelete: knap('main', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0006', 'Old standup reminder', 'private', 6),
   /** A colleague's Knap shared with the organization: the main client reads it, but may not change or delete it (403). */
   colleagueShared: knap('colleague', '0b6f1c52-3f0e-4c1a-9a57-6d1f0b0c0007', 'Team retro summary', FIXTURE_ORG, 7),

@@ -307,8 +307,43 @@ const CASES: Record<string, Case[]> = {
       body: { name: 'Lost update' },
     },
   ],
+  'put-knap': [
+    {
+      // Knapsack's update: only the fields given change; read-only members sent back as they were are ignored.
+      name: '200-knapsack-update',
+      params: knapParams(FIXTURE_KNAPS.ownShared),
+      headers: withAccess,
+      body: { name: 'Updated by PUT', is_active: true, tool_metadata: { action_description: 'Changed by PUT' } },
+    },
+    {
+      name: '400-visibility-changed',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: withAccess,
+      body: { visibility: 'public' },
+    },
+    {
+      name: '400-misspelt-field',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: withAccess,
+      body: { shedule_type: 'scheduled' },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate), body: { name: 'No credentials' } },
+    {
+      name: '403-colleague-knap',
+      params: knapParams(FIXTURE_KNAPS.colleagueShared),
+      headers: withAccess,
+      body: { name: 'Not mine to rename' },
+    },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: withAccess, body: { name: 'Not visible' } },
+    {
+      name: '412-stale-if-match',
+      params: knapParams(FIXTURE_KNAPS.changedSinceRead),
+      headers: { ...withAccess, 'if-match': '"1"' },
+      body: { name: 'Lost update' },
+    },
+  ],
   'delete-knap': [
-    { name: '204-own', params: knapParams(FIXTURE_KNAPS.toDelete), headers: { ...withAccess, 'if-match': '"1"' } },
+    { name: '200-own', params: knapParams(FIXTURE_KNAPS.toDelete), headers: { ...withAccess, 'if-match': '"1"' } },
     { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.toDelete) },
     { name: '403-colleague-knap', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: withAccess },
     {
@@ -592,6 +627,35 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '400-invalid-cursor', headers: asAdmin, query: { cursor: 'not-a-cursor' } },
     { name: '401-missing-token' },
     { name: '401-tampered-token', headers: adminRefusals.tampered },
+  ],
+  'admin-list-knaps': [
+    { name: '200-knaps', headers: asAdmin },
+    { name: '200-first-page', headers: asAdmin, query: { limit: '1' } },
+    { name: '400-invalid-cursor', headers: asAdmin, query: { cursor: 'not-a-cursor' } },
+    { name: '401-missing-token' },
+  ],
+  'admin-get-knap': [
+    { name: '200-private-knap', params: knapParams(FIXTURE_KNAPS.ownPrivate), headers: asAdmin },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate) },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: asAdmin },
+  ],
+  'admin-update-knap': [
+    { name: '200-switch-off', params: knapParams(FIXTURE_KNAPS.colleagueShared), headers: asAdmin, body: { is_active: false } },
+    {
+      name: '400-not-an-admin-field',
+      params: knapParams(FIXTURE_KNAPS.ownPrivate),
+      headers: asAdmin,
+      body: { visibility: 'public' },
+    },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate), body: { name: 'x' } },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: asAdmin, body: { name: 'x' } },
+  ],
+  'admin-delete-knap': [
+    // The Knap delete-knap/200-own deletes: each event finds it back as seeded (resetFixtureKnap).
+    { name: '200-deleted', params: knapParams(FIXTURE_KNAPS.toDelete), headers: asAdmin },
+    { name: '401-missing-token', params: knapParams(FIXTURE_KNAPS.ownPrivate) },
+    { name: '404-other-org', params: knapParams(FIXTURE_KNAPS.otherOrg), headers: asAdmin },
+    { name: '404-no-such-knap', params: { uuid: NO_SUCH_KNAP }, headers: asAdmin },
   ],
   // The console is public: its page signs in in the browser.
   console: [

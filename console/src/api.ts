@@ -79,6 +79,18 @@ export interface RunEvent {
   error?: string | null;
 }
 
+/** A Knap as the admin API answers it (GET /api/admin/knaps). */
+export interface AdminKnap {
+  uuid: string;
+  name: string;
+  schedule_type: 'manual' | 'scheduled' | 'post_meeting_transcription';
+  is_active: boolean;
+  visibility: string;
+  next_run_at: string | null;
+  schedule_summary: string | null;
+  last_run: { run_id: string; created_at: string; status: Run['status']; outcome: Run['outcome'] } | null;
+}
+
 export interface RunFilter {
   knap_uuid?: string;
   status?: string;
@@ -173,6 +185,14 @@ export class Api {
   updateEndpoint = (id: string, changes: { event_types?: string[] | null; disabled?: boolean; description?: string | null }) =>
     this.call<Endpoint>('PATCH', `/api/admin/webhooks/${encodeURIComponent(id)}`, changes);
   removeEndpoint = (id: string) => this.call<void>('DELETE', `/api/admin/webhooks/${encodeURIComponent(id)}`);
+  knaps = (cursor?: string) =>
+    this.call<{ knaps: AdminKnap[]; next_cursor: string | null }>(
+      'GET',
+      `/api/admin/knaps?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+  switchKnap = (uuid: string, on: boolean) =>
+    this.call<AdminKnap>('PATCH', `/api/admin/knaps/${encodeURIComponent(uuid)}`, { is_active: on });
+  deleteKnap = (uuid: string) => this.call<{ message: string }>('DELETE', `/api/admin/knaps/${encodeURIComponent(uuid)}`);
   runs = (cursor?: string, filter: RunFilter = {}) => {
     const query = new URLSearchParams({ limit: '100' });
     for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);

@@ -1,4 +1,4 @@
-/** The admin console: sign-in, then the organization's clients, webhook endpoints, runs and audit log. */
+/** The admin console: sign-in, then the organization's clients, Knaps, webhook endpoints, runs and audit log. */
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -7,12 +7,14 @@ import { Auth, type Session } from './auth.js';
 import { readConfig } from './config.js';
 import { AuditPage } from './pages/audit.js';
 import { ClientsPage } from './pages/clients.js';
+import { KnapsPage } from './pages/knaps.js';
 import { RunsPage } from './pages/runs.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { Alert } from './ui.js';
 
 const PAGES = [
   { hash: '#clients', label: 'Clients', Page: ClientsPage },
+  { hash: '#knaps', label: 'Knaps', Page: KnapsPage },
   { hash: '#webhooks', label: 'Webhooks', Page: WebhooksPage },
   { hash: '#runs', label: 'Runs', Page: RunsPage },
   { hash: '#audit', label: 'Audit log', Page: AuditPage },

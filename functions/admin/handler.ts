@@ -26,4 +26,8 @@ export const { handler, createHandler } = areaFunction('admin', {
   'admin-list-run-events': () => import('./admin-list-run-events.js'),
   'admin-redeliver-run': () => import('./admin-redeliver-run.js'),
   'admin-audit-events': () => import('./admin-audit-events.js'),
+  'admin-list-knaps': () => import('./admin-list-knaps.js'),
+  'admin-get-knap': () => import('./admin-get-knap.js'),
+  'admin-update-knap': () => import('./admin-update-knap.js'),
+  'admin-delete-knap': () => import('./admin-delete-knap.js'),
 });

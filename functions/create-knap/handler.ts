@@ -31,7 +31,7 @@ export const createHandler = (functionDeps: Deps) =>
           statusCode = 201,
           headers = {},
           body: text = '',
-        } = knapResponse(201, await createKnap(deps, caller, input, uuid));
+        } = knapResponse(201, await createKnap(deps, caller, input, uuid), caller.client);
         return { status: statusCode, headers: headers as Record<string, string>, body: text };
       });
       const headers = Object.assign({}, answer.headers);

@@ -1,9 +1,10 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_IGNORED_BODY_BYTES } from '../../shared/http/body-limit.js';
+import { json } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { requireScope } from '../../shared/services/bearer-auth.js';
-import { deleteKnap, type EarlyKnapRead, knapReadBeside } from '../../shared/services/knap-lifecycle.js';
+import { deleteKnap, type EarlyKnapRead, KNAP_DELETED, knapReadBeside } from '../../shared/services/knap-lifecycle.js';
 import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
@@ -27,7 +28,8 @@ export const createHandler = (functionDeps: Deps) =>
       const caller = callerOf(state);
       requireScope(caller, 'knaps:write');
       await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match'], beside);
-      return { statusCode: 204, headers: {}, body: '' };
+      // Knapsack's answer (it was 204 with no body before 2.0; see CHANGELOG).
+      return json(200, { message: KNAP_DELETED });
     },
   );
 

@@ -23,7 +23,7 @@ export const createHandler = (functionDeps: Deps) =>
     async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
       requireScope(caller, 'knaps:read');
-      return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? '', beside));
+      return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? '', beside), caller.client);
     },
   );
 

@@ -16,6 +16,7 @@ export const { handler, createHandler } = areaFunction('knaps', {
   'list-knaps': () => import('./list-knaps.js'),
   'get-knap': () => import('./get-knap.js'),
   'update-knap': () => import('./update-knap.js'),
+  'put-knap': () => import('./put-knap.js'),
   'delete-knap': () => import('./delete-knap.js'),
   'start-run': () => import('./start-run.js'),
   'list-runs': () => import('./list-runs.js'),

@@ -29,7 +29,7 @@ export const createHandler = (functionDeps: Deps) =>
       const caller = callerOf(state);
       requireScope(caller, 'knaps:write');
       const uuid = event.pathParameters?.uuid ?? '';
-      return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match'], beside));
+      return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match'], beside), caller.client);
     },
   );
 

@@ -15,13 +15,15 @@ export const AUDIT_ACTIONS = [
   'webhook.delete',
   'webhook.update',
   'run.redeliver',
+  'knap.update',
+  'knap.delete',
   'admin.create',
   'admin.sign_in',
   'admin.sign_in_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = 'client' | 'webhook' | 'admin' | 'run';
+export type AuditTargetType = 'client' | 'webhook' | 'admin' | 'run' | 'knap';
 
 /** Kept at least a year (the contract); the table's TTL removes an event after this. */
 export const AUDIT_RETENTION_SECONDS = 400 * 24 * 3600;

@@ -140,6 +140,8 @@ export interface StoredKnap {
 
 export interface KnapPage {
   knaps: Knap[];
+  /** The client id that created each Knap, in the same order (absent: not read). */
+  creators?: string[];
   /** Opaque position to continue from, or null at the end. */
   next: string | null;
 }

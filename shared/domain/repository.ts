@@ -154,6 +154,8 @@ export interface Repository {
   deleteKnap(orgName: string, uuid: string, expectedVersion: number): Promise<boolean>;
   listKnapsByCreator(clientId: string, page: PageRequest): Promise<KnapPage>;
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage>;
+  /** Every Knap of an organization, private ones included (admins), by uuid. */
+  listOrgKnaps(orgName: string, page: PageRequest): Promise<{ knaps: StoredKnap[]; next: string | null }>;
   /**
    * Up to `page.limit` of the active after-meeting Knaps `viewer` sees (its own, then its
    * organization's shared ones not its own: each Knap once), from `page.cursor` on; `next`

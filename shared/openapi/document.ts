@@ -5,6 +5,7 @@
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
+import packageJson from '../../package.json' with { type: 'json' };
 import { CreateKnapSchema } from '../domain/knap-input.js';
 import { KnapListingSchema, KnapSchema } from '../domain/knaps.js';
 import { authorizationServerMetadata } from '../domain/oauth-metadata.js';
@@ -39,7 +40,8 @@ import {
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../schemas/admin.js';
-import { KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
+import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../schemas/admin-knaps.js';
+import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
@@ -242,6 +244,9 @@ const adminRunNotFound = adminProblem(
 const clientNotFound = adminProblem(
   "No API client with this id in the admin's organization (another organization's is never disclosed)",
 );
+const adminKnapNotFound = adminProblem(
+  "No Knap with this uuid in the admin's organization (another organization's is never disclosed): `Knap not found`",
+);
 const clientRevoked = adminProblem('The client is revoked; revocation is permanent');
 const adminBody = (schema: string, exampleSet: Record<string, Example>) => ({
   required: true,
@@ -274,6 +279,10 @@ export const componentSchemas = {
   AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
   CreateKnap: CreateKnapSchema,
   KnapPatch: KnapPatchSchema,
+  KnapDeleted: KnapDeletedSchema,
+  AdminKnap: AdminKnapSchema,
+  AdminKnapPage: AdminKnapPageSchema,
+  AdminKnapPatch: AdminKnapPatchSchema,
   Knap: KnapSchema,
   KnapListing: KnapListingSchema,
   Run: RunSchema,
@@ -385,7 +394,8 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
   openapi: '3.1.0',
   info: {
     title: 'Knap API',
-    version: '1.0.0',
+    // The package's version: the document changes with the release that serves it.
+    version: PACKAGE_VERSION,
     description:
       'OAuth 2.0 client-credentials tokens, and Knaps: automations run manually, on an English schedule, or after a meeting transcription. Every error body is `{"detail": "..."}`.',
     license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
@@ -588,6 +598,32 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
           '412': stale,
         },
       },
+      put: {
+        operationId: 'putKnap',
+        tags: ['Knaps'],
+        summary: "Change a Knap this client created (Knapsack's update: the fields given change)",
+        description:
+          "Knapsack's update, answered as PATCH is: every field is optional, the fields given change as a JSON merge patch would (tool_metadata merges key by key). Read-only members (uuid, creation_user_id, creation_timestamp, updated_at, schedule_info, next_run_at, can_toggle_default_active) sent back as they were answered are ignored; changed, a 400. visibility cannot change after creation (the same value is accepted). An unknown top-level member is a 400 naming the field it resembles.",
+        security: scoped('knaps:write'),
+        parameters: [knapUuid, ifMatch],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: ref('KnapPatch'), examples: examples.knapPatchExamples } },
+        },
+        responses: {
+          '200': {
+            description: 'The changed Knap',
+            headers: { ...rateLimitHeaders, ...etagHeader },
+            content: json('Knap', examples.patchedKnapExamples),
+          },
+          ...jsonBodyErrors,
+          ...bearerErrors,
+          '403': notYours,
+          '404': notFound,
+          '409': racing,
+          '412': stale,
+        },
+      },
       delete: {
         operationId: 'deleteKnap',
         tags: ['Knaps'],
@@ -595,7 +631,11 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         security: scoped('knaps:write'),
         parameters: [knapUuid, ifMatch],
         responses: {
-          '204': { description: 'Deleted: gone from reads and lists, and it never runs again', headers: rateLimitHeaders },
+          '200': {
+            description: "Deleted: gone from reads and lists, and it never runs again (Knapsack's answer; 204 before 0.2.0)",
+            headers: rateLimitHeaders,
+            content: json('KnapDeleted', examples.knapDeletedExamples),
+          },
           ...bearerErrors,
           '403': notYours,
           '404': notFound,
@@ -1005,6 +1045,76 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         },
       },
     },
+    '/api/admin/knaps': {
+      get: {
+        operationId: 'adminListKnaps',
+        tags: ['Organization admins'],
+        summary: 'Every Knap of the organization, private ones included',
+        description:
+          'Knapsack\'s "owner or organization admin": each Knap with `schedule_summary` (the schedule said back in English, as the preview\'s `description`, or null) and `last_run` (its newest run in brief, or null). By uuid.',
+        security: adminSecurity,
+        parameters: adminPageParameters,
+        responses: {
+          '200': adminOk('One page of Knaps', 'AdminKnapPage', examples.adminKnapPageExamples),
+          ...adminPageErrors,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/knaps/{uuid}': {
+      get: {
+        operationId: 'adminGetKnap',
+        tags: ['Organization admins'],
+        summary: 'One Knap of the organization',
+        security: adminSecurity,
+        parameters: [knapUuid],
+        responses: {
+          '200': {
+            ...adminOk('The Knap', 'AdminKnap', examples.adminKnapExamples),
+            headers: { ...noStoreHeaders, ...etagHeader },
+          },
+          '404': adminKnapNotFound,
+          ...adminErrors,
+        },
+      },
+      patch: {
+        operationId: 'adminUpdateKnap',
+        tags: ['Organization admins'],
+        summary: 'Change a Knap of the organization: name, on/off, active_by_default, tool_metadata',
+        description:
+          "A JSON merge patch of `name`, `is_active`, `active_by_default` and `tool_metadata` (which merges key by key); any other member is a 400. Switched off (`is_active: false`), the Knap has no next run and does not run. Audited as knap.update with the Knap's uuid.",
+        security: adminSecurity,
+        parameters: [knapUuid, ifMatch],
+        requestBody: adminBody('AdminKnapPatch', examples.adminKnapPatchExamples),
+        responses: {
+          '200': {
+            ...adminOk('The changed Knap', 'AdminKnap', examples.adminKnapExamples),
+            headers: { ...noStoreHeaders, ...etagHeader },
+          },
+          ...adminBodyErrors,
+          '404': adminKnapNotFound,
+          '409': adminProblem('The Knap is being changed by other requests; retry (Retry-After)'),
+          '412': adminProblem('The Knap changed since the ETag in If-Match'),
+          ...adminErrors,
+        },
+      },
+      delete: {
+        operationId: 'adminDeleteKnap',
+        tags: ['Organization admins'],
+        summary: 'Delete a Knap of the organization',
+        description:
+          "Gone from every read and listing, and it never runs again. Audited as knap.delete with the Knap's uuid. An If-Match header is honoured as on PATCH (412 when stale).",
+        security: adminSecurity,
+        parameters: [knapUuid],
+        responses: {
+          '200': adminOk('Deleted', 'KnapDeleted', examples.knapDeletedExamples),
+          '404': adminKnapNotFound,
+          '409': adminProblem('The Knap is being changed by other requests; retry (Retry-After)'),
+          '412': adminProblem('The Knap changed since the ETag in If-Match'),
+          ...adminErrors,
+        },
+      },
+    },
     '/api/admin/audit-events': {
       get: {
         operationId: 'adminListAuditEvents',
@@ -1121,11 +1231,55 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
     },
     // Pipes with custom checks (lengths in characters, storable JSON) are enforced by the API
     // but have no JSON Schema form; they are left out here rather than guessed.
-    schemas: toJsonSchemaDefs(componentSchemas, {
-      target: 'draft-2020-12',
-      errorMode: 'ignore',
-      typeMode: 'ignore',
-      overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-    }),
+    schemas: withoutRequestDefaults(
+      toJsonSchemaDefs(componentSchemas, {
+        target: 'draft-2020-12',
+        errorMode: 'ignore',
+        typeMode: 'ignore',
+        overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+      }),
+    ),
   },
 });
+
+const PACKAGE_VERSION: string = packageJson.version;
+
+/**
+ * The schemas of request bodies, without `default`: code generators (openapi-typescript with
+ * its default settings) read a member with a default as always present, so `POST {name}`
+ * would not compile. What the API assumes for a missing member is said in its description;
+ * in a PATCH or PUT a missing member keeps its value.
+ */
+const REQUEST_SCHEMAS = new Set([
+  'CreateKnap',
+  'KnapPatch',
+  'AdminKnapPatch',
+  'SchedulePreviewRequest',
+  'StartRun',
+  'MeetingTranscription',
+  'RunReport',
+  'CreateClientRequest',
+  'UpdateClientRequest',
+  'AddWebhookRequest',
+  'TokenForm',
+  'TokenOperationForm',
+]);
+
+const withoutDefaults = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(withoutDefaults);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(schema)) {
+    if (name !== 'default') copy[name] = withoutDefaults(value);
+  }
+  if ('default' in schema) {
+    const fallback = `When absent: ${JSON.stringify((schema as { default: unknown }).default)}.`;
+    copy.description = typeof copy.description === 'string' ? `${copy.description}. ${fallback}` : fallback;
+  }
+  return copy;
+};
+
+const withoutRequestDefaults = <T extends Record<string, unknown>>(schemas: T): T =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, REQUEST_SCHEMAS.has(name) ? withoutDefaults(schema) : schema]),
+  ) as T;

@@ -202,7 +202,35 @@ export const knapPatchExamples: Examples<v.InferInput<typeof KnapPatchSchema>> =
     summary: 'Another schedule: the next run is recomputed from now',
     value: { tool_metadata: { schedule_description: 'every weekday at 9am' } },
   },
-  share: { summary: 'Share with the organization, and rename', value: { name: 'Pipeline digest (team)', visibility: ORG } },
+  rename: { summary: 'Rename (visibility is fixed at creation)', value: { name: 'Pipeline digest (team)' } },
+};
+
+const ADMIN_KNAP = {
+  ...SCHEDULED_KNAP,
+  schedule_summary: 'Every week on Monday at 08:30, America/New_York',
+  last_run: {
+    run_id: 'run_q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6',
+    created_at: '2026-11-23T08:00:03Z',
+    status: 'delivered' as const,
+    outcome: 'succeeded' as const,
+  },
+};
+
+export const adminKnapExamples: Examples<typeof ADMIN_KNAP> = {
+  knap: { summary: 'A scheduled Knap with its last run', value: ADMIN_KNAP },
+};
+
+export const adminKnapPageExamples: Examples<{ knaps: (typeof ADMIN_KNAP)[]; next_cursor: string | null }> = {
+  page: { summary: 'The last page', value: { knaps: [ADMIN_KNAP], next_cursor: null } },
+};
+
+export const adminKnapPatchExamples: Examples<Record<string, unknown>> = {
+  off: { summary: 'Switch it off: no next run until switched on again', value: { is_active: false } },
+  rename: { summary: 'Rename', value: { name: 'Pipeline digest (paused)' } },
+};
+
+export const knapDeletedExamples: Examples<{ message: 'Knap deleted successfully' }> = {
+  deleted: { summary: "Knapsack's answer", value: { message: 'Knap deleted successfully' } },
 };
 
 export const patchedKnapExamples: Examples<Knap> = {

@@ -171,7 +171,7 @@ export const AuditEventSchema = v.object({
   at: timestamp,
   actor: v.pipe(v.string(), v.description('The admin\'s email (or the provider\'s username), or "cli"')),
   action: v.picklist(AUDIT_ACTIONS),
-  target: v.object({ type: v.picklist(['client', 'webhook', 'admin', 'run']), id: v.string() }),
+  target: v.object({ type: v.picklist(['client', 'webhook', 'admin', 'run', 'knap']), id: v.string() }),
   source_ip: v.pipe(v.nullable(v.string()), v.description('null for the CLI')),
 });
 export const AuditPageSchema = v.object({

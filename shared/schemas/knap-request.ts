@@ -6,6 +6,9 @@ import {
   readKnapInput,
   sentMetadataProblem,
 } from '../domain/knap-input.js';
+import { activeByDefaultProblem, KNAP_BODY_FIELDS, unknownMemberProblem } from '../domain/knap-members.js';
+import { SCHEDULE_TYPES } from '../domain/knaps.js';
+import { isJsonObject } from '../domain/merge-patch.js';
 import { jsonWithin, MAX_IO_BYTES, type RunReport, RunReportSchema } from '../domain/run-events.js';
 import { type MeetingTranscription, MeetingTranscriptionSchema } from '../domain/runs.js';
 import { type SchedulePreviewRequest, SchedulePreviewRequestSchema } from '../domain/schedule-preview.js';
@@ -15,15 +18,42 @@ import { bodyText, mediaTypeOf, requireUtf8Charset } from '../http/body-text.js'
 import type { HttpEvent } from '../http/types.js';
 
 export const parseCreateKnap = (body: unknown): CreateKnapInput => {
+  // A misspelt field (`shedule_type`) would otherwise be dropped and its default used.
+  const unknown = isJsonObject(body) ? unknownMemberProblem(body, KNAP_BODY_FIELDS) : null;
+  if (unknown) throw badRequest(unknown);
   const read = readKnapInput(body);
   if ('problem' in read) throw badRequest(read.problem);
   const refused = sentMetadataProblem(body);
   if (refused) throw badRequest(refused);
+  // A private Knap keeps the default (true); it means something only to a shared one.
+  const defaultActive = activeByDefaultProblem(read.input.visibility, read.input.active_by_default, true);
+  if (defaultActive) throw badRequest(defaultActive);
   return read.input;
 };
 
-/** PATCH body, for the OpenAPI document: any of the create fields; null removes one (JSON merge patch). */
-export const KnapPatchSchema = v.partial(CreateKnapSchema);
+/**
+ * PATCH and PUT body, for the OpenAPI document: any of the create fields, none with a default
+ * (a missing member keeps its value); null resets a member to its create default (JSON merge
+ * patch), except `name`, which a Knap always has.
+ */
+export const KnapPatchSchema = v.object({
+  name: v.optional(CreateKnapSchema.entries.name),
+  schedule_type: v.optional(v.nullable(v.picklist(SCHEDULE_TYPES))),
+  is_active: v.optional(v.nullable(v.boolean())),
+  visibility: v.optional(v.nullable(v.pipe(v.string(), v.description('Fixed at creation: only the same value is accepted')))),
+  active_by_default: v.optional(v.nullable(v.boolean())),
+  tool_metadata: v.optional(
+    v.nullable(
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description('Merges member by member; a null member is removed. schedule_description and timezone are strings'),
+      ),
+    ),
+  ),
+});
+
+/** DELETE /api/studio/knap-tools/{uuid} and /api/admin/knaps/{uuid}: Knapsack's answer. */
+export const KnapDeletedSchema = v.object({ message: v.literal('Knap deleted successfully') });
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;

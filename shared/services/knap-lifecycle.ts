@@ -7,6 +7,14 @@
  */
 import { readKnapInput, sentMetadataProblem } from '../domain/knap-input.js';
 import {
+  activeByDefaultProblem,
+  canToggleDefaultActive,
+  KNAP_BODY_FIELDS,
+  readOnlyProblem,
+  unknownMemberProblem,
+  visibilityProblem,
+} from '../domain/knap-members.js';
+import {
   canChange,
   canSee,
   ifMatchAllows,
@@ -25,6 +33,9 @@ import { releaseQuota, reserveQuota } from './quotas.js';
 import type { Caller } from './request-state.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** DELETE's answer, as Knapsack's API words it. */
+export const KNAP_DELETED = 'Knap deleted successfully';
 
 export const knapNotFound = (): ApiError => new ApiError(404, 'Knap not found');
 
@@ -106,19 +117,26 @@ const sameSchedule = (a: Pick<Knap, 'schedule_type' | 'tool_metadata'>, b: Pick<
 const sameJson = (a: unknown, b: unknown): boolean =>
   a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
-const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Record<string, unknown>): Promise<Knap> => {
-  // The fields a client sets, in the patch's order; any other member is ignored.
+/**
+ * The Knap a merge patch makes of a stored one (PATCH, PUT, an admin's PATCH), validated as a
+ * whole as a create body is. Read-only members were checked against the Knap as answered
+ * (readOnlyProblem); only the fields a client sets are applied.
+ */
+export const patched = async (deps: Deps, orgName: string, stored: StoredKnap, patch: Record<string, unknown>): Promise<Knap> => {
   const changes: Record<string, unknown> = {};
   for (const field in patch) {
     if (Object.hasOwn(patch, field) && (KNAP_INPUT_FIELDS as readonly string[]).includes(field)) changes[field] = patch[field];
   }
-  // The merged body is validated as a whole, exactly as a create body is.
-  const read = readKnapInput(mergePatch(inputOf(stored.knap), changes));
+  const before = stored.knap;
+  const read = readKnapInput(mergePatch(inputOf(before), changes));
   if ('problem' in read) throw badRequest(read.problem);
   const { input } = read;
-  const visibility = checkVisibility(input.visibility, caller.client.orgName);
+  const fixed = visibilityProblem(input.visibility, before.visibility);
+  if (fixed) throw badRequest(fixed);
+  const visibility = checkVisibility(input.visibility, orgName);
+  const defaultActive = activeByDefaultProblem(visibility, input.active_by_default, before.active_by_default);
+  if (defaultActive) throw badRequest(defaultActive);
   const now = deps.clock.now();
-  const before = stored.knap;
   // When the schedule's inputs are as they were and the Knap was not re-activated, its runs stay as they were.
   const same = sameSchedule(input, before);
   const reschedule = !same || (input.is_active && !before.is_active);
@@ -137,6 +155,20 @@ const patched = async (deps: Deps, caller: Caller, stored: StoredKnap, patch: Re
   });
 };
 
+/**
+ * A PUT or PATCH body as sent: a JSON object whose top-level members are all among `fields`
+ * (an unknown one, likely misspelt, is refused rather than silently dropped), with no
+ * `__proto__` in tool_metadata (checked before the merge: merging one would set a prototype).
+ */
+export const checkedPatch = (patch: unknown, fields: readonly string[]): Record<string, unknown> => {
+  if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
+  const unknown = unknownMemberProblem(patch, fields);
+  if (unknown) throw badRequest(unknown);
+  const refused = sentMetadataProblem(patch);
+  if (refused) throw badRequest(refused);
+  return patch;
+};
+
 /** How often a PATCH without If-Match re-reads after losing a race to another writer. */
 const MAX_ATTEMPTS = 3;
 
@@ -149,14 +181,17 @@ export const updateKnap = async (
   ifMatch: string | undefined,
   early?: EarlyKnapRead,
 ): Promise<StoredKnap> => {
-  if (!isJsonObject(patch)) throw badRequest('Request body must be a JSON object (a JSON merge patch)');
-  // Before the merge: merging a `__proto__` member would set a prototype, not a member.
-  const refused = sentMetadataProblem(patch);
-  if (refused) throw badRequest(refused);
+  const body = checkedPatch(patch, KNAP_BODY_FIELDS);
   for (let attempt = 1; ; attempt += 1) {
     // The first try may use the read made beside authentication; a retry reads again.
     const stored = await changeableKnap(deps, caller, uuid, ifMatch, attempt === 1 ? early : undefined);
-    const knap = await patched(deps, caller, stored, patch);
+    // The creator changes it: the Knap as it was answered to its creator.
+    const readOnly = readOnlyProblem(body, {
+      ...stored.knap,
+      can_toggle_default_active: canToggleDefaultActive(stored.knap.visibility, true),
+    });
+    if (readOnly) throw badRequest(readOnly);
+    const knap = await patched(deps, caller.client.orgName, stored, body);
     // A schedule made sub-hourly takes a quota place first (409 when none is left: nothing
     // changes); one no longer sub-hourly gives its place back once the change has landed.
     const wasSubHourly = isSubHourly(stored.knap.schedule_info);

@@ -168,7 +168,11 @@ export const listKnaps = async (deps: Deps, caller: Caller, query: PageRequest):
       page(cursor.shared, (start) => deps.repo.listSharedKnaps(client.orgName, { limit: query.limit, cursor: start })),
     ]),
   );
-  const sharedKnaps = shared.knaps.map(withRunState);
+  // can_toggle_default_active is the creator's alone (an admin's in the admin API).
+  const sharedKnaps = shared.knaps.map((knap, index) => {
+    const own = shared.creators?.[index] === client.clientId;
+    return withRunState(own || !knap.can_toggle_default_active ? knap : { ...knap, can_toggle_default_active: false });
+  });
   const orgKnaps = sharedKnaps.filter((knap) => knap.visibility !== 'public');
   return {
     my_knaps: mine.knaps.map(withRunState),

@@ -51,6 +51,29 @@ export class KnapStore {
   }
 
   /**
+   * Every Knap of an organization, private ones included (an admin's listing): the Knaps are
+   * the items of the organization's partition whose sort key starts `KNAP#`, so one Query
+   * reads a page of them (by uuid) and nothing else.
+   */
+  async listOrgKnaps(orgName: string, page: PageRequest): Promise<{ knaps: StoredKnap[]; next: string | null }> {
+    const partition = key.knap(orgName, '').pk;
+    const result = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :knap)',
+        ExpressionAttributeValues: { ':pk': partition, ':knap': KNAP_SK_PREFIX },
+        Limit: page.limit,
+        // A cursor of this organization's Knaps only: another partition's is refused.
+        ExclusiveStartKey: decodeCursor(page.cursor, {
+          pk: (value) => value === partition,
+          sk: (value) => value.startsWith(KNAP_SK_PREFIX),
+        }),
+      }),
+    );
+    return { knaps: (result.Items ?? []).map(itemToStoredKnap), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  /**
    * The active after-meeting Knaps a client sees, from the meeting index alone (gsi3, keys
    * only): its private ones, then its organization's shared ones. No filter: every entry read
    * is a Knap listed, and no other Knap is read.
@@ -334,7 +357,12 @@ export class KnapStore {
         ExclusiveStartKey: decodeCursor(page.cursor, knapIndexCursor(index, partition)),
       }),
     );
-    return { knaps: (result.Items ?? []).map(itemToKnap), next: encodeCursor(result.LastEvaluatedKey) };
+    const items = result.Items ?? [];
+    return {
+      knaps: items.map(itemToKnap),
+      creators: items.map((item) => String(item.creator_client_id)),
+      next: encodeCursor(result.LastEvaluatedKey),
+    };
   }
 }
 

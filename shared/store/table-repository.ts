@@ -29,7 +29,13 @@ import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
 import type { MeetingKnapsPage, MeetingKnapsViewer, OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
-import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
+import type {
+  DeliveryAttempt,
+  EndpointDelivery,
+  EventMessage,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+} from '../domain/webhooks.js';
 import type { AdminStore } from './admin-store.js';
 import type { ClientStore } from './client-store.js';
 import type { DeliveryRound, DeliveryStore, EndpointAttempt } from './delivery-store.js';
@@ -196,6 +202,10 @@ export class TableRepository implements Repository {
 
   listSharedKnaps(orgName: string, page: PageRequest): Promise<KnapPage> {
     return this.store('knaps').listSharedKnaps(orgName, page);
+  }
+
+  listOrgKnaps(orgName: string, page: PageRequest): Promise<{ knaps: StoredKnap[]; next: string | null }> {
+    return this.store('knaps').listOrgKnaps(orgName, page);
   }
 
   listMeetingKnaps(viewer: MeetingKnapsViewer, page: PageRequest): Promise<MeetingKnapsPage> {

@@ -231,7 +231,7 @@ describe('a stack built with context', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: ['https://app.example.com'],
-        AllowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         AllowHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key'],
         ExposeHeaders: Match.arrayWith([
           'ratelimit-limit',

@@ -136,6 +136,12 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:PutItem': [items(K)],
       'dynamodb:UpdateItem': [items(C, Q)],
     },
+    'put-knap': {
+      ...bearer,
+      'dynamodb:GetItem': [items(C, K, Q, T)],
+      'dynamodb:PutItem': [items(K)],
+      'dynamodb:UpdateItem': [items(C, Q)],
+    },
     'delete-knap': {
       ...bearer,
       'dynamodb:GetItem': [items(C, K, Q, T)],
@@ -239,6 +245,21 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     },
     // The one Query of the table itself: in the audit partitions only.
     'admin-audit-events': { ...admin, 'dynamodb:Query': [items(A)] },
+    // The organizations' partitions (K: the Knaps' prefix), and each Knap's newest run.
+    'admin-list-knaps': { ...admin, 'dynamodb:Query': [items(K), indexArn('gsi1')] },
+    'admin-get-knap': { ...admin, 'dynamodb:GetItem': [items(AR, K)], 'dynamodb:Query': [indexArn('gsi1')] },
+    'admin-update-knap': {
+      'dynamodb:GetItem': [items(AR, K)],
+      'dynamodb:PutItem': [items(A, K)],
+      'dynamodb:Query': [indexArn('gsi1')],
+      'dynamodb:UpdateItem': [items(AR)],
+    },
+    'admin-delete-knap': {
+      'dynamodb:GetItem': [items(AR, K, Q)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:DeleteItem': [items(K)],
+      'dynamodb:UpdateItem': [items(AR, Q)],
+    },
     openapi: {},
     docs: {},
     'docs-asset': {},
@@ -450,14 +471,16 @@ describe('least privilege, per function', () => {
     expect(inScope(KEY_PREFIX.knap, key.knap('acme', 'uuid').pk)).toBe(true);
   });
 
-  test.each([['admin']] as const)('%s: writes nothing under ORG# but audit events, reads no Knap', (functionId) => {
-    for (const statement of statementsOf(functionId).filter((candidate) => candidate.Effect === 'Allow')) {
-      const keys = leadingKeysOf(statement) ?? [];
-      expect(keys).not.toContain('ORG#*');
-      if (JSON.stringify(statement.Resource).includes('/index/')) continue;
-      for (const pattern of keys.filter((candidate) => candidate.startsWith('ORG#'))) expect(pattern).toBe(A);
-    }
-  });
+  test.each([['admin']] as const)(
+    '%s: under ORG# writes only audit events and Knaps (its admins manage Knaps: issue 45), never another item kind',
+    (functionId) => {
+      for (const statement of statementsOf(functionId).filter((candidate) => candidate.Effect === 'Allow')) {
+        if (JSON.stringify(statement.Resource).includes('/index/')) continue;
+        const keys = leadingKeysOf(statement) ?? [];
+        for (const pattern of keys.filter((candidate) => candidate.startsWith('ORG#'))) expect([A, 'ORG#*']).toContain(pattern);
+      }
+    },
+  );
 
   test.each(functionIds.map((id) => [id] as const))(
     '%s: an audit partition is beyond it unless it is the admin function, whatever ORG# keys it has',
@@ -488,10 +511,12 @@ describe('least privilege, per function', () => {
       for (const statement of queries) {
         for (const resource of list(statement.Resource)) {
           if (JSON.stringify(resource).includes('/index/')) continue;
-          // The audit partitions, a run's events or its endpoint deliveries: never a prefix shared with other items.
+          // The audit partitions, a run's events or its endpoint deliveries, or (admins) the
+          // organizations' partitions, whose only items are Knaps and, in `ORG#<org>#AUDIT`, the
+          // audit log the admin reads anyway.
           const patterns = leadingKeysOf(statement);
           expect(patterns?.length).toBeGreaterThan(0);
-          for (const pattern of patterns ?? []) expect([A, EVENTS, DELIVERIES]).toContain(pattern);
+          for (const pattern of patterns ?? []) expect([A, EVENTS, DELIVERIES, 'ORG#*']).toContain(pattern);
         }
       }
     }

@@ -35,11 +35,14 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     ]);
     expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
       'DELETE /api/admin/clients/{client_id}',
+      'DELETE /api/admin/knaps/{uuid}',
       'DELETE /api/admin/webhooks/{endpoint_id}',
       'DELETE /api/studio/knap-tools/{uuid}',
       'GET /.well-known/oauth-authorization-server',
       'GET /api/admin/audit-events',
       'GET /api/admin/clients',
+      'GET /api/admin/knaps',
+      'GET /api/admin/knaps/{uuid}',
       'GET /api/admin/runs',
       'GET /api/admin/runs/{run_id}',
       'GET /api/admin/runs/{run_id}/events',
@@ -55,6 +58,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /console',
       'PATCH /api/admin/clients/{client_id}',
       'PATCH /api/admin/webhooks/{endpoint_id}',
+      'PATCH /api/admin/knaps/{uuid}',
       'PATCH /api/studio/knap-tools/{uuid}',
       'POST /api/admin/clients',
       'POST /api/admin/clients/{client_id}/secret',
@@ -68,6 +72,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/meeting-transcriptions',
       'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
+      'PUT /api/studio/knap-tools/{uuid}',
     ]);
   });
 
@@ -161,7 +166,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(14);
+    expect(adminRoutes).toHaveLength(18);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

@@ -136,12 +136,20 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
     expect(await json(await getKnap(tokens.me, knap.uuid))).toEqual(changed);
   });
 
-  test('application/json is accepted too; fields the API generates are ignored', async () => {
+  test('application/json is accepted too; fields the API generates are ignored sent back unchanged, refused changed', async () => {
     const { knap } = await newKnap({ name: 'Plain' });
-    const response = await patchKnap(
+    const refused = await patchKnap(
       tokens.me,
       knap.uuid,
       { name: 'Plain JSON', uuid: 'x', creation_timestamp: '1999-01-01T00:00:00Z' },
+      { 'content-type': 'application/json' },
+    );
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).detail).toMatch(/^uuid is read-only/);
+    const response = await patchKnap(
+      tokens.me,
+      knap.uuid,
+      { ...knap, name: 'Plain JSON' },
       { 'content-type': 'application/json' },
     );
     expect(response.status).toBe(200);
@@ -193,19 +201,47 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
     expect((await patchKnap(tokens.writeOnly, knap.uuid, { name: 'x' })).status).toBe(200);
   });
 
-  test('visibility changes move the Knap in and out of the organization', async () => {
-    const { knap } = await newKnap({ name: 'Moving' });
+  test('visibility is fixed at creation (Knapsack): another is a 400, the same one is accepted', async () => {
+    const { knap, etag } = await newKnap({ name: 'Staying' });
+    const moved = await patchKnap(tokens.me, knap.uuid, { visibility: 'acme' });
+    expect(moved.status).toBe(400);
+    expect((await json(moved)).detail).toBe("visibility cannot be changed after creation: this Knap's is 'private'");
+    expect((await getKnap(tokens.me, knap.uuid)).headers.get('etag')).toBe(etag);
     await notFound(await getKnap(tokens.colleague, knap.uuid));
-    const shared = await json(await patchKnap(tokens.me, knap.uuid, { visibility: 'acme' }));
-    expect(shared.can_toggle_default_active).toBe(true);
-    expect((await getKnap(tokens.colleague, knap.uuid)).status).toBe(200);
+    const same = await patchKnap(tokens.me, knap.uuid, { visibility: 'private', name: 'Still private' });
+    expect(same.status).toBe(200);
+    expect(await json(same)).toMatchObject({ visibility: 'private', can_toggle_default_active: false });
+  });
+
+  test('can_toggle_default_active: the creator of a shared Knap only; active_by_default on a private Knap is a 400', async () => {
+    const { knap } = await newKnap({ name: 'Shared', visibility: 'acme' });
+    expect(knap.can_toggle_default_active).toBe(true);
+    expect((await json(await getKnap(tokens.colleague, knap.uuid))).can_toggle_default_active).toBe(false);
     const listing = await json(await listKnaps(api.url, tokens.colleague, '?limit=100'));
-    expect(listing.organization_knaps[0].knaps.map((k: { uuid: string }) => k.uuid)).toContain(knap.uuid);
-    const hidden = await json(await patchKnap(tokens.me, knap.uuid, { visibility: 'private' }));
-    expect(hidden.can_toggle_default_active).toBe(false);
-    await notFound(await getKnap(tokens.colleague, knap.uuid));
-    const after = await json(await listKnaps(api.url, tokens.colleague, '?limit=100'));
-    expect(JSON.stringify(after)).not.toContain(knap.uuid);
+    const seen = listing.organization_knaps[0].knaps.find((k: { uuid: string }) => k.uuid === knap.uuid);
+    expect(seen.can_toggle_default_active).toBe(false);
+    const mine = await json(await listKnaps(api.url, tokens.me, '?limit=100'));
+    expect(mine.my_knaps.find((k: { uuid: string }) => k.uuid === knap.uuid).can_toggle_default_active).toBe(true);
+    const hidden = (await newKnap({ name: 'Hidden' })).knap;
+    const refused = await patchKnap(tokens.me, hidden.uuid, { active_by_default: false });
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).detail).toMatch(/^active_by_default applies only to shared Knaps/);
+    expect((await patchKnap(tokens.me, hidden.uuid, { active_by_default: true })).status).toBe(200);
+    expect((await patchKnap(tokens.me, knap.uuid, { active_by_default: false })).status).toBe(200);
+  });
+
+  test('an unknown member is a 400 naming the field it resembles; tool_metadata stays open', async () => {
+    const { knap, etag } = await newKnap({ name: 'Typo' });
+    const typo = await patchKnap(tokens.me, knap.uuid, { shedule_type: 'scheduled' });
+    expect(typo.status).toBe(400);
+    expect((await json(typo)).detail).toBe('Unknown field "shedule_type": did you mean "schedule_type"?');
+    const stranger = await patchKnap(tokens.me, knap.uuid, { colour: 'red' });
+    expect(stranger.status).toBe(400);
+    expect((await json(stranger)).detail).toMatch(/^Unknown field "colour"; the fields are: name, schedule_type/);
+    expect((await getKnap(tokens.me, knap.uuid)).headers.get('etag')).toBe(etag);
+    const open = await patchKnap(tokens.me, knap.uuid, { tool_metadata: { shedule_typo: 'mine to keep' } });
+    expect(open.status).toBe(200);
+    expect((await json(open)).tool_metadata).toEqual({ shedule_typo: 'mine to keep' });
   });
 
   describe('the schedule', () => {
@@ -336,12 +372,67 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
   });
 });
 
+describe("PUT /api/studio/knap-tools/{uuid} (Knapsack's update)", () => {
+  const putKnap = (token: string, uuid: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(knapUrl(uuid), {
+      method: 'PUT',
+      headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  test('the fields given change, as PATCH; the whole Knap read back and sent again is accepted', async () => {
+    const { knap, etag } = await newKnap({ name: 'Put me', tool_metadata: { action_description: 'a', extra: 1 } });
+    const response = await putKnap(tokens.me, knap.uuid, { name: 'Put', tool_metadata: { action_description: 'b' } });
+    expect(response.status).toBe(200);
+    const changed = await json(response);
+    expect(changed).toMatchObject({ name: 'Put', tool_metadata: { action_description: 'b', extra: 1 }, is_active: true });
+    expect(response.headers.get('etag')).not.toBe(etag);
+    expect(await json(await getKnap(tokens.me, knap.uuid))).toEqual(changed);
+    const again = await putKnap(
+      tokens.me,
+      knap.uuid,
+      { ...changed, name: 'Put again' },
+      {
+        'if-match': response.headers.get('etag') as string,
+      },
+    );
+    expect(again.status).toBe(200);
+    expect((await json(again)).name).toBe('Put again');
+  });
+
+  test('a changed read-only member, another visibility, an unknown member: 400; a stale If-Match: 412', async () => {
+    const { knap, etag } = await newKnap({ name: 'Guarded' });
+    for (const [body, detail] of [
+      [{ next_run_at: '2030-01-01T00:00:00Z' }, /^next_run_at is read-only/],
+      [{ can_toggle_default_active: true }, /^can_toggle_default_active is read-only/],
+      [{ creation_user_id: 999 }, /^creation_user_id is read-only/],
+      [{ visibility: 'public' }, /^visibility cannot be changed after creation/],
+      [{ shedule_type: 'scheduled' }, /did you mean "schedule_type"/],
+    ] as const) {
+      const response = await putKnap(tokens.me, knap.uuid, body);
+      expect(response.status).toBe(400);
+      expect((await json(response)).detail).toMatch(detail);
+    }
+    await putKnap(tokens.me, knap.uuid, { name: 'Moved on' });
+    expect((await putKnap(tokens.me, knap.uuid, { name: 'Lost' }, { 'if-match': etag })).status).toBe(412);
+  });
+
+  test("a colleague's shared Knap: 403; another organization's: 404; a read-only token: 403", async () => {
+    const shared = (await newKnap({ name: 'Theirs', visibility: 'acme' }, tokens.colleague)).knap;
+    const foreign = (await newKnap({ name: 'Foreign', visibility: 'public' }, tokens.stranger)).knap;
+    expect((await putKnap(tokens.me, shared.uuid, { name: 'x' })).status).toBe(403);
+    await notFound(await putKnap(tokens.me, foreign.uuid, { name: 'x' }));
+    const { knap } = await newKnap({ name: 'Mine' });
+    expect((await putKnap(tokens.readOnly, knap.uuid, { name: 'x' })).status).toBe(403);
+  });
+});
+
 describe('DELETE /api/studio/knap-tools/{uuid}', () => {
-  test('204; afterwards gone from GET and from every list', async () => {
+  test("200 with Knapsack's message; afterwards gone from GET and from every list", async () => {
     const { knap } = await newKnap({ name: 'Doomed', visibility: 'public' });
     const response = await deleteKnap(tokens.me, knap.uuid);
-    expect(response.status).toBe(204);
-    expect(await response.text()).toBe('');
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ message: 'Knap deleted successfully' });
     expect(response.headers.get('ratelimit-limit')).toBe('10000');
     await notFound(await getKnap(tokens.me, knap.uuid));
     for (const token of [tokens.me, tokens.colleague]) {
@@ -364,7 +455,7 @@ describe('DELETE /api/studio/knap-tools/{uuid}', () => {
     const changed = await patchKnap(tokens.me, knap.uuid, { name: 'Changed' });
     expect((await deleteKnap(tokens.me, knap.uuid, { 'if-match': etag })).status).toBe(412);
     expect((await getKnap(tokens.me, knap.uuid)).status).toBe(200);
-    expect((await deleteKnap(tokens.me, knap.uuid, { 'if-match': changed.headers.get('etag') as string })).status).toBe(204);
+    expect((await deleteKnap(tokens.me, knap.uuid, { 'if-match': changed.headers.get('etag') as string })).status).toBe(200);
   });
 
   test('scope knaps:write', async () => {
@@ -373,14 +464,14 @@ describe('DELETE /api/studio/knap-tools/{uuid}', () => {
     expect((await getKnap(tokens.me, knap.uuid)).status).toBe(200);
   });
 
-  test('20 concurrent DELETEs: one 204, the rest 404 or 412', async () => {
+  test('20 concurrent DELETEs: one 200, the rest 404 or 412', async () => {
     const { knap, etag } = await newKnap({ name: 'Crowded', visibility: 'acme' });
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => deleteKnap(tokens.me, knap.uuid, i % 2 === 0 ? { 'if-match': etag } : {})),
     );
     const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 204)).toHaveLength(1);
-    expect(statuses.every((status) => [204, 404, 412].includes(status))).toBe(true);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.every((status) => [200, 404, 412].includes(status))).toBe(true);
     await notFound(await getKnap(tokens.me, knap.uuid));
   });
 });

@@ -79,7 +79,7 @@ describe('round trips', () => {
     const { access_token: token } = await getToken(api.url, client);
     const uuid = await newKnap(token);
     roundTrips.reset();
-    expect((await remove(token, uuid)).status).toBe(204);
+    expect((await remove(token, uuid)).status).toBe(200);
     expect(roundTrips.byCommand).toEqual({
       UpdateItemCommand: 1,
       BatchGetItemCommand: 1,
@@ -208,6 +208,10 @@ describe('authentication first: a failed token learns nothing of what exists', (
     expect(answers[0]?.challenge).toMatch(/^Bearer /);
     expect(answers[0]?.etag).toBeNull();
     const colleague = await api.newClient({ orgName: 'acme', rateLimit: 10_000 });
-    expect(await json(await get((await getToken(api.url, colleague)).access_token, mine))).toEqual(before);
+    // Unchanged; a colleague reads can_toggle_default_active false (the creator's alone).
+    expect(await json(await get((await getToken(api.url, colleague)).access_token, mine))).toEqual({
+      ...before,
+      can_toggle_default_active: false,
+    });
   });
 });

@@ -50,6 +50,7 @@ const REFUSED_BY_THE_HANDLER: Record<string, { path: string; body?: string }> = 
   'list-knaps': { path: '/api/studio/knap-tools?limit=0' },
   'get-knap': { path: '/api/studio/knap-tools/not-a-uuid' },
   'update-knap': { path: '/api/studio/knap-tools/not-a-uuid', body: '{}' },
+  'put-knap': { path: '/api/studio/knap-tools/not-a-uuid', body: '{}' },
   'delete-knap': { path: '/api/studio/knap-tools/not-a-uuid' },
   'start-run': { path: '/api/studio/knap-tools/not-a-uuid/runs', body: '{}' },
   'list-runs': { path: '/api/studio/knap-tools/not-a-uuid/runs' },

@@ -89,10 +89,10 @@ describe('an area function', () => {
 
   test("a method no route of the path has: 405 with Allow naming those that do, the other functions' too", async () => {
     const { area } = knaps();
-    const put = await area.handler(event('PUT', '/api/studio/knap-tools/k1'), context);
-    expect(put.statusCode).toBe(405);
-    expect(put.headers?.Allow).toBe('GET, PATCH, DELETE');
-    expect(body(put)).toEqual({ detail: 'Method PUT is not allowed on /api/studio/knap-tools/k1' });
+    const post = await area.handler(event('POST', '/api/studio/knap-tools/k1'), context);
+    expect(post.statusCode).toBe(405);
+    expect(post.headers?.Allow).toBe('GET, PATCH, PUT, DELETE');
+    expect(body(post)).toEqual({ detail: 'Method POST is not allowed on /api/studio/knap-tools/k1' });
     // POST /api/studio/knap-tools is Knap creation's own function; the list is this one's.
     const put2 = await area.handler(event('PUT', '/api/studio/knap-tools'), context);
     expect(put2.headers?.Allow).toBe('POST, GET');

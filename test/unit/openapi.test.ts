@@ -11,6 +11,9 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'AddWebhookRequest',
     'AdminClient',
     'AdminClientList',
+    'AdminKnap',
+    'AdminKnapPage',
+    'AdminKnapPatch',
     'AdminRun',
     'AdminRunDetail',
     'AdminRunPage',
@@ -23,6 +26,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'DeliveryAttempt',
     'Error',
     'Knap',
+    'KnapDeleted',
     'KnapListing',
     'KnapPatch',
     'MeetingRuns',
@@ -171,9 +175,13 @@ describe('organization admins (issue 26)', () => {
       'GET /api/admin/runs/{run_id}/events': '200,204',
       'POST /api/admin/runs/{run_id}/redeliver': '202',
       'GET /api/admin/audit-events': '200',
+      'GET /api/admin/knaps': '200',
+      'GET /api/admin/knaps/{uuid}': '200',
+      'PATCH /api/admin/knaps/{uuid}': '200',
+      'DELETE /api/admin/knaps/{uuid}': '200',
     });
     const conflicts = admin.filter(({ operation }) => '409' in operation.responses).map(({ operation }) => operation.operationId);
-    expect(conflicts.sort()).toEqual(['adminRegenerateSecret', 'adminUpdateClient']);
+    expect(conflicts.sort()).toEqual(['adminDeleteKnap', 'adminRegenerateSecret', 'adminUpdateClient', 'adminUpdateKnap']);
   });
 });
 

@@ -10,6 +10,8 @@ const ACTIONS: Record<string, string> = {
   'webhook.delete': 'Removed endpoint',
   'webhook.update': 'Changed endpoint',
   'run.redeliver': 'Redelivered run',
+  'knap.update': 'Changed Knap',
+  'knap.delete': 'Deleted Knap',
   'admin.create': 'Made admin',
   'admin.sign_in': 'Signed in',
   'admin.sign_in_failed': 'Failed sign-in',
