@@ -75,11 +75,18 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly maxRunning: number;
   private readonly maxPerLane: number;
   private closed = false;
+  /** Jobs queued with no delay whose timer has not fired yet. */
+  private startingNow = 0;
 
   constructor(private readonly options: LocalDeliveryQueueOptions) {
     this.timeScale = options.timeScale ?? LOCAL_TIME_SCALE;
     this.maxRunning = options.maxRunning ?? MAX_RUNNING;
     this.maxPerLane = options.maxPerLane ?? MAX_PER_LANE;
+  }
+
+  /** Whether a job runs or is due now (a retry waiting on its timer is not): tests wait for quiet. */
+  get busy(): boolean {
+    return this.startingNow > 0 || this.inFlight.size > 0 || [...this.lanes.values()].some((lane) => lane.ready.length > 0);
   }
 
   async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
@@ -129,9 +136,12 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   }
 
   private schedule(job: Job, delaySeconds: number, tryNumber: number): void {
+    const now = delaySeconds <= 0;
+    if (now) this.startingNow += 1;
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);
+        if (now) this.startingNow -= 1;
         this.ready(job, tryNumber);
       },
       Math.max(0, delaySeconds * this.timeScale * 1000),

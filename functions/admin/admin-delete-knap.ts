@@ -8,6 +8,7 @@ import { deleteOrgKnap } from '../../shared/services/org-knaps.js';
 import { adminOf } from '../../shared/services/request-state.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /** DELETE /api/admin/knaps/{uuid}: Knapsack's answer, as the creator's DELETE; audited. */
@@ -22,5 +23,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts). */
-export const stores: StoreClasses = { knaps: KnapStore, admins: AdminStore };
+export const stores: StoreClasses = { knaps: KnapStore, admins: AdminStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

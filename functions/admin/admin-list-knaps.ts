@@ -6,6 +6,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseListKnapsQuery } from '../../shared/schemas/knap-request.js';
 import { listOrgKnaps } from '../../shared/services/org-knaps.js';
 import { adminOf } from '../../shared/services/request-state.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
 import { RunStore } from '../../shared/store/run-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
@@ -20,5 +21,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts). */
-export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore };
+export const stores: StoreClasses = { knaps: KnapStore, runs: RunStore, admins: AdminStore };
 export const handler = createHandler(defaultDeps({ stores, adminTokens: adminTokensFromEnv }));

@@ -8,6 +8,7 @@ import { type EarlyKnapRead, knapReadBeside, updateKnap } from '../../shared/ser
 import { callerOf } from '../../shared/services/request-state.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
+import { QuotaStore } from '../../shared/store/quota-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
 
 /**
@@ -33,5 +34,5 @@ export const createHandler = (functionDeps: Deps) =>
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
-export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore };
+export const stores: StoreClasses = { clients: ClientStore, knaps: KnapStore, quotas: QuotaStore };
 export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));

@@ -365,6 +365,8 @@ describe('runs', () => {
     const first = receiver.received.filter((message) => message.headers['webhook-id'] === run.run_id);
     expect(first).toHaveLength(1);
 
+    // Its delivery's last writes done too: the depth counted is the whole process's.
+    await waitFor('the delivery queue to be quiet', () => (api.deliveries?.queue.busy ? undefined : true));
     // The admin counted, the page, then the run's endpoint deliveries (its attempts).
     const listed = await call(acme, 'GET', '/api/admin/runs?limit=1');
     expect(listed.status).toBe(200);
