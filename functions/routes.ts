@@ -14,7 +14,7 @@ export interface RouteDefinition {
   readonly id: string;
   /** The function that serves the route. */
   readonly fn: FunctionId;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway's path template: `{name}` matches one segment, given as pathParameters.name. */
   readonly path: string;
   /** The route's handler module, relative to the repository root; it exports `handler` and `createHandler`. */
@@ -221,6 +221,38 @@ export const routes: readonly RouteDefinition[] = [
     path: '/api/admin/clients/{client_id}',
     entry: 'functions/admin/admin-revoke-client.ts',
     description: 'Revoke an API client for good (admins only)',
+  },
+  {
+    id: 'admin-get-client',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/clients/{client_id}',
+    entry: 'functions/admin/admin-get-client.ts',
+    description: "One API client with its secrets' ids and dates and its public keys (admins only)",
+  },
+  {
+    id: 'admin-add-secret',
+    fn: 'admin',
+    method: 'POST',
+    path: '/api/admin/clients/{client_id}/secrets',
+    entry: 'functions/admin/admin-add-secret.ts',
+    description: 'A second live secret for an API client, shown this once: rotation with overlap (admins only)',
+  },
+  {
+    id: 'admin-remove-secret',
+    fn: 'admin',
+    method: 'DELETE',
+    path: '/api/admin/clients/{client_id}/secrets/{secret_id}',
+    entry: 'functions/admin/admin-remove-secret.ts',
+    description: "Retire one of an API client's secrets: refused from now on (admins only)",
+  },
+  {
+    id: 'admin-set-jwks',
+    fn: 'admin',
+    method: 'PUT',
+    path: '/api/admin/clients/{client_id}/jwks',
+    entry: 'functions/admin/admin-set-jwks.ts',
+    description: "An API client's public keys for private_key_jwt client authentication (admins only)",
   },
   {
     id: 'admin-list-webhooks',

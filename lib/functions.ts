@@ -34,7 +34,11 @@ const {
   runEvent: RUN_EVENT,
   reportMeter: REPORT_METER,
   streamSlots: STREAM_SLOTS,
+  assertion: ASSERTION,
 } = KEY_PREFIX;
+
+/** private_key_jwt at the OAuth endpoints: the client's keys (beside its item) and the assertion's jti, once. */
+const ASSERTION_AUTH: TableAccess = { 'dynamodb:GetItem': [CLIENT], 'dynamodb:PutItem': [ASSERTION] };
 
 /**
  * What each route's function does with the table, and nothing more (see the repository,
@@ -97,19 +101,22 @@ const {
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
-  token: combine(CLIENT_AUTH, {
+  token: combine(CLIENT_AUTH, ASSERTION_AUTH, {
     'dynamodb:GetItem': [TOKEN],
     'dynamodb:BatchGetItem': [GRANT, REVOKED],
     'dynamodb:PutItem': [GRANT],
   }),
-  'revoke-token': combine(CLIENT_AUTH, {
+  'revoke-token': combine(CLIENT_AUTH, ASSERTION_AUTH, {
     'dynamodb:GetItem': [TOKEN],
     'dynamodb:BatchGetItem': [GRANT, REVOKED],
     'dynamodb:UpdateItem': [REVOKED],
     'dynamodb:DeleteItem': [GRANT],
     'dynamodb:BatchWriteItem': [TOKEN],
   }),
-  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchGetItem': [GRANT, REVOKED] }),
+  'introspect-token': combine(CLIENT_AUTH, ASSERTION_AUTH, {
+    'dynamodb:GetItem': [TOKEN],
+    'dynamodb:BatchGetItem': [GRANT, REVOKED],
+  }),
   'oauth-metadata': {},
   'create-knap': combine(BEARER_AUTH, {
     'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
@@ -154,6 +161,10 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'admin-regenerate-secret': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
   'admin-update-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
   'admin-revoke-client': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-get-client': { 'dynamodb:GetItem': [CLIENT] },
+  'admin-add-secret': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-remove-secret': combine(ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-set-jwks': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
   'admin-list-webhooks': { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] },
   'admin-add-webhook': combine(ADMIN_AUDIT, { 'dynamodb:PutItem': [WEBHOOK] }),
   'admin-remove-webhook': combine(ADMIN_AUDIT, { 'dynamodb:DeleteItem': [WEBHOOK] }),

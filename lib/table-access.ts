@@ -20,6 +20,7 @@ export const KEY_PREFIX = {
   runEvent: prefixOf(key.runEvent('id', 1).pk),
   reportMeter: prefixOf(key.reportMeter('org', 0).pk),
   streamSlots: prefixOf(key.streamSlots('id').pk),
+  assertion: prefixOf(key.assertion('digest').pk),
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 

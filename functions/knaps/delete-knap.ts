@@ -24,7 +24,7 @@ export const createHandler = (functionDeps: Deps) =>
     },
     async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match'], beside);
       return { statusCode: 204, headers: {}, body: '' };
     },

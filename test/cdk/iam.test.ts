@@ -80,6 +80,8 @@ const E = 'RUNEVENTS#';
 const EVENTS = 'RUNEVENTS#*';
 const M = 'ORGREPORTS#';
 const S = 'STREAMS#';
+/** A used client assertion's jti (private_key_jwt): written once by the OAuth endpoints. */
+const J = 'JTI#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -97,7 +99,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     token: {
       'dynamodb:BatchGetItem': [items(G, V)],
       'dynamodb:GetItem': [items(C, T)],
-      'dynamodb:PutItem': [items(G)],
+      'dynamodb:PutItem': [items(G, J)],
       'dynamodb:UpdateItem': [items(C)],
     },
     'revoke-token': {
@@ -105,11 +107,13 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:BatchWriteItem': [items(T)],
       'dynamodb:DeleteItem': [items(G)],
       'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:PutItem': [items(J)],
       'dynamodb:UpdateItem': [items(C, V)],
     },
     'introspect-token': {
       'dynamodb:BatchGetItem': [items(G, V)],
       'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:PutItem': [items(J)],
       'dynamodb:UpdateItem': [items(C)],
     },
     'oauth-metadata': {},
@@ -168,6 +172,11 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     },
     'admin-update-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
     'admin-revoke-client': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    // One client with its keys (beside its item); secrets added and retired on the item; keys put beside it.
+    'admin-get-client': { 'dynamodb:GetItem': [items(C)] },
+    'admin-add-secret': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    'admin-remove-secret': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A)], 'dynamodb:UpdateItem': [items(C)] },
+    'admin-set-jwks': { 'dynamodb:GetItem': [items(C)], 'dynamodb:PutItem': [items(A, C)] },
     'admin-list-webhooks': { 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
     'admin-add-webhook': { 'dynamodb:PutItem': [items(A, W)] },
     'admin-remove-webhook': { 'dynamodb:DeleteItem': [items(W)], 'dynamodb:PutItem': [items(A)] },
