@@ -67,7 +67,17 @@ const auditActions = async (token: string) => {
   );
 };
 
-const CLIENT_FIELDS = ['client_id', 'name', 'description', 'status', 'rate_limit', 'last_used_at', 'created_at', 'user_id', 'scopes'];
+const CLIENT_FIELDS = [
+  'client_id',
+  'name',
+  'description',
+  'status',
+  'rate_limit',
+  'last_used_at',
+  'created_at',
+  'user_id',
+  'scopes',
+];
 
 describe('API clients', () => {
   test('create: 201 with the secret once, which gets tokens; listed without it; audited with the admin and address', async () => {
