@@ -8,8 +8,10 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
   const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
   expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
   expect(Object.keys(committed.components.schemas).sort()).toEqual([
+    'AddSecretRequest',
     'AddWebhookRequest',
     'AdminClient',
+    'AdminClientDetail',
     'AdminClientList',
     'AdminRun',
     'AdminRunDetail',
@@ -17,6 +19,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'AuditEvent',
     'AuditPage',
     'AuthorizationServerMetadata',
+    'ClientJwks',
     'ClientSecret',
     'CreateClientRequest',
     'CreateKnap',
@@ -28,6 +31,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'MeetingRuns',
     'MeetingTranscription',
     'NewAdminClient',
+    'NewSecret',
     'NewWebhookEndpoint',
     'Run',
     'RunEvent',
@@ -157,12 +161,16 @@ describe('organization admins (issue 26)', () => {
     }
     expect(success).toEqual({
       'GET /api/admin/clients': '200',
+      'GET /api/admin/clients/{client_id}': '200',
       'POST /api/admin/clients': '201',
       'PATCH /api/admin/clients/{client_id}': '200',
       'DELETE /api/admin/clients/{client_id}': '204',
+      'DELETE /api/admin/clients/{client_id}/secrets/{secret_id}': '204',
       'POST /api/admin/clients/{client_id}/secret': '200',
+      'POST /api/admin/clients/{client_id}/secrets': '201',
       'GET /api/admin/webhooks': '200',
       'POST /api/admin/webhooks': '201',
+      'PUT /api/admin/clients/{client_id}/jwks': '200',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
       'GET /api/admin/runs': '200',
       'GET /api/admin/runs/{run_id}': '200',
@@ -171,7 +179,13 @@ describe('organization admins (issue 26)', () => {
       'GET /api/admin/audit-events': '200',
     });
     const conflicts = admin.filter(({ operation }) => '409' in operation.responses).map(({ operation }) => operation.operationId);
-    expect(conflicts.sort()).toEqual(['adminRegenerateSecret', 'adminUpdateClient']);
+    expect(conflicts.sort()).toEqual([
+      'adminAddSecret',
+      'adminRegenerateSecret',
+      'adminRemoveSecret',
+      'adminSetJwks',
+      'adminUpdateClient',
+    ]);
   });
 });
 
