@@ -31,6 +31,7 @@
  * `--run-stream` runs only that, `--skip-run-stream` leaves it out).
  */
 import '../local/quiet-sdk-warning.js';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
@@ -151,7 +152,8 @@ interface Target {
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  /** A function: a new body per request (a client assertion's jti is used once). */
+  body?: string | (() => string);
   /** The table whose item count tells how many items a request adds. */
   tableName: string;
 }
@@ -217,7 +219,8 @@ const countItems = async (tableName: string): Promise<number> => {
 };
 
 const send = async (target: Target): Promise<Response> => {
-  const response = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
+  const body = typeof target.body === 'function' ? target.body() : target.body;
+  const response = await fetch(target.url, { method: target.method, headers: target.headers, body });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`${target.name}: ${target.method} ${target.url} answered ${response.status}`);
   return response;
@@ -239,7 +242,9 @@ const load = (target: Target, seconds: number) =>
     url: target.url,
     method: target.method,
     headers: target.headers,
-    body: target.body,
+    ...(typeof target.body === 'function'
+      ? { requests: [{ setupRequest: (request) => ({ ...request, body: (target.body as () => string)() }) }] }
+      : { body: target.body }),
     connections,
     duration: seconds,
   });
@@ -355,6 +360,48 @@ try {
     rounds: grantRounds,
   };
 
+  // The same grant authenticated by private_key_jwt (RFC 7523): a fresh ES256 assertion per
+  // request, signed here with node:crypto (the server verifies with jose), beside the secret's.
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  await stack.deps.repo.putClientJwks(client.clientId, {
+    keys: [{ ...(publicKey.export({ format: 'jwk' }) as Record<string, string>), kid: 'bench' }],
+    updatedAt: new Date().toISOString(),
+  });
+  const assertionForm = () => {
+    const now = Math.floor(Date.now() / 1000);
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${part({ alg: 'ES256', kid: 'bench' })}.${part({
+      iss: client.clientId,
+      sub: client.clientId,
+      aud: `${stack.url}/api/oauth/token`,
+      jti: randomUUID(),
+      iat: now,
+      exp: now + 60,
+    })}`;
+    const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    return new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: `${input}.${signature}`,
+    }).toString();
+  };
+  const assertionGrant: Target = { ...projectGrant, name: 'project, private_key_jwt', body: assertionForm };
+  const assertionProbe = await probe(assertionGrant);
+  await load(assertionGrant, warmup);
+  const assertionRounds: Round[] = [];
+  const secretRounds: Round[] = [];
+  for (let index = 0; index < rounds; index += 1) {
+    // Paired with a secret grant round right beside it, for the ratio.
+    secretRounds.push(await measure(projectGrant));
+    assertionRounds.push(await measure(assertionGrant));
+  }
+  const privateKeyJwt = {
+    ...summarize(assertionRounds),
+    ...assertionProbe,
+    secret_grant_server_cpu_ms_per_request: summarize(secretRounds).server_cpu_ms_per_request,
+    server_cpu_ratio_to_secret: pairedRatio(assertionRounds, secretRounds, (run) => run.server_cpu_ms_per_request),
+  };
+
   // The project's other routes, with a token of its own.
   const scenarios: (Probe & ReturnType<typeof summarize> & { scenario: string })[] = [];
   if (!values['token-only']) {
@@ -426,6 +473,7 @@ try {
     settings: { rounds, duration_s: duration, warmup_s: warmup, connections, peer: `oidc-provider ${peerVersion}` },
     idle_cpu: idle,
     token_grant: grant,
+    private_key_jwt_grant: privateKeyJwt,
     scenarios,
     report_to_stream: reportToStream,
     bundles,
@@ -469,6 +517,9 @@ try {
   console.log('|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   console.log('\nMedians over the rounds; ratios are the median of the per-round ratios.');
+  console.log(
+    `\nThe same grant with private_key_jwt (ES256 assertion, jti once): ${privateKeyJwt.requests_per_second} req/s, server CPU ${privateKeyJwt.server_cpu_ms_per_request} ms/req (with a secret, in the rounds beside it: ${privateKeyJwt.secret_grant_server_cpu_ms_per_request} ms/req; ${privateKeyJwt.server_cpu_ratio_to_secret}x), dynalite ${privateKeyJwt.dynalite_cpu_ms_per_request} ms/req, ${privateKeyJwt.dynamodb_round_trips} round trips, ${privateKeyJwt.errors} errors`,
+  );
   if (scenarios.length > 0) {
     console.log('\nThe project on its other routes (medians over the rounds):');
     console.table(scenarios);

@@ -36,7 +36,11 @@ const {
   reportMeter: REPORT_METER,
   streamSlots: STREAM_SLOTS,
   quota: QUOTA,
+  assertion: ASSERTION,
 } = KEY_PREFIX;
+
+/** private_key_jwt at the OAuth endpoints: the client's keys (beside its item) and the assertion's jti, once. */
+const ASSERTION_AUTH: TableAccess = { 'dynamodb:GetItem': [CLIENT], 'dynamodb:PutItem': [ASSERTION] };
 
 /**
  * The organization's quota counters (shared/store/quota-store.ts): a conditional UpdateItem
@@ -111,19 +115,22 @@ const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:Ge
  * A route without an entry here fails the synth.
  */
 export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
-  token: combine(CLIENT_AUTH, {
+  token: combine(CLIENT_AUTH, ASSERTION_AUTH, {
     'dynamodb:GetItem': [TOKEN],
     'dynamodb:BatchGetItem': [GRANT, REVOKED],
     'dynamodb:PutItem': [GRANT],
   }),
-  'revoke-token': combine(CLIENT_AUTH, {
+  'revoke-token': combine(CLIENT_AUTH, ASSERTION_AUTH, {
     'dynamodb:GetItem': [TOKEN],
     'dynamodb:BatchGetItem': [GRANT, REVOKED],
     'dynamodb:UpdateItem': [REVOKED],
     'dynamodb:DeleteItem': [GRANT],
     'dynamodb:BatchWriteItem': [TOKEN],
   }),
-  'introspect-token': combine(CLIENT_AUTH, { 'dynamodb:GetItem': [TOKEN], 'dynamodb:BatchGetItem': [GRANT, REVOKED] }),
+  'introspect-token': combine(CLIENT_AUTH, ASSERTION_AUTH, {
+    'dynamodb:GetItem': [TOKEN],
+    'dynamodb:BatchGetItem': [GRANT, REVOKED],
+  }),
   'oauth-metadata': {},
   'create-knap': combine(BEARER_AUTH, QUOTA_COUNTS, {
     'dynamodb:PutItem': [KNAP, IDEMPOTENCY],
@@ -172,6 +179,10 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:UpdateItem': [CLIENT],
     'dynamodb:GetItem': [CLIENT],
   }),
+  'admin-get-client': combine(ADMIN_AUTH, { 'dynamodb:GetItem': [CLIENT] }),
+  'admin-add-secret': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-remove-secret': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
+  'admin-set-jwks': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:PutItem': [CLIENT], 'dynamodb:GetItem': [CLIENT] }),
   'admin-list-webhooks': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi3'], 'dynamodb:BatchGetItem': [WEBHOOK] }),
   'admin-add-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, { 'dynamodb:PutItem': [WEBHOOK] }),
   'admin-remove-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, QUOTA_COUNTS, { 'dynamodb:DeleteItem': [WEBHOOK] }),

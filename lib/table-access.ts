@@ -24,6 +24,7 @@ export const KEY_PREFIX = {
   streamSlots: prefixOf(key.streamSlots('id').pk),
   adminMeter: prefixOf(key.adminMeter('org', 'sub', 0).pk),
   quota: prefixOf(key.quota('org').pk),
+  assertion: prefixOf(key.assertion('digest').pk),
 } as const;
 export type KeyPrefix = (typeof KEY_PREFIX)[keyof typeof KEY_PREFIX];
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -15,6 +16,7 @@ import {
   type QuotaUsage,
 } from '../shared/domain/quotas.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../shared/domain/webhooks.js';
+import { ApiError } from '../shared/errors.js';
 import { type Deps, defaultRateLimitFromEnv, tableNameFromEnv } from '../shared/runtime.js';
 import { createAdmin } from '../shared/services/admin-accounts.js';
 import {
@@ -25,9 +27,13 @@ import {
   regenerateSecret,
   revokeClient,
   setRateLimit,
+  setScopes,
   validateRateLimit,
+  validateScopes,
 } from '../shared/services/admin-service.js';
 import { recordAudit } from '../shared/services/audit-log.js';
+import { setClientJwks } from '../shared/services/client-keys.js';
+import { addClientSecret, removeClientSecret } from '../shared/services/client-secrets.js';
 import { runMigrations } from '../shared/services/migrations.js';
 import { addWebhook, listWebhooks, removeWebhook, type WebhookSummary } from '../shared/services/webhook-admin.js';
 import { cognitoClient, createCognitoAdmin } from './cognito-admins.js';
@@ -44,11 +50,15 @@ export const DEFAULT_PROGRAM = 'npm run -s admin --';
 export const usage = (program = DEFAULT_PROGRAM): string => `Usage: ${program} <command> [options]
 
 Commands:
-  create-client --org ORG --name NAME [--description D] [--rate-limit N] [--user-id N] [--json]
+  create-client --org ORG --name NAME [--description D] [--rate-limit N] [--user-id N] [--scopes S] [--json]
   list-clients --org ORG [--json]
   regenerate-secret CLIENT_ID [--json]
   revoke-client CLIENT_ID [--json]
   set-rate-limit CLIENT_ID N|default [--json]
+  set-scopes CLIENT_ID --scopes S [--json]
+  add-secret CLIENT_ID [--expires-in-days N] [--json]
+  remove-secret CLIENT_ID SECRET_ID [--json]
+  set-jwks CLIENT_ID --jwks FILE [--json]
   add-webhook --org ORG --url URL [--event-types T1,T2] [--description D] [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
@@ -61,6 +71,15 @@ Commands:
   show-quota --org ORG [--json]
   recount-quotas [--json]
   --version, --help
+
+--scopes: what the client's tokens may do, comma or space separated: read:knaps, write:knaps (both
+when not given; the old names knaps:read and knaps:write are accepted). set-scopes applies to the
+client's live tokens at once.
+
+add-secret gives a client a second live secret (printed once, with its id) for a rotation without
+downtime; once the integration uses it, remove-secret retires the old one (the admin API's GET
+/api/admin/clients/{client_id} and the console list every secret's id and last use). set-jwks registers the public keys (a JSON file
+{"keys": [...]}) of private_key_jwt client authentication.
 
 A client without a limit of its own follows the deployment's DEFAULT_RATE_LIMIT (100 unless set).
 
@@ -144,6 +163,7 @@ const secretLines = (heading: string, client: ClientWithSecret): string[] => [
     ['Organization', client.orgName],
     ['Rate limit', `${limitText(client)} requests/minute`],
     ['User id', String(client.userId)],
+    ['Scopes', client.scopes.join(' ')],
   ]).map((line) => `  ${line}`),
   '',
   'The secret is shown only this once: store it now. It cannot be shown again, only regenerated.',
@@ -252,6 +272,18 @@ const hideNegativeNumbers = (argv: string[]): string[] => argv.map((arg) => (/^-
 const unhide = <T extends string | boolean | undefined>(value: T): T =>
   (typeof value === 'string' && value.startsWith(NUMBER_MARK) ? value.slice(NUMBER_MARK.length) : value) as T;
 
+/** The services shared with the admin API refuse with HTTP errors; the CLI says them on one line (exit 2). */
+const viaApiErrors = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) throw new AdminError(error.message);
+    throw error;
+  }
+};
+
+const scopesArg = (value: string): string[] => validateScopes(value.split(/[\s,]+/).filter(Boolean));
+
 const required = (value: string | undefined, name: string): string => {
   if (value === undefined || value.trim() === '') throw new AdminError(`Missing ${name}`);
   return value;
@@ -269,6 +301,9 @@ const OPTIONS = {
   'subhourly-schedules': { type: 'string' },
   endpoints: { type: 'string' },
   clients: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-in-days': { type: 'string' },
+  jwks: { type: 'string' },
   version: { type: 'boolean', default: false },
   email: { type: 'string' },
   password: { type: 'string' },
@@ -331,6 +366,7 @@ export const runAdmin = async (
           description: values.description,
           rateLimit: rateLimitArg(values['rate-limit'], '--rate-limit'),
           userId: positiveInt(values['user-id'], '--user-id'),
+          scopes: values.scopes === undefined ? undefined : scopesArg(values.scopes),
         };
         const client = await createApiClient(await getDeps(), input);
         print(withSecret(client), secretLines(`Created API client "${client.name}" for organization ${client.orgName}`, client));
@@ -376,6 +412,51 @@ export const runAdmin = async (
         const limit = value === 'default' ? null : (rateLimitArg(value, 'N', ' or "default"') ?? null);
         const client = await setRateLimit(await getDeps(), id, limit);
         print(clientJson(client), [`Rate limit of ${client.clientId} is now ${limitText(client)} requests/minute.`]);
+        return 0;
+      }
+      case 'set-scopes': {
+        const id = clientId();
+        const client = await setScopes(await getDeps(), id, scopesArg(required(values.scopes, '--scopes')));
+        print(clientJson(client), [`Scopes of ${client.clientId} are now ${client.scopes.join(' ')}.`]);
+        return 0;
+      }
+      case 'add-secret': {
+        const id = clientId();
+        const days = positiveInt(values['expires-in-days'], '--expires-in-days');
+        const added = await viaApiErrors(async () => addClientSecret(await getDeps(), CLI_ACTOR, id, { expiresInDays: days }));
+        print({ client_id: id, ...added }, [
+          `New secret for ${id}: both secrets work until one is retired.`,
+          '',
+          ...table([
+            ['Secret id', added.secret_id],
+            ['Client secret', added.client_secret],
+            ['Expires', added.expires_at ?? 'when retired'],
+          ]).map((line) => `  ${line}`),
+          '',
+          'The secret is shown only this once: store it now.',
+        ]);
+        return 0;
+      }
+      case 'remove-secret': {
+        const id = clientId();
+        const secretId = required(args[1], 'SECRET_ID');
+        await viaApiErrors(async () => removeClientSecret(await getDeps(), CLI_ACTOR, id, secretId));
+        print({ client_id: id, secret_id: secretId, removed: true }, [
+          `Retired secret ${secretId} of ${id}: refused from now on.`,
+        ]);
+        return 0;
+      }
+      case 'set-jwks': {
+        const id = clientId();
+        const file = required(values.jwks, '--jwks FILE');
+        let body: unknown;
+        try {
+          body = JSON.parse(readFileSync(file, 'utf8'));
+        } catch (error) {
+          throw new AdminError(`--jwks: cannot read ${file} as JSON (${(error as Error).message.split('\n')[0]})`);
+        }
+        const set = await viaApiErrors(async () => setClientJwks(await getDeps(), CLI_ACTOR, id, body));
+        print({ client_id: id, ...set }, [`${id} now has ${set.keys.length} public key(s) for private_key_jwt.`]);
         return 0;
       }
       case 'add-webhook': {

@@ -12,7 +12,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type ApiClient, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES } from '../shared/domain/clients.js';
+import { type ApiClient, type ClientSecret, DEFAULT_RATE_LIMIT, DEFAULT_SCOPES, secretIdOf } from '../shared/domain/clients.js';
 import { epochSeconds, isoSeconds } from '../shared/domain/clock.js';
 import { hashCredential } from '../shared/domain/credentials.js';
 import type { Knap, KnapOwnership } from '../shared/domain/knaps.js';
@@ -44,6 +44,8 @@ interface FixtureClient {
   orgName: string;
   status: ApiClient['status'];
   rateLimit: number;
+  /** A second live secret (a rotation under way): events/admin-remove-secret retires it. */
+  extraSecret?: string;
 }
 
 /** The fixture clients; ids and secrets carry the real prefixes so they take the real code paths. */
@@ -117,6 +119,7 @@ export const CLIENTS = {
   toRevoke: {
     clientId: 'knap_ci_f1x7u7e0000000000000000000000007',
     secret: 'knap_cs_FIXTURE-local-invoke-only-to-revoke-secret-0007',
+    extraSecret: 'knap_cs_FIXTURE-local-invoke-only-to-revoke-second-07',
     name: 'Fixture the admin revokes',
     userId: 4207,
     orgName: FIXTURE_ORG,
@@ -161,7 +164,7 @@ export const TOKENS = {
     token: 'knap_at_FIXTURE-invoke-only-read-only-token-0000000',
     kind: 'access',
     client: 'main',
-    scope: 'knaps:read',
+    scope: 'read:knaps',
     expiresAt: FAR_FUTURE,
   },
   expired: {
@@ -522,6 +525,15 @@ const isConditionFailure = (error: unknown): boolean =>
 const CLIENT_DESCRIPTION = 'Fixture for local invocation (scripts/fixtures.ts)';
 
 /** Creates the client, or brings an existing one back to the fixture's state; returns its generation. */
+const secretsOf = (spec: FixtureClient): ClientSecret[] =>
+  [spec.secret, ...(spec.extraSecret ? [spec.extraSecret] : [])].map((secret) => ({
+    secretId: secretIdOf(hashCredential(secret)),
+    secretHash: hashCredential(secret),
+    createdAt: CREATED_AT,
+    lastUsedAt: null,
+    expiresAt: null,
+  }));
+
 const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number> => {
   const client: ApiClient = {
     clientId: spec.clientId,
@@ -533,7 +545,8 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
     generation: 1,
     rateLimit: spec.rateLimit,
     scopes: [...DEFAULT_SCOPES],
-    secretHash: hashCredential(spec.secret),
+    secrets: secretsOf(spec),
+    legacySecret: false,
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
     lastUsedAt: null,
@@ -549,7 +562,7 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
   const updated = await repo.updateClient(
     spec.clientId,
     {
-      secretHash: client.secretHash,
+      secretHash: hashCredential(spec.secret),
       status: spec.status,
       rateLimit: spec.rateLimit,
       // An admin event may have renamed it (events/admin-update-client).
@@ -559,6 +572,9 @@ const seedClient = async (repo: Repository, spec: FixtureClient): Promise<number
     isoSeconds(new Date()),
   );
   if (!updated) throw new Error(`Fixture client ${spec.clientId} vanished while seeding`);
+  const [, extra] = secretsOf(spec);
+  if (extra)
+    await repo.changeClientSecrets(spec.clientId, { kind: 'add', secret: extra, drop: [] }, updated, isoSeconds(new Date()));
   return updated.generation;
 };
 
@@ -618,7 +634,14 @@ export const resetFixtureClient = async (repo: Repository, clientId: string): Pr
     stored &&
     stored.orgName === spec.orgName &&
     stored.status === spec.status &&
-    stored.secretHash === hashCredential(spec.secret) &&
+    stored.secrets
+      .map((secret) => secret.secretHash)
+      .sort()
+      .join() ===
+      secretsOf(spec)
+        .map((secret) => secret.secretHash)
+        .sort()
+        .join() &&
     stored.rateLimit === spec.rateLimit &&
     stored.name === spec.name &&
     stored.description === CLIENT_DESCRIPTION

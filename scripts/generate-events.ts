@@ -34,6 +34,8 @@ import type { APIGatewayProxyEventV2, ScheduledEvent, SQSEvent, SQSRecord } from
 import { type JobDefinition, jobs } from '../functions/jobs.js';
 import { fillPath, matchPath, type RouteDefinition, routes } from '../functions/routes.js';
 import { clfTime, isTextContentType } from '../local/http-adapter.js';
+import { secretIdOf } from '../shared/domain/clients.js';
+import { hashCredential } from '../shared/domain/credentials.js';
 import { sealReportTokenWith } from '../shared/domain/report-tokens.js';
 import { tokenKey } from '../shared/domain/sealed-tokens.js';
 import {
@@ -104,7 +106,7 @@ const CASES: Record<string, Case[]> = {
       headers: { authorization: basic(main.clientId, main.secret) },
       body: { grant_type: 'client_credentials' },
     },
-    { name: '200-narrowed-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read', ...postCredentials } },
+    { name: '200-narrowed-scope', body: { grant_type: 'client_credentials', scope: 'read:knaps', ...postCredentials } },
     { name: '200-refresh-token', body: { grant_type: 'refresh_token', refresh_token: TOKENS.refresh.token, ...postCredentials } },
     {
       name: '400-unsupported-grant',
@@ -112,7 +114,7 @@ const CASES: Record<string, Case[]> = {
     },
     { name: '400-missing-grant-type', body: { ...postCredentials } },
     { name: '400-missing-client-secret', body: { grant_type: 'client_credentials', client_id: main.clientId } },
-    { name: '400-invalid-scope', body: { grant_type: 'client_credentials', scope: 'knaps:read admin', ...postCredentials } },
+    { name: '400-invalid-scope', body: { grant_type: 'client_credentials', scope: 'read:knaps admin', ...postCredentials } },
     {
       name: '401-wrong-secret',
       body: { grant_type: 'client_credentials', client_id: main.clientId, client_secret: 'knap_cs_not-the-right-secret' },
@@ -522,6 +524,64 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '404-other-org-admin', params: clientParams(CLIENTS.adminManaged), headers: asOtherOrgAdmin },
     { name: '404-no-such-client', params: { client_id: NO_SUCH_CLIENT }, headers: asAdmin },
     { name: '409-revoked-client', params: clientParams(CLIENTS.revoked), headers: asAdmin },
+  ],
+  'admin-get-client': [
+    { name: '200-client', params: clientParams(CLIENTS.adminManaged), headers: asAdmin },
+    { name: '401-missing-token', params: clientParams(CLIENTS.adminManaged) },
+    { name: '404-other-org', params: clientParams(CLIENTS.stranger), headers: asAdmin },
+  ],
+  'admin-add-secret': [
+    { name: '201-secret', params: clientParams(CLIENTS.adminManaged), headers: asAdmin, body: { expires_in_days: 30 } },
+    { name: '400-invalid-days', params: clientParams(CLIENTS.adminManaged), headers: asAdmin, body: { expires_in_days: 0 } },
+    { name: '401-missing-token', params: clientParams(CLIENTS.adminManaged) },
+    { name: '404-other-org', params: clientParams(CLIENTS.stranger), headers: asAdmin },
+  ],
+  'admin-remove-secret': [
+    {
+      name: '204-second-secret',
+      params: { ...clientParams(CLIENTS.toRevoke), secret_id: secretIdOf(hashCredential(CLIENTS.toRevoke.extraSecret)) },
+      headers: asAdmin,
+    },
+    {
+      name: '409-only-secret',
+      params: { ...clientParams(CLIENTS.adminManaged), secret_id: secretIdOf(hashCredential(CLIENTS.adminManaged.secret)) },
+      headers: asAdmin,
+    },
+    { name: '401-missing-token', params: { ...clientParams(CLIENTS.adminManaged), secret_id: 'cs_none' } },
+    { name: '404-no-such-secret', params: { ...clientParams(CLIENTS.adminManaged), secret_id: 'cs_none' }, headers: asAdmin },
+  ],
+  'admin-set-jwks': [
+    {
+      name: '200-keys',
+      params: clientParams(CLIENTS.adminManaged),
+      headers: asAdmin,
+      body: {
+        keys: [
+          {
+            kty: 'OKP',
+            crv: 'Ed25519',
+            x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+            kid: 'fixture-ed25519',
+          },
+        ],
+      },
+    },
+    {
+      name: '400-private-key',
+      params: clientParams(CLIENTS.adminManaged),
+      headers: asAdmin,
+      body: {
+        keys: [
+          {
+            kty: 'OKP',
+            crv: 'Ed25519',
+            x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+            d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A',
+          },
+        ],
+      },
+    },
+    { name: '401-missing-token', params: clientParams(CLIENTS.adminManaged), body: { keys: [] } },
   ],
   'admin-update-client': [
     {

@@ -17,10 +17,26 @@ export interface Client {
   last_used_at: string | null;
   created_at: string;
   user_id: number;
+  scopes: Scope[];
 }
 
 /** The event types an endpoint may take (contract, "Webhooks operators trust"). */
 export const EVENT_TYPES = ['knap.run', 'knap.run.succeeded', 'knap.run.failed', 'endpoint.disabled', 'webhook.test'] as const;
+
+export interface SecretInfo {
+  secret_id: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+export interface ClientDetail extends Client {
+  secrets: SecretInfo[];
+  jwks: { keys: Record<string, string>[] };
+}
+
+export const SCOPES = ['read:knaps', 'write:knaps'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export interface Endpoint {
   endpoint_id: string;
@@ -173,12 +189,17 @@ export class Api {
   }
 
   clients = () => this.call<{ clients: Client[] }>('GET', '/api/admin/clients');
-  createClient = (body: { name: string; description?: string; rate_limit?: number }) =>
+  createClient = (body: { name: string; description?: string; rate_limit?: number; scopes?: Scope[] }) =>
     this.call<Client & { client_secret: string }>('POST', '/api/admin/clients', body);
   regenerate = (id: string) =>
     this.call<{ client_id: string; client_secret: string }>('POST', `/api/admin/clients/${encodeURIComponent(id)}/secret`);
-  updateClient = (id: string, body: { rate_limit?: number | null; name?: string; description?: string }) =>
+  updateClient = (id: string, body: { rate_limit?: number | null; name?: string; description?: string; scopes?: Scope[] }) =>
     this.call<Client>('PATCH', `/api/admin/clients/${encodeURIComponent(id)}`, body);
+  client = (id: string) => this.call<ClientDetail>('GET', `/api/admin/clients/${encodeURIComponent(id)}`);
+  addSecret = (id: string) =>
+    this.call<{ secret_id: string; client_secret: string }>('POST', `/api/admin/clients/${encodeURIComponent(id)}/secrets`);
+  removeSecret = (id: string, secretId: string) =>
+    this.call<void>('DELETE', `/api/admin/clients/${encodeURIComponent(id)}/secrets/${encodeURIComponent(secretId)}`);
   revoke = (id: string) => this.call<void>('DELETE', `/api/admin/clients/${encodeURIComponent(id)}`);
   endpoints = () => this.call<{ endpoints: Endpoint[] }>('GET', '/api/admin/webhooks');
   addEndpoint = (endpoint: NewEndpoint) => this.call<Endpoint & { secret: string }>('POST', '/api/admin/webhooks', endpoint);

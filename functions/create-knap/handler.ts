@@ -24,7 +24,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'json', auth: 'bearer', maxBodyBytes: MAX_JSON_BODY_BYTES },
     async ({ deps, event, body, state }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       const input = parseCreateKnap(body);
       const answer = await idempotent(deps, caller, { key: event.headers?.['idempotency-key'], body }, async (uuid) => {
         const {

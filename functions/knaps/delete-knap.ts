@@ -26,7 +26,7 @@ export const createHandler = (functionDeps: Deps) =>
     },
     async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       await deleteKnap(deps, caller, event.pathParameters?.uuid ?? '', event.headers?.['if-match'], beside);
       // Knapsack's answer (it was 204 with no body before 2.0; see CHANGELOG).
       return json(200, { message: KNAP_DELETED });

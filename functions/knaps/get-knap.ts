@@ -22,7 +22,7 @@ export const createHandler = (functionDeps: Deps) =>
     },
     async ({ deps, event, state, beside }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:read');
+      requireScope(caller, 'read:knaps');
       return knapResponse(200, await readKnap(deps, caller, event.pathParameters?.uuid ?? '', beside), caller.client);
     },
   );

@@ -19,7 +19,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
     async ({ deps, event, state }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:read');
+      requireScope(caller, 'read:knaps');
       return json(200, await getRun(deps, caller, event.pathParameters?.run_id ?? ''));
     },
   );

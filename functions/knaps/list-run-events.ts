@@ -29,7 +29,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
     async ({ deps, event, state, answerBy }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:read');
+      requireScope(caller, 'read:knaps');
       const runId = event.pathParameters?.run_id ?? '';
       if (!wantsEventStream(event.headers?.accept)) return json(200, await listRunEvents(deps, caller, runId));
       const after = lastEventIdOf(event.headers?.['last-event-id']);

@@ -19,7 +19,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'none', auth: 'bearer', maxBodyBytes: MAX_IGNORED_BODY_BYTES },
     async ({ deps, event, state }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:read');
+      requireScope(caller, 'read:knaps');
       const page = parseListKnapsQuery(event.queryStringParameters);
       return json(200, await listRuns(deps, caller, event.pathParameters?.uuid ?? '', page));
     },

@@ -19,7 +19,7 @@ export const createHandler = (functionDeps: Deps) =>
     functionDeps,
     { body: 'json', auth: 'bearer', maxBodyBytes: MAX_PREVIEW_BODY_BYTES },
     async ({ deps, body, state }) => {
-      requireScope(callerOf(state), 'knaps:read');
+      requireScope(callerOf(state), 'read:knaps');
       return json(200, previewSchedule(await scheduleParser(), deps, parseSchedulePreview(body)));
     },
   );

@@ -22,7 +22,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'json', auth: 'bearer', maxBodyBytes: MAX_MEETING_BODY_BYTES },
     async ({ deps, body, state }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       return json(202, await reportMeeting(deps, caller, parseMeetingTranscription(body)));
     },
   );

@@ -22,7 +22,7 @@ export const createHandler = (functionDeps: Deps) =>
     { body: 'none', auth: 'bearer', maxBodyBytes: MAX_START_BODY_BYTES },
     async ({ deps, event, state }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       const { input } = parseStartRun(event);
       return json(202, await startManualRun(deps, caller, event.pathParameters?.uuid ?? '', input ?? null));
     },

@@ -27,7 +27,7 @@ export const createHandler = (functionDeps: Deps) =>
     },
     async ({ deps, event, body, state, beside }) => {
       const caller = callerOf(state);
-      requireScope(caller, 'knaps:write');
+      requireScope(caller, 'write:knaps');
       const uuid = event.pathParameters?.uuid ?? '';
       return knapResponse(200, await updateKnap(deps, caller, uuid, body, event.headers?.['if-match'], beside), caller.client);
     },

@@ -1,9 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
-import { json } from '../../shared/http/responses.js';
+import { baseUrlOf, json } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { parseTokenOperation } from '../../shared/schemas/token-request.js';
+import { assertionAudiences, parseTokenOperation } from '../../shared/schemas/token-request.js';
 import { introspectToken } from '../../shared/services/token-lifecycle.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
@@ -14,7 +14,14 @@ export const createHandler = (functionDeps: Deps) =>
     functionDeps,
     { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ deps, event, body, state }) =>
-      json(200, await introspectToken(deps, parseTokenOperation(body, event.headers?.authorization), state)),
+      json(
+        200,
+        await introspectToken(
+          deps,
+          parseTokenOperation(body, event.headers?.authorization, assertionAudiences(baseUrlOf(event), '/api/oauth/introspect')),
+          state,
+        ),
+      ),
   );
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */

@@ -1,9 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { MAX_FORM_BODY_BYTES } from '../../shared/http/body-limit.js';
-import { json } from '../../shared/http/responses.js';
+import { baseUrlOf, json } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
-import { parseTokenRequest } from '../../shared/schemas/token-request.js';
+import { assertionAudiences, parseTokenRequest } from '../../shared/schemas/token-request.js';
 import { grantTokens } from '../../shared/services/token-service.js';
 import { ClientStore } from '../../shared/store/client-store.js';
 import type { StoreClasses } from '../../shared/store/table-repository.js';
@@ -14,7 +14,11 @@ export const createHandler = (functionDeps: Deps) =>
     functionDeps,
     { body: 'form', auth: 'client', maxBodyBytes: MAX_FORM_BODY_BYTES, noStore: true },
     async ({ deps, event, body, state }) => {
-      const request = parseTokenRequest(body, event.headers?.authorization);
+      const request = parseTokenRequest(
+        body,
+        event.headers?.authorization,
+        assertionAudiences(baseUrlOf(event), '/api/oauth/token'),
+      );
       return json(200, await grantTokens(deps, request, state));
     },
   );

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { type Clock, isoSeconds } from './clock.js';
-import { hashCredential, newClientId, newSecret, PREFIX } from './credentials.js';
+import { digestsEqual, hashCredential, newClientId, newSecret, PREFIX } from './credentials.js';
+import { canonicalScopes, SCOPES } from './scopes.js';
 
 export type ClientStatus = 'active' | 'revoked';
 
-export const DEFAULT_SCOPES = ['knaps:read', 'knaps:write'] as const;
+/** A client made without a choice of scopes holds every scope. */
+export const DEFAULT_SCOPES = SCOPES;
 export const DEFAULT_RATE_LIMIT = 100;
 export const MAX_RATE_LIMIT = 1_000_000;
 
@@ -20,7 +23,13 @@ export interface ApiClient {
   /** Requests per minute; null follows the deployment's default (DEFAULT_RATE_LIMIT). */
   rateLimit: number | null;
   scopes: string[];
-  secretHash: string;
+  /**
+   * Its secrets (at most MAX_LIVE_SECRETS live ones), oldest first: several while a rotation
+   * overlaps. Only their hashes are stored.
+   */
+  secrets: ClientSecret[];
+  /** Stored by an earlier version as one `secret_hash` (read as one secret; moved on its next use or change). */
+  legacySecret: boolean;
   createdAt: string;
   updatedAt: string;
   lastUsedAt: string | null;
@@ -32,8 +41,53 @@ export interface ApiClient {
   revocations: Readonly<Record<string, number>>;
 }
 
+/** One secret of a client, as stored: never the secret itself. */
+export interface ClientSecret {
+  /** Derived from the hash (secretIdOf), so a presented secret names its own entry: one conditional write checks it. */
+  secretId: string;
+  secretHash: string;
+  createdAt: string;
+  /** Stamped by the metering write that checks the secret (no write of its own). */
+  lastUsedAt: string | null;
+  /** Null: until it is retired or the client's secret is regenerated. */
+  expiresAt: string | null;
+}
+
+/** Live secrets a client may have at once: the one in use and the one replacing it. */
+export const MAX_LIVE_SECRETS = 2;
+export const MAX_SECRET_DAYS = 3650;
+
+/**
+ * A secret's id: a hash of its hash, so the id tells nothing of the secret, and a presented
+ * secret names the entry to compare it with (no scan of the client's secrets in DynamoDB).
+ */
+export const secretIdOf = (secretHash: string): string =>
+  `cs_${createHash('sha256').update(`knap-secret-id:${secretHash}`).digest('base64url').slice(0, 16)}`;
+
+export const isLiveSecret = (secret: Pick<ClientSecret, 'expiresAt'>, now: Date): boolean =>
+  secret.expiresAt === null || Date.parse(secret.expiresAt) > now.getTime();
+
+/**
+ * The live secret whose hash is `secretHash`, or null. Compares with every secret, in constant
+ * time each, whichever matches: a wrong secret costs what a right one does.
+ */
+export const liveSecretMatching = (client: Pick<ApiClient, 'secrets'>, secretHash: string, now: Date): ClientSecret | null => {
+  let found: ClientSecret | null = null;
+  for (const secret of client.secrets) {
+    if (digestsEqual(secret.secretHash, secretHash) && isLiveSecret(secret, now)) found = secret;
+  }
+  return found;
+};
+
+/** A new secret and what is stored of it. */
+export const newStoredSecret = (now: string, expiresAt: string | null = null): { secret: string; stored: ClientSecret } => {
+  const secret = newClientSecret();
+  const secretHash = hashCredential(secret);
+  return { secret, stored: { secretId: secretIdOf(secretHash), secretHash, createdAt: now, lastUsedAt: null, expiresAt } };
+};
+
 /** What an admin may see of a client. */
-export type ClientSummary = Omit<ApiClient, 'secretHash' | 'generation' | 'revocations'>;
+export type ClientSummary = Omit<ApiClient, 'secrets' | 'legacySecret' | 'generation' | 'revocations'>;
 
 export interface NewClientInput {
   orgName: string;
@@ -54,8 +108,8 @@ export const UNSHOWABLE_TEXT = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2
 
 /** Builds a client and its secret; the plain secret is returned once and never stored. */
 export const createClient = (input: NewClientInput, clock: Clock): { client: ApiClient; secret: string } => {
-  const secret = newClientSecret();
   const now = isoSeconds(clock.now());
+  const { secret, stored } = newStoredSecret(now);
   return {
     secret,
     client: {
@@ -67,8 +121,9 @@ export const createClient = (input: NewClientInput, clock: Clock): { client: Api
       status: 'active',
       generation: 1,
       rateLimit: input.rateLimit ?? null,
-      scopes: input.scopes ?? [...DEFAULT_SCOPES],
-      secretHash: hashCredential(secret),
+      scopes: canonicalScopes(input.scopes ?? DEFAULT_SCOPES),
+      secrets: [stored],
+      legacySecret: false,
       createdAt: now,
       updatedAt: now,
       lastUsedAt: null,
@@ -82,7 +137,8 @@ export const effectiveRateLimit = (client: Pick<ApiClient, 'rateLimit'>, default
   client.rateLimit ?? defaultLimit;
 
 export const summarizeClient = ({
-  secretHash: _hash,
+  secrets: _secrets,
+  legacySecret: _legacy,
   generation: _generation,
   revocations: _revocations,
   ...summary

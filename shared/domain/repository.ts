@@ -4,7 +4,7 @@
  */
 import type { AdminAccount } from './admins.js';
 import type { AuditEvent, AuditPage } from './audit.js';
-import type { ApiClient, ClientStatus } from './clients.js';
+import type { ApiClient, ClientSecret, ClientStatus } from './clients.js';
 import type { ClaimResult, IdempotencyRecord, StoredResponse } from './idempotency.js';
 import type { Knap, KnapOwnership, KnapPage, StoredKnap } from './knaps.js';
 import type { QuotaKind, QuotaLimits, QuotaUsage } from './quotas.js';
@@ -36,7 +36,24 @@ export interface MeteredClient {
  * or a token's generation (and, for tokens sealed by versions that marked revocations on the
  * client item, none of its ids marked there).
  */
-export type RequestGuard = { secretHash: string } | { generation: number; notRevoked?: readonly string[] };
+export type RequestGuard =
+  | {
+      secretHash: string;
+      /**
+       * The client's one secret is still stored as earlier versions stored it (`secret_hash`):
+       * check it there, and move it into the secrets map in the same write (its creation time).
+       */
+      legacy?: { createdAt: string };
+    }
+  | { generation: number; notRevoked?: readonly string[] }
+  /** A client assertion (private_key_jwt), verified already against the client's keys: the client need only be active. */
+  | { assertion: true };
+
+/**
+ * A change to a client's secrets in one conditional write, made only if its secrets are still
+ * as read (`seen`): add one (dropping expired ones), or remove one.
+ */
+export type SecretsChange = { kind: 'add'; secret: ClientSecret; drop: readonly string[] } | { kind: 'remove'; secretId: string };
 
 export interface CountRequestInput {
   clientId: string;
@@ -62,11 +79,19 @@ export interface CountRequestInput {
 
 export type CountRequestResult = { applied: true; state: MeteredClient } | { applied: false; state: MeteredClient | null };
 
+/** A client's public JWKs (RFC 7517), as registered. */
+export interface ClientJwks {
+  keys: Record<string, unknown>[];
+  updatedAt: string;
+}
+
 export interface ClientChanges {
   name?: string;
   description?: string;
   secretHash?: string;
   status?: ClientStatus;
+  /** Current names only (canonicalScopes). */
+  scopes?: readonly string[];
   /** A limit of its own, or null to follow the deployment's default again. */
   rateLimit?: number | null;
   /** End every token issued so far. */
@@ -114,6 +139,22 @@ export interface Repository {
     onlyIf?: { orgName: string; active: boolean },
   ): Promise<ApiClient | null>;
   countRequest(input: CountRequestInput): Promise<CountRequestResult>;
+  /** Applies `change` if the client is active, of `orgName` (when given), with its secrets as in `seen`; the client after it, or null. */
+  changeClientSecrets(
+    clientId: string,
+    change: SecretsChange,
+    seen: Pick<ApiClient, 'secrets' | 'legacySecret'>,
+    now: string,
+    orgName?: string,
+  ): Promise<ApiClient | null>;
+  /** A client's registered public keys (private_key_jwt), or null when it has none. */
+  getClientJwks(clientId: string): Promise<ClientJwks | null>;
+  putClientJwks(clientId: string, jwks: ClientJwks): Promise<void>;
+  /**
+   * Records a client assertion's jti until `expiresAt` (epoch seconds) in one conditional put;
+   * false when it was used before (a replay).
+   */
+  useAssertionId(clientId: string, jti: string, expiresAt: number, nowSeconds: number): Promise<boolean>;
   /** Stores several tokens in one round trip (an access and a refresh token per grant). */
   putTokens(records: TokenRecord[]): Promise<void>;
   getToken(tokenHash: string): Promise<TokenRecord | null>;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type Clock, epochSeconds } from './clock.js';
 import { hashCredential, newSecret, PREFIX } from './credentials.js';
+import { canonicalScopes } from './scopes.js';
 import {
   type ClaimsToSeal,
   LEGACY_TOKEN_LENGTH,
@@ -25,6 +26,10 @@ export interface TokenRequest {
   grantType: GrantType;
   clientId: string;
   clientSecret: string;
+  /** private_key_jwt, in place of the secret. */
+  clientAssertion?: string;
+  /** The audiences an assertion may name: this endpoint's URL, the token endpoint's, the issuer. */
+  assertionAudiences?: string[];
   refreshToken?: string;
   scope?: string;
 }
@@ -79,6 +84,8 @@ export interface TokenStanding {
 export interface TokenOperation {
   clientId: string;
   clientSecret: string;
+  clientAssertion?: string;
+  assertionAudiences?: string[];
   token: string;
 }
 
@@ -120,15 +127,18 @@ export const issueStoredToken = (
 export const tokenPrefix = (kind: TokenKind): string => TOKEN_PREFIX[kind];
 
 /** The scopes a token carries (stored space-separated, as OAuth writes them). */
-export const tokenScopes = (record: Pick<TokenRecord, 'scope'>): string[] => record.scope.split(' ').filter(Boolean);
+export const tokenScopes = (record: Pick<TokenRecord, 'scope'>): string[] =>
+  canonicalScopes(record.scope.split(' ').filter(Boolean));
 
 export const isExpired = (record: { expiresAt: number }, clock: Clock): boolean => epochSeconds(clock.now()) >= record.expiresAt;
 
 /** Scopes a request may narrow to: a subset of what the client holds. Returns null when it asks for more. */
 export const grantScope = (held: readonly string[], requested: string | undefined): string | null => {
-  if (requested === undefined || requested.trim() === '') return held.join(' ');
-  const asked = [...new Set(requested.trim().split(/\s+/))];
-  return asked.every((scope) => held.includes(scope)) ? asked.join(' ') : null;
+  const holds = canonicalScopes(held);
+  if (requested === undefined || requested.trim() === '') return holds.join(' ');
+  // The old names are aliases: asked for, they are granted under the new names.
+  const asked = canonicalScopes(requested.trim().split(/\s+/));
+  return asked.every((scope) => holds.includes(scope)) ? asked.join(' ') : null;
 };
 
 /** Longest token the API will look at: the longest sealed token (they grow with the client id and scope). */

@@ -25,14 +25,18 @@ import {
 import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
 import { TokenResponseSchema } from '../domain/tokens.js';
 import {
+  AddSecretRequestSchema,
   AddWebhookRequestSchema,
+  AdminClientDetailSchema,
   AdminClientListSchema,
   AdminClientSchema,
   AuditEventSchema,
   AuditPageSchema,
+  ClientJwksSchema,
   ClientSecretSchema,
   CreateClientRequestSchema,
   NewAdminClientSchema,
+  NewSecretSchema,
   NewWebhookEndpointSchema,
   RunRedeliverySchema,
   UpdateClientRequestSchema,
@@ -52,7 +56,14 @@ import { EXAMPLE_WEBHOOK_SECRET, type Example, RUN_MESSAGE_EXAMPLE } from './exa
 export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
 
 const formField = v.optional(v.pipe(v.string(), v.maxLength(1000)));
-const clientAuthMethods = v.pipe(v.array(v.string()), v.description("'client_secret_post' and 'client_secret_basic'"));
+const clientAuthMethods = v.pipe(
+  v.array(v.string()),
+  v.description("'client_secret_post', 'client_secret_basic' and 'private_key_jwt'"),
+);
+const signingAlgorithms = v.pipe(
+  v.array(v.string()),
+  v.description('What private_key_jwt assertions may be signed with: RS256, PS256, ES256, EdDSA'),
+);
 
 /** The revocation (RFC 7009) and introspection (RFC 7662) form. */
 const TokenOperationFormSchema = v.looseObject({
@@ -90,6 +101,9 @@ const AuthorizationServerMetadataSchema = v.object({
   token_endpoint_auth_methods_supported: clientAuthMethods,
   revocation_endpoint_auth_methods_supported: clientAuthMethods,
   introspection_endpoint_auth_methods_supported: clientAuthMethods,
+  token_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
+  revocation_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
+  introspection_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
   scopes_supported: v.array(v.string()),
   response_types_supported: v.pipe(
     v.array(v.string()),
@@ -101,7 +115,7 @@ const AuthorizationServerMetadataSchema = v.object({
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** A bearer route's scope, by either description of its tokens: a Bearer header, or client credentials. */
-const scoped = (scope: 'knaps:read' | 'knaps:write') => [{ bearer: [scope] }, { clientCredentials: [scope] }];
+const scoped = (scope: 'read:knaps' | 'write:knaps') => [{ bearer: [scope] }, { clientCredentials: [scope] }];
 /** A JSON body of a component schema, with its named examples (test/unit/openapi-examples.test.ts parses each). */
 const json = (schema: string, exampleSet?: Record<string, Example>) => ({
   'application/json': { schema: ref(schema), ...(exampleSet ? { examples: exampleSet } : {}) },
@@ -176,7 +190,7 @@ const ifMatch = {
   description: 'The ETag of the version read; the request fails with 412 if the Knap changed since',
 };
 const notFound = problem('No Knap with this uuid that this client can see');
-const notYours = problem('The Knap is shared with this client, which did not create it; or the token lacks knaps:write');
+const notYours = problem('The Knap is shared with this client, which did not create it; or the token lacks write:knaps');
 const stale = problem('If-Match does not match the current ETag');
 const racing = problem('Other requests kept changing the Knap; retry');
 const noStoreHeaders = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
@@ -303,6 +317,10 @@ export const componentSchemas = {
   NewAdminClient: NewAdminClientSchema,
   AdminClientList: AdminClientListSchema,
   ClientSecret: ClientSecretSchema,
+  AdminClientDetail: AdminClientDetailSchema,
+  AddSecretRequest: AddSecretRequestSchema,
+  NewSecret: NewSecretSchema,
+  ClientJwks: ClientJwksSchema,
   AddWebhookRequest: AddWebhookRequestSchema,
   UpdateWebhookRequest: UpdateWebhookRequestSchema,
   WebhookEndpoint: WebhookEndpointSchema,
@@ -502,7 +520,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'createKnap',
         tags: ['Knaps'],
         summary: 'Create a Knap',
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -531,7 +549,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'listKnaps',
         tags: ['Knaps'],
         summary: 'List the Knaps this client may see, newest first',
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         parameters: [
           {
             name: 'limit',
@@ -557,7 +575,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'getKnap',
         tags: ['Knaps'],
         summary: 'Read one Knap',
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         parameters: [knapUuid],
         responses: {
           '200': {
@@ -575,7 +593,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: 'Change a Knap this client created (JSON merge patch)',
         description:
           'Any of the create fields; tool_metadata merges key by key, and null removes a field. The result is validated as a create body. The schedule is recomputed from now when its inputs change or the Knap is activated.',
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         parameters: [knapUuid, ifMatch],
         requestBody: {
           required: true,
@@ -604,7 +622,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: "Change a Knap this client created (Knapsack's update: the fields given change)",
         description:
           "Knapsack's update, answered as PATCH is: every field is optional, the fields given change as a JSON merge patch would (tool_metadata merges key by key). Read-only members (uuid, creation_user_id, creation_timestamp, updated_at, schedule_info, next_run_at, can_toggle_default_active) sent back as they were answered are ignored; changed, a 400. visibility cannot change after creation (the same value is accepted). An unknown top-level member is a 400 naming the field it resembles.",
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         parameters: [knapUuid, ifMatch],
         requestBody: {
           required: true,
@@ -628,7 +646,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'deleteKnap',
         tags: ['Knaps'],
         summary: 'Delete a Knap this client created',
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         parameters: [knapUuid, ifMatch],
         responses: {
           '200': {
@@ -651,7 +669,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: 'Run a Knap now (a manual run)',
         description:
           'An optional body `{"input": {...}}` (a JSON object of at most 64 KB; Knapsack-style `messages` and `chat_id` are ordinary members) is kept on the run and delivered in `data.run.input`; no body is no input. The run is delivered to the webhook endpoints of the organization in the background.',
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         parameters: [knapUuid],
         requestBody: {
           required: false,
@@ -676,7 +694,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'listRuns',
         tags: ['Runs'],
         summary: "A Knap's runs, newest first",
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         parameters: [
           knapUuid,
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
@@ -700,7 +718,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         tags: ['Runs'],
         summary: 'One run, with its input and outcome',
         description: "For whoever sees the run's Knap; any other run is a 404.",
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         parameters: [runIdParameter],
         responses: {
           '200': { description: 'The run', headers: rateLimitHeaders, content: json('Run', examples.runExamples) },
@@ -716,7 +734,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         summary: "A run's events, as JSON or as Server-Sent Events",
         description:
           "JSON `{\"events\": [...]}` in id order. With `Accept: text/event-stream`, Server-Sent Events (`id:`, `event:`, `data:`, a `retry:` hint) after `Last-Event-ID`: at once when something newer exists, else after waiting up to 10 s for it (an answer with no event is a comment only). API Gateway's HTTP API buffers a Lambda's answer, so each answer ends and the client reconnects with the last id it got; the answer with the terminal event is the last, and a resume from it is a 204. At most 2 streams of a client wait at once. Send the bearer token in `Authorization` (a browser's EventSource cannot: use a fetch-based reader).",
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         parameters: [runIdParameter, lastEventIdHeader],
         responses: {
           '200': {
@@ -774,7 +792,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'reportMeeting',
         tags: ['Runs'],
         summary: 'A meeting was transcribed: run every active after-meeting Knap the client sees, once per meeting',
-        security: scoped('knaps:write'),
+        security: scoped('write:knaps'),
         requestBody: { required: true, content: json('MeetingTranscription', examples.meetingTranscriptionExamples) },
         responses: {
           '202': {
@@ -794,7 +812,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'previewSchedule',
         tags: ['Schedules'],
         summary: 'Read a schedule description: schedule_info, the next runs, and the schedule said back in English',
-        security: scoped('knaps:read'),
+        security: scoped('read:knaps'),
         requestBody: { required: true, content: json('SchedulePreviewRequest', examples.schedulePreviewRequestExamples) },
         responses: {
           '200': {
@@ -823,7 +841,7 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         operationId: 'adminCreateClient',
         tags: ['Organization admins'],
         summary: 'Create an API client; its secret is shown this once',
-        description: 'The client may read and write Knaps (knaps:read knaps:write); audited as client.create.',
+        description: 'The client may read and write Knaps (read:knaps write:knaps); audited as client.create.',
         security: adminSecurity,
         requestBody: adminBody('CreateClientRequest', examples.createClientExamples),
         responses: {
@@ -835,6 +853,19 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
       },
     },
     '/api/admin/clients/{client_id}': {
+      get: {
+        operationId: 'adminGetClient',
+        tags: ['Organization admins'],
+        summary: "One API client, with its secrets' ids and dates and its public keys",
+        description: 'Never a secret or its hash: each secret by its id, creation, last use and expiry.',
+        security: adminSecurity,
+        parameters: [clientId],
+        responses: {
+          '200': adminOk('The client', 'AdminClientDetail', examples.clientDetailExamples),
+          '404': clientNotFound,
+          ...adminErrors,
+        },
+      },
       patch: {
         operationId: 'adminUpdateClient',
         tags: ['Organization admins'],
@@ -862,6 +893,61 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         responses: {
           '204': { description: 'Revoked', headers: noStoreHeaders },
           '404': clientNotFound,
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/clients/{client_id}/secrets': {
+      post: {
+        operationId: 'adminAddSecret',
+        tags: ['Organization admins'],
+        summary: 'A second live secret: rotation with overlap',
+        description:
+          'The body is optional. Both secrets work until one is retired; a third live secret is a 409 (expired secrets make room). Audited as client.add_secret.',
+        security: adminSecurity,
+        parameters: [clientId],
+        requestBody: { required: false, content: json('AddSecretRequest', examples.addSecretExamples) },
+        responses: {
+          '201': adminOk('The new secret, shown this once', 'NewSecret', examples.newSecretExamples),
+          ...adminBodyErrors,
+          '404': clientNotFound,
+          '409': adminProblem('Two live secrets already (retire one first), or the client is revoked'),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/clients/{client_id}/secrets/{secret_id}': {
+      delete: {
+        operationId: 'adminRemoveSecret',
+        tags: ['Organization admins'],
+        summary: 'Retire a secret: refused from now on',
+        description:
+          "Tokens issued with it live until they expire; refreshing them needs a live secret. The client's only live secret stays (409): regenerate replaces it. Audited as client.remove_secret.",
+        security: adminSecurity,
+        parameters: [clientId, pathId('secret_id', 'The secret id (`cs_...`)')],
+        responses: {
+          '204': { description: 'Retired', headers: noStoreHeaders },
+          '404': adminProblem('No such client in the organization, or no such secret of it'),
+          '409': adminProblem("The client's only live secret, or the client is revoked"),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/clients/{client_id}/jwks': {
+      put: {
+        operationId: 'adminSetJwks',
+        tags: ['Organization admins'],
+        summary: 'The public keys of private_key_jwt client authentication',
+        description:
+          "Replaces the client's keys: public JWKs only (a private member such as `d` is a 400), at most 5; RSA of 2048 bits or more, EC P-256, Ed25519. An empty list removes them. Audited as client.set_jwks.",
+        security: adminSecurity,
+        parameters: [clientId],
+        requestBody: adminBody('ClientJwks', examples.jwksExamples),
+        responses: {
+          '200': adminOk('The keys as registered (public members only)', 'ClientJwks', examples.jwksExamples),
+          ...adminBodyErrors,
+          '404': clientNotFound,
+          '409': clientRevoked,
           ...adminErrors,
         },
       },
@@ -1198,8 +1284,8 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
             tokenUrl: `${serverUrl}/api/oauth/token`,
             refreshUrl: `${serverUrl}/api/oauth/token`,
             scopes: {
-              'knaps:read': 'Read Knaps, their runs and schedule previews',
-              'knaps:write': 'Create, change, delete and run Knaps',
+              'read:knaps': 'Read Knaps, their runs and schedule previews',
+              'write:knaps': 'Create, change, delete and run Knaps',
             },
           },
         },

@@ -21,12 +21,16 @@ import {
 import type { SchedulePreview, SchedulePreviewRequest } from '../domain/schedule-preview.js';
 import type { TokenResponse } from '../domain/tokens.js';
 import type {
+  AddSecretRequestSchema,
   AddWebhookRequest,
   AdminClient,
+  AdminClientDetailSchema,
   AuditPageSchema,
+  ClientJwksSchema,
   ClientSecretSchema,
   CreateClientRequest,
   NewAdminClientSchema,
+  NewSecretSchema,
   NewWebhookEndpointSchema,
   UpdateClientRequest,
   UpdateWebhookRequest,
@@ -50,7 +54,7 @@ const CLIENT_ID = 'knap_ci_5f0c9a7e2b4d4c1a8e6f3b2d9c7a1e04';
 const CLIENT_SECRET = fake('knap_cs_', 'openapi-example-client-secret');
 const ACCESS_TOKEN = fake('knap_at_', 'openapi-example-access-token');
 const REFRESH_TOKEN = fake('knap_rt_', 'openapi-example-refresh-token');
-const SCOPES = 'knaps:read knaps:write';
+const SCOPES = 'read:knaps write:knaps';
 const ORG = 'acme';
 const USER_ID = 1042;
 
@@ -66,7 +70,7 @@ export const tokenFormExamples: Examples<TokenForm> = {
   },
   readOnly: {
     summary: 'A token that may only read (the client id and secret in HTTP Basic)',
-    value: { grant_type: 'client_credentials', scope: 'knaps:read' },
+    value: { grant_type: 'client_credentials', scope: 'read:knaps' },
   },
   refresh: {
     summary: 'A new token set for a refresh token',
@@ -438,6 +442,7 @@ const ADMIN_CLIENT: AdminClient = {
   last_used_at: '2026-11-23T10:15:01Z',
   created_at: '2026-10-05T08:12:40Z',
   user_id: USER_ID,
+  scopes: ['read:knaps', 'write:knaps'],
 };
 
 export const adminClientListExamples: Examples<{ clients: AdminClient[] }> = {
@@ -455,6 +460,7 @@ export const adminClientListExamples: Examples<{ clients: AdminClient[] }> = {
           last_used_at: null,
           created_at: '2026-09-14T16:03:22Z',
           user_id: 1,
+          scopes: ['read:knaps'],
         },
       ],
     },
@@ -466,6 +472,7 @@ export const createClientExamples: Examples<CreateClientRequest> = {
     summary: 'Named and described, with a rate limit of its own',
     value: { name: 'Support inbox', description: 'Turns support calls into tickets', rate_limit: 300, user_id: USER_ID },
   },
+  readOnly: { summary: 'A client that may only read', value: { name: 'Dashboard', scopes: ['read:knaps'] } },
   minimal: { summary: "Only a name: the deployment's rate limit, user 1", value: { name: 'Reporting' } },
 };
 
@@ -481,6 +488,7 @@ export const newClientExamples: Examples<v.InferOutput<typeof NewAdminClientSche
       last_used_at: null,
       created_at: '2026-11-23T10:30:12Z',
       user_id: USER_ID,
+      scopes: ['read:knaps', 'write:knaps'],
       client_secret: fake('knap_cs_', 'openapi-example-support-inbox'),
     },
   },
@@ -497,6 +505,10 @@ export const updateClientExamples: Examples<UpdateClientRequest> = {
   rateLimit: { summary: 'A higher rate limit', value: { rate_limit: 1200 } },
   defaultRateLimit: { summary: "Back to the deployment's rate limit", value: { rate_limit: null } },
   rename: { summary: 'A new name and description', value: { name: 'CRM sync (EU)', description: 'Meeting notes to the EU CRM' } },
+  readOnly: {
+    summary: "Read only: the client's live tokens lose write:knaps at once",
+    value: { scopes: ['read:knaps'] },
+  },
 };
 
 export const updatedClientExamples: Examples<AdminClient> = {
@@ -662,4 +674,53 @@ export const auditPageExamples: Examples<v.InferOutput<typeof AuditPageSchema>> 
       next_cursor: null,
     },
   },
+};
+
+// --- Secret rotation and private_key_jwt ---------------------------------------------------
+
+const SECRET_ID = 'cs_q3ZlS0b9xW1mN7tA';
+const NEW_SECRET_ID = 'cs_H8vKp2Lr5Yc0eJdU';
+const EXAMPLE_JWK = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+  y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+  kid: 'crm-sync-2026-11',
+  use: 'sig',
+  alg: 'ES256',
+};
+
+export const clientDetailExamples: Examples<v.InferOutput<typeof AdminClientDetailSchema>> = {
+  rotating: {
+    summary: 'Mid-rotation: the old secret still in use, the new one added, and a public key',
+    value: {
+      ...ADMIN_CLIENT,
+      secrets: [
+        { secret_id: SECRET_ID, created_at: '2026-10-05T08:12:40Z', last_used_at: '2026-11-23T10:15:01Z', expires_at: null },
+        { secret_id: NEW_SECRET_ID, created_at: '2026-11-23T09:00:00Z', last_used_at: null, expires_at: '2026-12-23T09:00:00Z' },
+      ],
+      jwks: { keys: [EXAMPLE_JWK] },
+    },
+  },
+};
+
+export const addSecretExamples: Examples<v.InferOutput<typeof AddSecretRequestSchema>> = {
+  expiring: { summary: 'A secret that stops working in 30 days', value: { expires_in_days: 30 } },
+  untilRetired: { summary: 'A secret that works until it is retired', value: {} },
+};
+
+export const newSecretExamples: Examples<v.InferOutput<typeof NewSecretSchema>> = {
+  added: {
+    summary: 'The new secret, shown this once; the old one keeps working until retired',
+    value: {
+      secret_id: NEW_SECRET_ID,
+      client_secret: fake('knap_cs_', 'openapi-example-rotated-secret'),
+      created_at: '2026-11-23T09:00:00Z',
+      expires_at: '2026-12-23T09:00:00Z',
+    },
+  },
+};
+
+export const jwksExamples: Examples<v.InferOutput<typeof ClientJwksSchema>> = {
+  p256: { summary: 'One P-256 public key', value: { keys: [EXAMPLE_JWK] } },
 };

@@ -5,8 +5,9 @@
  */
 import * as v from 'valibot';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
-import { MAX_RATE_LIMIT, UNSHOWABLE_TEXT } from '../domain/clients.js';
+import { MAX_RATE_LIMIT, MAX_SECRET_DAYS, UNSHOWABLE_TEXT } from '../domain/clients.js';
 import { issueMessage } from '../domain/knap-input.js';
+import { isKnownScope, SCOPES } from '../domain/scopes.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
 import { badRequest } from '../errors.js';
 
@@ -48,14 +49,25 @@ const userId = v.pipe(
   v.description('The user the client acts for (Knaps it creates name it); 1 by default'),
 );
 
+const scopesMessage = `scopes must be a non-empty list of ${SCOPES.join(', ')}`;
+/** The old names (knaps:read, knaps:write) are accepted and stored under the new ones. */
+const clientScopes = v.pipe(
+  v.array(v.string(scopesMessage), scopesMessage),
+  v.minLength(1, scopesMessage),
+  v.maxLength(10, scopesMessage),
+  v.check((scopes) => scopes.every(isKnownScope), scopesMessage),
+  v.description(`What the client's tokens may do: ${SCOPES.join(', ')} (every scope when not given)`),
+);
+
 export const CreateClientRequestSchema = v.strictObject(
   {
     name: clientName,
     description: v.optional(clientDescription),
     rate_limit: v.optional(rateLimit),
     user_id: v.optional(userId),
+    scopes: v.optional(clientScopes),
   },
-  'Unknown field: send only name, description, rate_limit and user_id',
+  'Unknown field: send only name, description, rate_limit, user_id and scopes',
 );
 export type CreateClientRequest = v.InferOutput<typeof CreateClientRequestSchema>;
 
@@ -66,8 +78,9 @@ export const UpdateClientRequestSchema = v.strictObject(
     rate_limit: v.optional(
       v.pipe(v.nullable(rateLimit), v.description("Requests per minute; null follows the deployment's default again")),
     ),
+    scopes: v.optional(clientScopes),
   },
-  'Unknown field: send only name, description and rate_limit',
+  'Unknown field: send only name, description, rate_limit and scopes',
 );
 export type UpdateClientRequest = v.InferOutput<typeof UpdateClientRequestSchema>;
 
@@ -132,14 +145,57 @@ export const AdminClientSchema = v.object({
   last_used_at: nullableTimestamp,
   created_at: timestamp,
   user_id: v.pipe(v.number(), v.integer()),
+  scopes: v.pipe(
+    v.array(v.picklist(SCOPES)),
+    v.description("What the client's tokens may do; narrowing applies to live tokens at once"),
+  ),
 });
 export type AdminClient = v.InferOutput<typeof AdminClientSchema>;
+
+export const AddSecretRequestSchema = v.strictObject(
+  {
+    expires_in_days: v.optional(
+      v.pipe(
+        v.number('expires_in_days must be a whole number of days'),
+        v.integer('expires_in_days must be a whole number of days'),
+        v.minValue(1, `expires_in_days must be from 1 to ${MAX_SECRET_DAYS}`),
+        v.maxValue(MAX_SECRET_DAYS, `expires_in_days must be from 1 to ${MAX_SECRET_DAYS}`),
+        v.description('The secret stops working this many days from now; without it, when retired'),
+      ),
+    ),
+  },
+  'Unknown field: send only expires_in_days',
+);
+export type AddSecretRequest = v.InferOutput<typeof AddSecretRequestSchema>;
+
+export const SecretSummarySchema = v.object({
+  secret_id: v.pipe(v.string(), v.description('Names the secret to retire; tells nothing of the secret')),
+  created_at: timestamp,
+  last_used_at: v.pipe(v.nullable(v.string()), v.description('ISO 8601, UTC; the last token request with it, or null')),
+  expires_at: v.pipe(v.nullable(v.string()), v.description('ISO 8601, UTC; null: until retired')),
+});
 
 const clientSecret = v.pipe(v.string(), v.description('`knap_cs_...`: shown this once, never again'));
 
 export const NewAdminClientSchema = v.object({ ...AdminClientSchema.entries, client_secret: clientSecret });
 export const ClientSecretSchema = v.object({ client_id: v.string(), client_secret: clientSecret });
 export const AdminClientListSchema = v.object({ clients: v.array(AdminClientSchema) });
+/** One client: its secrets' ids and dates (never a value or a hash), and its public keys. */
+export const AdminClientDetailSchema = v.object({
+  ...AdminClientSchema.entries,
+  secrets: v.array(SecretSummarySchema),
+  jwks: v.pipe(
+    v.object({ keys: v.array(v.record(v.string(), v.unknown())) }),
+    v.description('The public keys its private_key_jwt assertions are signed with (empty when none)'),
+  ),
+});
+export type AdminClientDetail = v.InferOutput<typeof AdminClientDetailSchema>;
+export const NewSecretSchema = v.object({
+  secret_id: v.string(),
+  client_secret: clientSecret,
+  created_at: timestamp,
+  expires_at: v.pipe(v.nullable(v.string()), v.description('ISO 8601, UTC; null: until retired')),
+});
 
 export const WebhookEndpointSchema = v.object({
   endpoint_id: v.string(),
@@ -188,5 +244,16 @@ const parseObject = <S extends v.GenericSchema>(schema: S, body: unknown): v.Inf
 
 export const parseCreateClient = (body: unknown): CreateClientRequest => parseObject(CreateClientRequestSchema, body);
 export const parseUpdateClient = (body: unknown): UpdateClientRequest => parseObject(UpdateClientRequestSchema, body);
+export const parseAddSecret = (body: unknown): AddSecretRequest =>
+  body === undefined || body === null ? {} : parseObject(AddSecretRequestSchema, body);
 export const parseAddWebhook = (body: unknown): AddWebhookRequest => parseObject(AddWebhookRequestSchema, body);
 export const parseUpdateWebhook = (body: unknown): UpdateWebhookRequest => parseObject(UpdateWebhookRequestSchema, body);
+
+/** PUT /api/admin/clients/{client_id}/jwks: checked in full by shared/domain/client-keys.ts. */
+export const ClientJwksSchema = v.object({
+  keys: v.pipe(
+    v.array(v.record(v.string(), v.string())),
+    v.maxLength(5),
+    v.description('Public JWKs (RFC 7517): kty RSA (n, e), EC P-256 (crv, x, y) or OKP Ed25519 (crv, x); kid, alg, use optional'),
+  ),
+});

@@ -12,6 +12,7 @@ import {
 } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential, newWriteToken } from '../domain/credentials.js';
+import { canonicalScopes, isKnownScope, SCOPES } from '../domain/scopes.js';
 import type { Deps } from '../runtime.js';
 import { auditedCreate, recordAudit } from './audit-log.js';
 import { releaseQuota, reserveQuota } from './quotas.js';
@@ -31,8 +32,20 @@ export interface ClientWithSecret extends ClientSummary {
 }
 
 /** Every change below is audited, by `actor` (the CLI unless an admin made it). */
+/** A non-empty list of known scopes, old names accepted, under their current names. */
+export const validateScopes = (scopes: readonly string[]): string[] => {
+  const unknown = scopes.filter((scope) => !isKnownScope(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new AdminError(
+      `Scopes must be one or more of ${SCOPES.join(', ')}${unknown.length > 0 ? `, got "${unknown[0]}"` : ''}`,
+    );
+  }
+  return canonicalScopes(scopes);
+};
+
 export const createApiClient = async (deps: Deps, input: NewClientInput, actor: Actor = CLI_ACTOR): Promise<ClientWithSecret> => {
   if (input.rateLimit !== undefined) validateRateLimit(input.rateLimit);
+  if (input.scopes !== undefined) validateScopes(input.scopes);
   const problem = orgNameProblem(input.orgName);
   if (problem) throw new AdminError(problem);
   for (const [field, text] of [
@@ -116,6 +129,20 @@ export const setRateLimit = async (
   if (limit !== null) validateRateLimit(limit);
   await requireActive(deps, clientId);
   const client = mustExist(await deps.repo.updateClient(clientId, { rateLimit: limit }, isoSeconds(deps.clock.now())), clientId);
+  await audit(deps, actor, client, 'client.update');
+  return summarizeClient(client);
+};
+
+/** Narrowing bites at once: every bearer request reads the client's scopes beside its token's. */
+export const setScopes = async (
+  deps: Deps,
+  clientId: string,
+  scopes: readonly string[],
+  actor: Actor = CLI_ACTOR,
+): Promise<ClientSummary> => {
+  const chosen = validateScopes(scopes);
+  await requireActive(deps, clientId);
+  const client = mustExist(await deps.repo.updateClient(clientId, { scopes: chosen }, isoSeconds(deps.clock.now())), clientId);
   await audit(deps, actor, client, 'client.update');
   return summarizeClient(client);
 };

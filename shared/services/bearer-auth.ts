@@ -1,6 +1,7 @@
 import type { ApiClient } from '../domain/clients.js';
 import { epochSeconds } from '../domain/clock.js';
 import type { RequestGuard } from '../domain/repository.js';
+import { scopesWithin } from '../domain/scopes.js';
 import type { TokenClaims } from '../domain/sealed-tokens.js';
 import { isExpired, readToken, tokenScopes } from '../domain/tokens.js';
 import { ApiError, bearerChallenge, MESSAGES } from '../errors.js';
@@ -89,7 +90,8 @@ export const authenticateBearer = async (
     if (state.rate) await deps.repo.refundRequest(client.clientId, state.rate.window);
     refuseRevoked(state);
   }
-  const caller: Caller = { client, scopes: tokenScopes(facts) };
+  // A client narrowed since the token was issued: the token loses the removed scopes at once.
+  const caller: Caller = { client, scopes: scopesWithin(tokenScopes(facts), client.scopes) };
   state.caller = caller;
   return caller;
 };

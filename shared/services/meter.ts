@@ -1,6 +1,6 @@
-import { type ApiClient, effectiveRateLimit } from '../domain/clients.js';
+import { type ApiClient, effectiveRateLimit, liveSecretMatching } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
-import { digestsEqual, newWriteToken } from '../domain/credentials.js';
+import { newWriteToken } from '../domain/credentials.js';
 import { type RateState, rateState, windowStart } from '../domain/rate-limit.js';
 import type { MeteredClient, RequestGuard } from '../domain/repository.js';
 import type { Deps } from '../runtime.js';
@@ -44,8 +44,12 @@ export const knownOrgOf = (clientId: string, now: Date): string | undefined =>
 
 const limitKind = (client: Pick<ApiClient, 'rateLimit'>): 'own' | 'default' => (client.rateLimit === null ? 'default' : 'own');
 
-const guardHolds = (client: ApiClient, guard: RequestGuard): boolean =>
-  'secretHash' in guard ? digestsEqual(client.secretHash, guard.secretHash) : client.generation === guard.generation;
+const guardHolds = (client: ApiClient, guard: RequestGuard, now: Date): boolean => {
+  if ('assertion' in guard) return true;
+  return 'secretHash' in guard
+    ? liveSecretMatching(client, guard.secretHash, now) !== null
+    : client.generation === guard.generation;
+};
 
 /** Why a conditional write was refused, from the item as it is now; null means "retry". */
 const diagnose = (
@@ -58,9 +62,9 @@ const diagnose = (
   if (!state) return { kind: 'unknown' };
   const { client } = state;
   // A wrong secret learns nothing about the client, not even that it is revoked.
-  if ('secretHash' in guard && !guardHolds(client, guard)) return { kind: 'mismatch', client };
+  if ('secretHash' in guard && !guardHolds(client, guard, now)) return { kind: 'mismatch', client };
   if (client.status === 'revoked') return { kind: 'revoked', client };
-  if (!guardHolds(client, guard)) return { kind: 'mismatch', client };
+  if (!guardHolds(client, guard, now)) return { kind: 'mismatch', client };
   // A revoked token is as unknown as a deleted one was.
   if ('notRevoked' in guard && guard.notRevoked?.some((id) => id in client.revocations)) return { kind: 'unknown' };
   const limit = effectiveRateLimit(client, defaultLimit);
@@ -84,7 +88,8 @@ export const meterRequest = async (deps: Deps, clientId: string, guard: RequestG
   return outcome;
 };
 
-const meter = async (deps: Deps, clientId: string, guard: RequestGuard): Promise<MeterOutcome> => {
+const meter = async (deps: Deps, clientId: string, presented: RequestGuard): Promise<MeterOutcome> => {
+  let guard = presented;
   const now = deps.clock.now();
   let window = windowStart(now);
   const seen = lastSeen.get(clientId);
@@ -111,6 +116,10 @@ const meter = async (deps: Deps, clientId: string, guard: RequestGuard): Promise
     }
     const outcome = diagnose(result.state, guard, window, now, deps.defaultRateLimit);
     if (outcome) return outcome;
+    // The right secret, stored the way earlier versions stored it: check it there (and move it).
+    if ('secretHash' in guard && !guard.legacy && result.state?.client.legacySecret) {
+      guard = { secretHash: guard.secretHash, legacy: { createdAt: result.state.client.createdAt } };
+    }
     last = result.state;
     if (result.state) limit = limitKind(result.state.client);
     const stored = result.state?.window ?? null;

@@ -3,11 +3,13 @@ import { orgNameProblem } from '../domain/admins.js';
 import { type ClientSummary, effectiveRateLimit, newClientSecret } from '../domain/clients.js';
 import { isoSeconds } from '../domain/clock.js';
 import { hashCredential } from '../domain/credentials.js';
+import { canonicalScopes, knownScopes } from '../domain/scopes.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { AdminClient, CreateClientRequest, UpdateClientRequest } from '../schemas/admin.js';
+import type { AdminClient, AdminClientDetail, CreateClientRequest, UpdateClientRequest } from '../schemas/admin.js';
 import { AdminError, createApiClient } from './admin-service.js';
 import { recordAudit } from './audit-log.js';
+import { secretViews } from './client-secrets.js';
 import { knownId, notFound } from './org-admin.js';
 import { releaseQuota } from './quotas.js';
 import type { OrgAdmin } from './request-state.js';
@@ -21,7 +23,16 @@ const clientView = (deps: Deps, client: ClientSummary): AdminClient => ({
   last_used_at: client.lastUsedAt,
   created_at: client.createdAt,
   user_id: client.userId,
+  scopes: knownScopes(client.scopes),
 });
+
+/** One client of the organization: its secrets' ids and dates, and its public keys (read beside it). */
+export const getOrgClient = async (deps: Deps, admin: OrgAdmin, clientId: string): Promise<AdminClientDetail> => {
+  knownId(clientId, 'API client');
+  const [client, jwks] = await Promise.all([deps.repo.getClient(clientId), deps.repo.getClientJwks(clientId)]);
+  if (!client || client.orgName !== admin.orgName) throw notFound('API client', clientId);
+  return { ...clientView(deps, client), secrets: secretViews(client), jwks: { keys: jwks?.keys ?? [] } };
+};
 
 export const listOrgClients = async (deps: Deps, admin: OrgAdmin): Promise<{ clients: AdminClient[] }> => {
   const clients = await deps.repo.listClientsByOrg(admin.orgName);
@@ -44,6 +55,7 @@ export const createOrgClient = async (
       description: input.description,
       rateLimit: input.rate_limit,
       userId: input.user_id,
+      scopes: input.scopes && canonicalScopes(input.scopes),
     },
     admin.actor,
   ).catch((error: unknown) => {
@@ -89,14 +101,19 @@ export const updateOrgClient = async (
   patch: UpdateClientRequest,
 ): Promise<AdminClient> => {
   knownId(clientId, 'API client');
-  if (patch.name === undefined && patch.description === undefined && patch.rate_limit === undefined) {
+  if (patch.name === undefined && patch.description === undefined && patch.rate_limit === undefined && !patch.scopes) {
     const client = await deps.repo.getClient(clientId);
     if (!client || client.orgName !== admin.orgName) throw notFound('API client', clientId);
     return clientView(deps, client);
   }
   const updated = await deps.repo.updateClient(
     clientId,
-    { name: patch.name, description: patch.description, rateLimit: patch.rate_limit },
+    {
+      name: patch.name,
+      description: patch.description,
+      rateLimit: patch.rate_limit,
+      scopes: patch.scopes && canonicalScopes(patch.scopes),
+    },
     isoSeconds(deps.clock.now()),
     { orgName: admin.orgName, active: true },
   );

@@ -6,6 +6,7 @@
  */
 import { type ApiClient, isRevoked } from '../domain/clients.js';
 import { epochSeconds } from '../domain/clock.js';
+import { scopesWithin } from '../domain/scopes.js';
 import { grantIdOf, type TokenClaims } from '../domain/sealed-tokens.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
@@ -15,6 +16,7 @@ import {
   type TokenOperation,
   type TokenRecord,
   tokenPrefix,
+  tokenScopes,
 } from '../domain/tokens.js';
 import type { Deps } from '../runtime.js';
 import { authenticateClient } from './client-auth.js';
@@ -94,7 +96,8 @@ export const introspectToken = async (deps: Deps, request: TokenOperation, state
   const facts = known.format === 'sealed' ? known.claims : known.record;
   return {
     active: true,
-    scope: facts.scope,
+    // New names for tokens issued under the old ones; a narrowed client's tokens lost the rest.
+    scope: scopesWithin(tokenScopes(facts), client.scopes).join(' '),
     client_id: facts.clientId,
     token_type: 'Bearer',
     exp: facts.expiresAt,

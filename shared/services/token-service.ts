@@ -1,4 +1,5 @@
 import type { ApiClient } from '../domain/clients.js';
+import { scopesWithin } from '../domain/scopes.js';
 import { grantIdOf } from '../domain/sealed-tokens.js';
 import type { TokenResponse } from '../domain/tokens.js';
 import {
@@ -90,7 +91,8 @@ const refreshTokenGrant = async (deps: Deps, request: TokenRequest, state: Reque
   facts.catch(() => {}); // awaited below; the client check may refuse first
   const client = await authenticateClient(deps, request, state);
   const refresh = checkRefresh(deps, await facts, client);
-  const scope = scopeOrFail(tokenScopes(refresh), request.scope);
+  // What the client holds today bounds what its refresh tokens still grant.
+  const scope = scopeOrFail(scopesWithin(tokenScopes(refresh), client.scopes), request.scope);
   const access = await issueSealedToken('access', client, scope, refresh.grantId, deps.clock, deps.tokenKeys);
   return tokenResponse(access.token, refreshToken, scope);
 };

@@ -3,15 +3,18 @@
  * counter), refresh-token grants, revocations, and the stored tokens of earlier versions.
  * Key design: keys.ts; item shapes: items.ts.
  */
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { ApiClient } from '../domain/clients.js';
+import { type ApiClient, type ClientSecret, secretIdOf } from '../domain/clients.js';
 import type {
   ClientChanges,
+  ClientJwks,
   CountRequestInput,
   CountRequestResult,
   RequestGuard,
   RevocationMigration,
+  SecretsChange,
 } from '../domain/repository.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
 import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from './commands.js';
@@ -23,6 +26,8 @@ import {
   itemToGrant,
   itemToMetered,
   itemToToken,
+  secretsToMap,
+  secretToEntry,
   tokenToItem,
 } from './items.js';
 import { key } from './keys.js';
@@ -38,11 +43,16 @@ const PARALLEL_WRITES = 16;
  * values. Every bearer request takes it: a token of generation N alone (the common case) adds
  * one value and no name, with no arrays built.
  */
-const addGuard = (guard: RequestGuard, names: Record<string, string>, values: Item): string => {
+const addGuard = (guard: RequestGuard, names: Record<string, string>, values: Item, now: string): string => {
   if ('secretHash' in guard) {
     values[':guard'] = guard.secretHash;
-    return 'secret_hash = :guard';
+    if (guard.legacy) return 'secret_hash = :guard';
+    // The presented secret names its own entry (its id is a hash of its hash): no OR, no scan.
+    names['#sid'] = secretIdOf(guard.secretHash);
+    values[':epoch'] = Math.floor(Date.parse(now) / 1000);
+    return 'client_secrets.#sid.secret_hash = :guard AND client_secrets.#sid.expires_epoch > :epoch';
   }
+  if ('assertion' in guard) return 'attribute_exists(pk)';
   values[':guard'] = guard.generation;
   let expression = 'generation = :guard';
   const ids = guard.notRevoked ?? [];
@@ -124,9 +134,18 @@ export class ClientStore {
       sets.push('description = :description');
       values[':description'] = changes.description;
     }
+    if (changes.scopes !== undefined) {
+      sets.push('scopes = :scopes');
+      values[':scopes'] = [...changes.scopes];
+    }
     if (changes.secretHash !== undefined) {
-      sets.push('secret_hash = :secret');
-      values[':secret'] = changes.secretHash;
+      // Regenerate: one new secret in place of every other (those of earlier versions' shape too).
+      const { secretHash } = changes;
+      sets.push('client_secrets = :secrets');
+      values[':secrets'] = secretsToMap([
+        { secretId: secretIdOf(secretHash), secretHash, createdAt: now, lastUsedAt: null, expiresAt: null },
+      ]);
+      removes.push('secret_hash');
     }
     if (changes.status !== undefined) {
       sets.push('#status = :status');
@@ -186,20 +205,39 @@ export class ClientStore {
     const names: Record<string, string> = { '#status': 'status' };
     const values: Item = { ':active': 'active', ':window': input.window, ':one': 1, ':now': input.now };
     if (!open && !ownLimit) values[':defaultLimit'] = input.defaultLimit;
-    const guard = addGuard(input.guard, names, values);
+    const guard = addGuard(input.guard, names, values, input.now);
     // A retried write that was applied (its answer lost) fails this, and is recognized below.
     const token = input.writeToken;
     if (token !== undefined) values[':token'] = token;
     const once = token === undefined ? '' : ' AND NOT wt = :token';
-    const stamp = token === undefined ? '' : ', wt = :token';
+    let stamp = token === undefined ? '' : ', wt = :token';
+    // The secret's last use rides on this write (no write of its own, nothing per hour to skip);
+    // a secret stored the old way moves into the map on its first use.
+    if ('secretHash' in input.guard) {
+      const { legacy, secretHash } = input.guard;
+      if (legacy) {
+        const secret = {
+          secretId: secretIdOf(secretHash),
+          secretHash,
+          createdAt: legacy.createdAt,
+          lastUsedAt: input.now,
+          expiresAt: null,
+        };
+        values[':secrets'] = secretsToMap([secret]);
+        stamp += ', client_secrets = :secrets';
+      } else {
+        stamp += ', client_secrets.#sid.last_used_at = :now';
+      }
+    }
+    const legacyRemove = 'secretHash' in input.guard && input.guard.legacy ? ' REMOVE secret_hash' : '';
     try {
       const result = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key.client(input.clientId),
           UpdateExpression: open
-            ? `SET rl_window = :window, rl_count = :one, last_used_at = :now${stamp}`
-            : `SET last_used_at = :now${stamp} ADD rl_count :one`,
+            ? `SET rl_window = :window, rl_count = :one, last_used_at = :now${stamp}${legacyRemove}`
+            : `SET last_used_at = :now${stamp} ADD rl_count :one${legacyRemove}`,
           // `#status = :active` holds only for an item that exists: no attribute_exists(pk) needed.
           ConditionExpression: `#status = :active AND ${guard} AND ${windowCondition}${once}`,
           ExpressionAttributeNames: names,
@@ -221,6 +259,108 @@ export class ClientStore {
       // Our own earlier try, applied: counted once, as it was.
       if (state && token !== undefined && state.writeToken === token) return { applied: true, state };
       return { applied: false, state };
+    }
+  }
+
+  async changeClientSecrets(
+    clientId: string,
+    change: SecretsChange,
+    seen: Pick<ApiClient, 'secrets' | 'legacySecret'>,
+    now: string,
+    orgName?: string,
+  ): Promise<ApiClient | null> {
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Item = { ':active': 'active', ':now': now };
+    const conditions = ['#status = :active'];
+    if (orgName !== undefined) {
+      conditions.push('org_name = :org');
+      values[':org'] = orgName;
+    }
+    const sets = ['updated_at = :now'];
+    const removes: string[] = [];
+    if (seen.legacySecret) {
+      // Still the one secret of earlier versions: the whole map is written, the old member goes.
+      const old = seen.secrets[0] as ClientSecret;
+      conditions.push('secret_hash = :old', 'attribute_not_exists(client_secrets)');
+      values[':old'] = old.secretHash;
+      removes.push('secret_hash');
+      const after = change.kind === 'add' ? [old, change.secret].filter((s) => !change.drop.includes(s.secretId)) : [];
+      sets.push('client_secrets = :secrets');
+      values[':secrets'] = secretsToMap(after);
+    } else {
+      // The map as read: the same number of entries, each of them still there.
+      conditions.push('size(client_secrets) = :size');
+      values[':size'] = seen.secrets.length;
+      seen.secrets.forEach((secret, index) => {
+        names[`#s${index}`] = secret.secretId;
+        conditions.push(`attribute_exists(client_secrets.#s${index})`);
+      });
+      if (change.kind === 'add') {
+        names['#new'] = change.secret.secretId;
+        sets.push('client_secrets.#new = :secret');
+        values[':secret'] = secretToEntry(change.secret);
+        for (const id of change.drop) {
+          const index = seen.secrets.findIndex((secret) => secret.secretId === id);
+          removes.push(`client_secrets.#s${index}`);
+        }
+      } else {
+        const index = seen.secrets.findIndex((secret) => secret.secretId === change.secretId);
+        removes.push(`client_secrets.#s${index}`);
+      }
+    }
+    const result = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key.client(clientId),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return result?.Attributes ? itemToClient(result.Attributes) : null;
+  }
+
+  async getClientJwks(clientId: string): Promise<ClientJwks | null> {
+    const item = await this.table.getItem(key.clientJwks(clientId));
+    if (!item || !Array.isArray(item.keys)) return null;
+    return { keys: item.keys as Record<string, unknown>[], updatedAt: String(item.updated_at) };
+  }
+
+  async putClientJwks(clientId: string, jwks: ClientJwks): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          type: 'client-jwks',
+          ...key.clientJwks(clientId),
+          client_id: clientId,
+          keys: jwks.keys,
+          updated_at: jwks.updatedAt,
+        },
+      }),
+    );
+  }
+
+  async useAssertionId(clientId: string, jti: string, expiresAt: number, nowSeconds: number): Promise<boolean> {
+    const digest = createHash('sha256').update(`${clientId}\u0000${jti}`).digest('hex');
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { type: 'assertion', ...key.assertion(digest), expires_at: expiresAt },
+          // A jti still on record is a replay; one whose record outlived its TTL may be taken again.
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': nowSeconds },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
     }
   }
 

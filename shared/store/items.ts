@@ -1,5 +1,5 @@
 /** Domain entities to and from DynamoDB items (see keys.ts for the key design). */
-import type { ApiClient } from '../domain/clients.js';
+import { type ApiClient, type ClientSecret, secretIdOf } from '../domain/clients.js';
 import type { IdempotencyRecord } from '../domain/idempotency.js';
 import { isShared, type Knap, type KnapOwnership, ScheduleInfoSchema, type StoredKnap } from '../domain/knaps.js';
 import { setOwnMember } from '../domain/own-member.js';
@@ -13,6 +13,7 @@ import {
   type RunMeeting,
   type StoredRun,
 } from '../domain/runs.js';
+import { canonicalScopes, SCOPES } from '../domain/scopes.js';
 import { parseStoredJson, toJson } from '../domain/storable-json.js';
 import type { GrantRecord, TokenKind, TokenRecord } from '../domain/tokens.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint, type WebhookEventType } from '../domain/webhooks.js';
@@ -40,12 +41,56 @@ export const clientToItem = (client: ApiClient): Item => ({
   generation: client.generation,
   rate_limit: client.rateLimit ?? undefined,
   scopes: client.scopes,
-  secret_hash: client.secretHash,
+  client_secrets: secretsToMap(client.secrets),
   created_at: client.createdAt,
   updated_at: client.updatedAt,
   last_used_at: client.lastUsedAt,
   ...Object.fromEntries(Object.entries(client.revocations).map(([id, until]) => [key.revocationMark(id), until])),
 });
+
+/** A secret that never expires is stored as expiring at the end of 9999: the metering condition needs no OR. */
+export const NEVER_EXPIRES = 253_402_300_799;
+
+/** One entry of the client item's `client_secrets` map (keyed by secret id). */
+export const secretToEntry = (secret: ClientSecret): Item => ({
+  secret_hash: secret.secretHash,
+  created_at: secret.createdAt,
+  last_used_at: secret.lastUsedAt ?? undefined,
+  expires_epoch: secret.expiresAt === null ? NEVER_EXPIRES : Math.floor(Date.parse(secret.expiresAt) / 1000),
+});
+
+export const secretsToMap = (secrets: readonly ClientSecret[]): Item =>
+  Object.fromEntries(secrets.map((secret) => [secret.secretId, secretToEntry(secret)]));
+
+const isoOfEpoch = (epoch: number): string => new Date(epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The client's secrets: the `client_secrets` map, or the one `secret_hash` of earlier versions. */
+const itemSecrets = (item: Item): ClientSecret[] => {
+  const map = item.client_secrets;
+  if (map && typeof map === 'object') {
+    return Object.entries(map as Record<string, Item>)
+      .map(([secretId, entry]) => ({
+        secretId,
+        secretHash: String(entry.secret_hash),
+        createdAt: String(entry.created_at),
+        lastUsedAt: typeof entry.last_used_at === 'string' ? entry.last_used_at : null,
+        expiresAt:
+          typeof entry.expires_epoch === 'number' && entry.expires_epoch < NEVER_EXPIRES ? isoOfEpoch(entry.expires_epoch) : null,
+      }))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.secretId.localeCompare(b.secretId));
+  }
+  if (typeof item.secret_hash !== 'string') return [];
+  const secretHash = item.secret_hash;
+  return [
+    {
+      secretId: secretIdOf(secretHash),
+      secretHash,
+      createdAt: String(item.created_at),
+      lastUsedAt: typeof item.last_used_at === 'string' ? item.last_used_at : null,
+      expiresAt: null,
+    },
+  ];
+};
 
 const REVOCATION = key.revocationMark('');
 
@@ -74,8 +119,10 @@ export const itemToClient = (item: Item): ApiClient => ({
   status: item.status === 'revoked' ? 'revoked' : 'active',
   generation: Number(item.generation),
   rateLimit: typeof item.rate_limit === 'number' ? item.rate_limit : null,
-  scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
-  secretHash: String(item.secret_hash),
+  // Clients stored before scopes were chosen per client hold every scope; old names read as the new.
+  scopes: Array.isArray(item.scopes) ? canonicalScopes(item.scopes.map(String)) : [...SCOPES],
+  secrets: itemSecrets(item),
+  legacySecret: !item.client_secrets && typeof item.secret_hash === 'string',
   createdAt: String(item.created_at),
   updatedAt: String(item.updated_at ?? item.created_at),
   lastUsedAt: typeof item.last_used_at === 'string' ? item.last_used_at : null,

@@ -6,6 +6,8 @@
  * | item        | pk                      | sk            | index entries                                                      |
  * |-------------|-------------------------|---------------|--------------------------------------------------------------------|
  * | API client  | `CLIENT#<client_id>`    | `CLIENT`      | gsi3 (keys only): `ORG#<org>#CLIENTS` / `<created_at>#<client_id>`  |
+ * | client keys | `CLIENT#<client_id>`    | `JWKS`        | - (private_key_jwt public keys; read only by an assertion)         |
+ * | assertion   | `JTI#<sha256(id, jti)>` | `JTI`         | - (a used client assertion's jti; expires_at: TTL, its exp)        |
  * | token       | `TOKEN#<sha256(token)>` | `TOKEN`       | - (stored-format tokens of earlier versions only)                  |
  * | grant       | `GRANT#<sha256(token)>` | `GRANT`       | - (a refresh token's; expires_at: TTL, its expiry)                 |
  * | revocation  | `REVOKED#<id>`          | `REVOKED`     | - (a token id or grant id; expires_at: TTL, when it no longer matters) |
@@ -78,6 +80,10 @@ import type { CursorShape } from './cursor.js';
 
 export const key = {
   client: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  /** A client's public keys for private_key_jwt: beside the client item, never on it (no request but an assertion reads them). */
+  clientJwks: (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'JWKS' }),
+  /** A client assertion's jti, used once (expires_at: TTL, the assertion's exp): sha256 of client id and jti. */
+  assertion: (digest: string) => ({ pk: `JTI#${digest}`, sk: 'JTI' }),
   token: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   grant: (grantKey: string) => ({ pk: `GRANT#${grantKey}`, sk: 'GRANT' }),
   /** A revoked token id or grant id (earlier versions wrote only grant ids here). */

@@ -17,6 +17,7 @@ import type {
   AdminMeterInput,
   AdminMeterResult,
   ClientChanges,
+  ClientJwks,
   CountRequestInput,
   CountRequestResult,
   DueEntry,
@@ -24,6 +25,7 @@ import type {
   Repository,
   RevocationMigration,
   ScheduleRrule,
+  SecretsChange,
 } from '../domain/repository.js';
 import type { RequestScope } from '../domain/request-scope.js';
 import type { ChainState, RunEvent, RunOutcome } from '../domain/run-events.js';
@@ -146,6 +148,28 @@ export class TableRepository implements Repository {
     onlyIf?: { orgName: string; active: boolean },
   ): Promise<ApiClient | null> {
     return this.store('clients').updateClient(clientId, changes, now, onlyIf);
+  }
+
+  changeClientSecrets(
+    clientId: string,
+    change: SecretsChange,
+    seen: Pick<ApiClient, 'secrets' | 'legacySecret'>,
+    now: string,
+    orgName?: string,
+  ): Promise<ApiClient | null> {
+    return this.store('clients').changeClientSecrets(clientId, change, seen, now, orgName);
+  }
+
+  getClientJwks(clientId: string): Promise<ClientJwks | null> {
+    return this.store('clients').getClientJwks(clientId);
+  }
+
+  putClientJwks(clientId: string, jwks: ClientJwks): Promise<void> {
+    return this.store('clients').putClientJwks(clientId, jwks);
+  }
+
+  useAssertionId(clientId: string, jti: string, expiresAt: number, nowSeconds: number): Promise<boolean> {
+    return this.store('clients').useAssertionId(clientId, jti, expiresAt, nowSeconds);
   }
 
   countRequest(input: CountRequestInput): Promise<CountRequestResult> {

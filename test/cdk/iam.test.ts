@@ -88,6 +88,8 @@ const S = 'STREAMS#';
 const AR = 'ADMINRATE#';
 /** An organization's quota counters: a place taken or given back, read only to name a refused quota. */
 const Q = 'QUOTA#';
+/** A used client assertion's jti (private_key_jwt): written once by the OAuth endpoints. */
+const J = 'JTI#';
 
 // Pinned here literally (not read back from lib/functions.ts), so a new permission is a visible change.
 // Bearer routes read their token and the client, meter the client beside reading the token's
@@ -106,7 +108,7 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
     token: {
       'dynamodb:BatchGetItem': [items(G, V)],
       'dynamodb:GetItem': [items(C, T)],
-      'dynamodb:PutItem': [items(G)],
+      'dynamodb:PutItem': [items(G, J)],
       'dynamodb:UpdateItem': [items(C)],
     },
     'revoke-token': {
@@ -114,11 +116,13 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:BatchWriteItem': [items(T)],
       'dynamodb:DeleteItem': [items(G)],
       'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:PutItem': [items(J)],
       'dynamodb:UpdateItem': [items(C, V)],
     },
     'introspect-token': {
       'dynamodb:BatchGetItem': [items(G, V)],
       'dynamodb:GetItem': [items(C, T)],
+      'dynamodb:PutItem': [items(J)],
       'dynamodb:UpdateItem': [items(C)],
     },
     'oauth-metadata': {},
@@ -206,6 +210,23 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:GetItem': [items(AR, C, Q)],
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(AR, C, Q)],
+    },
+    // One client with its keys (beside its item); secrets added and retired on the item; keys put beside it.
+    'admin-get-client': { ...admin, 'dynamodb:GetItem': [items(AR, C)] },
+    'admin-add-secret': {
+      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, C)],
+    },
+    'admin-remove-secret': {
+      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, C)],
+    },
+    'admin-set-jwks': {
+      'dynamodb:GetItem': [items(AR, C)],
+      'dynamodb:PutItem': [items(A, C)],
+      'dynamodb:UpdateItem': [items(AR)],
     },
     'admin-list-webhooks': { ...admin, 'dynamodb:BatchGetItem': [items(W)], 'dynamodb:Query': [indexArn('gsi3')] },
     'admin-add-webhook': {

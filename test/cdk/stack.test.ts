@@ -36,6 +36,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
       'DELETE /api/admin/clients/{client_id}',
       'DELETE /api/admin/knaps/{uuid}',
+      'DELETE /api/admin/clients/{client_id}/secrets/{secret_id}',
       'DELETE /api/admin/webhooks/{endpoint_id}',
       'DELETE /api/studio/knap-tools/{uuid}',
       'GET /.well-known/oauth-authorization-server',
@@ -43,6 +44,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/admin/clients',
       'GET /api/admin/knaps',
       'GET /api/admin/knaps/{uuid}',
+      'GET /api/admin/clients/{client_id}',
       'GET /api/admin/runs',
       'GET /api/admin/runs/{run_id}',
       'GET /api/admin/runs/{run_id}/events',
@@ -62,6 +64,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'PATCH /api/studio/knap-tools/{uuid}',
       'POST /api/admin/clients',
       'POST /api/admin/clients/{client_id}/secret',
+      'POST /api/admin/clients/{client_id}/secrets',
       'POST /api/admin/runs/{run_id}/redeliver',
       'POST /api/admin/webhooks',
       'POST /api/oauth/introspect',
@@ -73,6 +76,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
       'PUT /api/studio/knap-tools/{uuid}',
+      'PUT /api/admin/clients/{client_id}/jwks',
     ]);
   });
 
@@ -166,7 +170,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(18);
+    expect(adminRoutes).toHaveLength(22);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

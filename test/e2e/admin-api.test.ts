@@ -68,7 +68,17 @@ const auditActions = async (token: string) => {
   );
 };
 
-const CLIENT_FIELDS = ['client_id', 'name', 'description', 'status', 'rate_limit', 'last_used_at', 'created_at', 'user_id'];
+const CLIENT_FIELDS = [
+  'client_id',
+  'name',
+  'description',
+  'status',
+  'rate_limit',
+  'last_used_at',
+  'created_at',
+  'user_id',
+  'scopes',
+];
 
 describe('API clients', () => {
   test('create: 201 with the secret once, which gets tokens; listed without it; audited with the admin and address', async () => {
@@ -203,7 +213,7 @@ describe('API clients', () => {
       [{ name: 'ok', rate_limit: 0 }, 'rate_limit must be a whole number from 1 to 1000000 (requests per minute)'],
       [{ name: 'ok', rate_limit: 1.5 }, 'rate_limit must be a whole number from 1 to 1000000 (requests per minute)'],
       [{ name: 'ok', user_id: -1 }, 'user_id must be a positive whole number'],
-      [{ name: 'ok', client_secret: 'mine' }, 'Unknown field: send only name, description, rate_limit and user_id'],
+      [{ name: 'ok', client_secret: 'mine' }, 'Unknown field: send only name, description, rate_limit, user_id and scopes'],
       [{ name: 'pay\u202eroll' }, 'name must not contain control characters or direction overrides'],
       [{ name: 'a\u0000b' }, 'name must not contain control characters or direction overrides'],
       [{ name: 'ok', description: 'line\nbreak' }, 'description must not contain control characters or direction overrides'],

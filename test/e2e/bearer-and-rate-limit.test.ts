@@ -45,13 +45,13 @@ describe('bearer authentication on /api/studio/*', () => {
       grant_type: 'client_credentials',
       client_id: client.clientId,
       client_secret: client.clientSecret,
-      scope: 'knaps:write',
+      scope: 'write:knaps',
     });
     const { access_token } = await body(response);
     const list = await listKnaps(api.url, access_token);
     expect(list.status).toBe(403);
     expect(list.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
-    expect((await body(list)).detail).toMatch(/knaps:read/);
+    expect((await body(list)).detail).toMatch(/read:knaps/);
   });
 });
 

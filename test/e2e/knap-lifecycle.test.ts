@@ -24,8 +24,8 @@ const grantAll = async () => {
   tokens.me = await grant(clients.me);
   tokens.colleague = await grant(clients.colleague);
   tokens.stranger = await grant(clients.stranger);
-  tokens.readOnly = await grant(clients.me, 'knaps:read');
-  tokens.writeOnly = await grant(clients.me, 'knaps:write');
+  tokens.readOnly = await grant(clients.me, 'read:knaps');
+  tokens.writeOnly = await grant(clients.me, 'write:knaps');
 };
 
 /**
@@ -102,7 +102,7 @@ describe('GET /api/studio/knap-tools/{uuid}', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
-  test('scope knaps:read', async () => {
+  test('scope read:knaps', async () => {
     const { knap } = await newKnap({ name: 'Scoped' });
     expect((await getKnap(tokens.readOnly, knap.uuid)).status).toBe(200);
     expect((await getKnap(tokens.writeOnly, knap.uuid)).status).toBe(403);
@@ -195,7 +195,7 @@ describe('PATCH /api/studio/knap-tools/{uuid}', () => {
     expect((await json(await getKnap(tokens.colleague, shared.uuid))).name).toBe('Theirs');
   });
 
-  test('scope knaps:write', async () => {
+  test('scope write:knaps', async () => {
     const { knap } = await newKnap({ name: 'Write scope' });
     expect((await patchKnap(tokens.readOnly, knap.uuid, { name: 'x' })).status).toBe(403);
     expect((await patchKnap(tokens.writeOnly, knap.uuid, { name: 'x' })).status).toBe(200);
@@ -458,7 +458,7 @@ describe('DELETE /api/studio/knap-tools/{uuid}', () => {
     expect((await deleteKnap(tokens.me, knap.uuid, { 'if-match': changed.headers.get('etag') as string })).status).toBe(200);
   });
 
-  test('scope knaps:write', async () => {
+  test('scope write:knaps', async () => {
     const { knap } = await newKnap({ name: 'Scoped delete' });
     expect((await deleteKnap(tokens.readOnly, knap.uuid)).status).toBe(403);
     expect((await getKnap(tokens.me, knap.uuid)).status).toBe(200);
@@ -523,7 +523,7 @@ describe('POST /api/studio/schedules/preview', () => {
     }
   });
 
-  test('scope knaps:read; no token is 401', async () => {
+  test('scope read:knaps; no token is 401', async () => {
     expect((await preview({ schedule_description: 'daily' }, tokens.writeOnly)).status).toBe(403);
     expect((await preview({ schedule_description: 'daily' }, tokens.readOnly)).status).toBe(200);
     const anonymous = await fetch(`${api.url}/api/studio/schedules/preview`, { method: 'POST', body: '{}' });

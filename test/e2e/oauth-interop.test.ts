@@ -44,8 +44,8 @@ describe('openid-client 6, from the authorization server metadata', () => {
   ])('client credentials grant with %s: a token the API takes', async (_method, auth) => {
     const client = await api.newClient();
     const config = await discover(client, auth(client.clientSecret));
-    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'knaps:read' });
-    expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'knaps:read', expires_in: 3600 });
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'read:knaps' });
+    expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'read:knaps', expires_in: 3600 });
     expect(tokens.expiresIn()).toBeGreaterThan(3590);
     expect(await statusWith(tokens.access_token)).toBe(200);
   });
@@ -56,7 +56,7 @@ describe('openid-client 6, from the authorization server metadata', () => {
     expect(first.refresh_token).toBeDefined();
     const refreshed = await oidc.refreshTokenGrant(config, first.refresh_token as string);
     expect(refreshed.access_token).not.toBe(first.access_token);
-    expect(refreshed.scope).toBe('knaps:read knaps:write');
+    expect(refreshed.scope).toBe('read:knaps write:knaps');
     expect(await statusWith(refreshed.access_token)).toBe(200);
   });
 
@@ -69,7 +69,7 @@ describe('openid-client 6, from the authorization server metadata', () => {
     const access = await oidc.tokenIntrospection(config, tokens.access_token);
     expect(access).toEqual({
       active: true,
-      scope: 'knaps:read knaps:write',
+      scope: 'read:knaps write:knaps',
       client_id: client.clientId,
       token_type: 'Bearer',
       exp: expect.any(Number),
@@ -136,8 +136,8 @@ describe('simple-oauth2 5', () => {
 
   test.each(['body', 'header'] as const)('client credentials and refresh, credentials in the %s', async (method) => {
     const oauth = simpleClient(await api.newClient(), method);
-    const token = await oauth.getToken({ scope: 'knaps:read' });
-    expect(token.token).toMatchObject({ token_type: 'Bearer', scope: 'knaps:read', expires_in: 3600 });
+    const token = await oauth.getToken({ scope: 'read:knaps' });
+    expect(token.token).toMatchObject({ token_type: 'Bearer', scope: 'read:knaps', expires_in: 3600 });
     expect(token.expired()).toBe(false);
     expect(await statusWith(token.token.access_token as string)).toBe(200);
 

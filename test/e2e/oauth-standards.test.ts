@@ -33,7 +33,8 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toMatch(/public/);
     expect(response.headers.get('ratelimit-limit')).toBeNull();
-    const methods = ['client_secret_post', 'client_secret_basic'];
+    const methods = ['client_secret_post', 'client_secret_basic', 'private_key_jwt'];
+    const algorithms = ['RS256', 'PS256', 'ES256', 'EdDSA'];
     expect(await json(response)).toEqual({
       issuer: api.url,
       token_endpoint: `${api.url}/api/oauth/token`,
@@ -43,7 +44,10 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414)', () => {
       token_endpoint_auth_methods_supported: methods,
       revocation_endpoint_auth_methods_supported: methods,
       introspection_endpoint_auth_methods_supported: methods,
-      scopes_supported: ['knaps:read', 'knaps:write'],
+      token_endpoint_auth_signing_alg_values_supported: algorithms,
+      revocation_endpoint_auth_signing_alg_values_supported: algorithms,
+      introspection_endpoint_auth_signing_alg_values_supported: algorithms,
+      scopes_supported: ['read:knaps', 'write:knaps'],
       response_types_supported: [],
       service_documentation: `${api.url}/api/docs`,
     });
@@ -160,7 +164,7 @@ describe('POST /api/oauth/introspect (RFC 7662)', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await json(response)).toEqual({
       active: true,
-      scope: 'knaps:read knaps:write',
+      scope: 'read:knaps write:knaps',
       client_id: me.clientId,
       token_type: 'Bearer',
       exp: issuedAt + 3600,

@@ -31,7 +31,7 @@ const clockAt = async (time: string) => {
   tokens.me = await grant(clients.me);
   tokens.colleague = await grant(clients.colleague);
   tokens.stranger = await grant(clients.stranger);
-  tokens.readOnly = await grant(clients.me, 'knaps:read');
+  tokens.readOnly = await grant(clients.me, 'read:knaps');
 };
 
 beforeAll(async () => {
@@ -273,7 +273,7 @@ describe('manual runs: POST /api/studio/knap-tools/{uuid}/runs', () => {
     expect((await start(scheduledKnap.uuid)).status).toBe(202);
   });
 
-  test('an inactive Knap: 409; one the caller cannot see: 404; a shared one: 202; scope knaps:write', async () => {
+  test('an inactive Knap: 409; one the caller cannot see: 404; a shared one: 202; scope write:knaps', async () => {
     const inactive = await newKnap({ name: 'off', is_active: false });
     expect((await start(inactive.uuid)).status).toBe(409);
     const secret = await newKnap({ name: 'theirs' }, tokens.colleague);

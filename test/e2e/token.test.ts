@@ -28,7 +28,7 @@ describe('POST /api/oauth/token, client_credentials', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     const body = await json(response);
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
-    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'knaps:read knaps:write' });
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read:knaps write:knaps' });
     expect(v.safeParse(TokenResponseSchema, body).issues).toBeUndefined();
     // Sealed: longer than the 43 characters of stored-format tokens, and still URL-safe.
     expect(body.access_token).toMatch(/^knap_at_[A-Za-z0-9_-]{100,500}$/);
@@ -56,13 +56,13 @@ describe('POST /api/oauth/token, client_credentials', () => {
 
   test('the form may narrow the scope; a scope the client lacks is a 400', async () => {
     const client = await api.newClient();
-    const narrowed = await postToken(api.url, { grant_type: 'client_credentials', scope: 'knaps:read', ...credentials(client) });
+    const narrowed = await postToken(api.url, { grant_type: 'client_credentials', scope: 'read:knaps', ...credentials(client) });
     expect(narrowed.status).toBe(200);
-    expect((await json(narrowed)).scope).toBe('knaps:read');
+    expect((await json(narrowed)).scope).toBe('read:knaps');
 
     const wider = await postToken(api.url, {
       grant_type: 'client_credentials',
-      scope: 'knaps:read admin',
+      scope: 'read:knaps admin',
       ...credentials(client),
     });
     expect(wider.status).toBe(400);

@@ -46,7 +46,8 @@ describe('fixture credentials', () => {
     const { repo } = table.deps();
     await seedFixtures(repo, table.endpoint);
     const main = await repo.getClient(CLIENTS.main.clientId);
-    expect(main).toEqual(expect.objectContaining({ status: 'active', secretHash: hashCredential(CLIENTS.main.secret) }));
+    expect(main).toEqual(expect.objectContaining({ status: 'active' }));
+    expect(main?.secrets.map((secret) => secret.secretHash)).toEqual([hashCredential(CLIENTS.main.secret)]);
     expect(JSON.stringify(main)).not.toContain(CLIENTS.main.secret);
     const access = await repo.getToken(hashCredential(TOKENS.access.token));
     expect(access).toEqual(expect.objectContaining({ kind: 'access', clientId: CLIENTS.main.clientId, generation: 1 }));
@@ -212,9 +213,10 @@ describe('fixture credentials', () => {
           status: 'active',
           name: client.name,
           rateLimit: client.rateLimit,
-          secretHash: hashCredential(client.secret),
         }),
       );
+      const hashes = (await repo.getClient(client.clientId))?.secrets.map((secret) => secret.secretHash);
+      expect(hashes).toContain(hashCredential(client.secret));
     }
     expect(updates).toEqual([adminManaged.clientId, toRevoke.clientId]);
   });

@@ -8,8 +8,10 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
   const committed = JSON.parse(readFileSync('docs/openapi.json', 'utf8'));
   expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
   expect(Object.keys(committed.components.schemas).sort()).toEqual([
+    'AddSecretRequest',
     'AddWebhookRequest',
     'AdminClient',
+    'AdminClientDetail',
     'AdminClientList',
     'AdminKnap',
     'AdminKnapPage',
@@ -20,6 +22,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'AuditEvent',
     'AuditPage',
     'AuthorizationServerMetadata',
+    'ClientJwks',
     'ClientSecret',
     'CreateClientRequest',
     'CreateKnap',
@@ -32,6 +35,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'MeetingRuns',
     'MeetingTranscription',
     'NewAdminClient',
+    'NewSecret',
     'NewWebhookEndpoint',
     'Run',
     'RunEvent',
@@ -162,12 +166,16 @@ describe('organization admins (issue 26)', () => {
     }
     expect(success).toEqual({
       'GET /api/admin/clients': '200',
+      'GET /api/admin/clients/{client_id}': '200',
       'POST /api/admin/clients': '201',
       'PATCH /api/admin/clients/{client_id}': '200',
       'DELETE /api/admin/clients/{client_id}': '204',
+      'DELETE /api/admin/clients/{client_id}/secrets/{secret_id}': '204',
       'POST /api/admin/clients/{client_id}/secret': '200',
+      'POST /api/admin/clients/{client_id}/secrets': '201',
       'GET /api/admin/webhooks': '200',
       'POST /api/admin/webhooks': '201',
+      'PUT /api/admin/clients/{client_id}/jwks': '200',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
       'PATCH /api/admin/webhooks/{endpoint_id}': '200',
       'GET /api/admin/runs': '200',
@@ -181,7 +189,15 @@ describe('organization admins (issue 26)', () => {
       'DELETE /api/admin/knaps/{uuid}': '200',
     });
     const conflicts = admin.filter(({ operation }) => '409' in operation.responses).map(({ operation }) => operation.operationId);
-    expect(conflicts.sort()).toEqual(['adminDeleteKnap', 'adminRegenerateSecret', 'adminUpdateClient', 'adminUpdateKnap']);
+    expect(conflicts.sort()).toEqual([
+      'adminAddSecret',
+      'adminDeleteKnap',
+      'adminRegenerateSecret',
+      'adminRemoveSecret',
+      'adminSetJwks',
+      'adminUpdateClient',
+      'adminUpdateKnap',
+    ]);
   });
 });
 

@@ -43,12 +43,15 @@ describe('tokens', () => {
   });
 
   test.each([
-    [undefined, 'knaps:read knaps:write'],
-    ['', 'knaps:read knaps:write'],
-    ['knaps:read', 'knaps:read'],
-    ['  knaps:write   knaps:read knaps:write ', 'knaps:write knaps:read'],
+    [undefined, 'read:knaps write:knaps'],
+    ['', 'read:knaps write:knaps'],
+    ['read:knaps', 'read:knaps'],
+    ['  write:knaps   read:knaps write:knaps ', 'read:knaps write:knaps'],
+    // The old names are aliases, granted under the new ones.
+    ['knaps:write', 'write:knaps'],
+    ['knaps:read read:knaps', 'read:knaps'],
     ['knaps:admin', null],
-    ['knaps:read knaps:admin', null],
+    ['read:knaps knaps:admin', null],
   ])('scope %j of a client holding both gives %j', (requested, expected) => {
     expect(grantScope(['knaps:read', 'knaps:write'], requested)).toBe(expected);
   });
