@@ -420,6 +420,7 @@ const fixtureRun = (
     deliveredTo: [],
     attemptLog: [],
     retryBase: 0,
+    redeliveries: 0,
     knapName: ofKnap.name,
   };
 };
@@ -498,6 +499,10 @@ export const FIXTURE_WEBHOOKS = {
     url: 'https://hooks.globex.example/knaps',
     secret: `whsec_${Buffer.from('FIXTURE-local-invoke-only-hook-1').toString('base64')}`,
     createdAt: CREATED_AT,
+    eventTypes: null,
+    description: null,
+    disabled: false,
+    disabledAt: null,
   },
   /** Removed by events/admin-remove-webhook/204-own-endpoint; each such event finds it back (resetFixtureWebhook). */
   toRemove: {
@@ -506,6 +511,10 @@ export const FIXTURE_WEBHOOKS = {
     url: 'https://hooks.globex.example/old-knaps',
     secret: `whsec_${Buffer.from('FIXTURE-local-invoke-only-hook-2').toString('base64')}`,
     createdAt: CREATED_AT,
+    eventTypes: null,
+    description: null,
+    disabled: false,
+    disabledAt: null,
   },
 } as const satisfies Record<string, WebhookEndpoint>;
 

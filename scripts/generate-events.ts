@@ -643,6 +643,27 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
     { name: '404-no-such-endpoint', params: { endpoint_id: NO_SUCH_ENDPOINT }, headers: asOtherOrgAdmin },
   ],
+  'admin-update-webhook': [
+    {
+      name: '200-described',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asOtherOrgAdmin,
+      body: { description: 'Ledger sync' },
+    },
+    {
+      name: '400-unknown-event-type',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asOtherOrgAdmin,
+      body: { event_types: ['knap.nope'] },
+    },
+    { name: '401-missing-token', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, body: { disabled: true } },
+    {
+      name: '404-other-org',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asAdmin,
+      body: { disabled: true },
+    },
+  ],
   'admin-list-runs': [
     { name: '200-runs', headers: asAdmin },
     { name: '200-first-page', headers: asAdmin, query: { limit: '1' } },
