@@ -193,7 +193,7 @@ if (values.fairness) {
   });
   console.log(JSON.stringify({ command, ...result }, null, 2));
   console.log(
-    `\nY's lateness over ${result.minutes} minute(s) beside X's ${result.xKnaps} every-minute Knaps${result.stalledEndpoints ? ` and ${result.stalledEndpoints} stalled endpoints` : ''} (${result.checkout}): median ${result.medianSeconds} s, worst ${result.worstSeconds} s, ${result.yMessages} message(s)`,
+    `\nY's lateness over ${result.minutes} minute(s) beside X's ${result.xKnaps} every-minute Knaps${result.stalledEndpoints ? ` and ${result.stalledEndpoints} stalled endpoints` : ''} (${result.checkout}): run created median ${result.creationMedianSeconds} s, worst ${result.creationWorstSeconds} s; message received median ${result.medianSeconds} s, worst ${result.worstSeconds} s (${result.yMessages} message(s))`,
   );
   process.exit(0);
 }

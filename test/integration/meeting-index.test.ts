@@ -177,7 +177,7 @@ test('migrate: Knaps stored before the meeting index run after the `meeting-inde
     (await reportMeeting(deps, caller, { meeting_id: meetingId })).runs.map((run) => run.knap_uuid).sort();
 
   expect(await report('before')).toEqual([]);
-  expect(MIGRATIONS.map((step) => step.id).at(-1)).toBe('meeting-index');
+  expect(MIGRATIONS.map((step) => step.id)).toContain('meeting-index');
   const step = MIGRATIONS.filter((each) => each.id === 'meeting-index');
   expect(await runMigrations(deps, step)).toEqual([expect.objectContaining({ id: 'meeting-index', changed: { added: 2 } })]);
   expect(await runMigrations(deps, step)).toEqual([expect.objectContaining({ changed: { added: 0 } })]);
