@@ -2,6 +2,7 @@ import type { Node } from 'constructs';
 import { jobs } from '../functions/jobs.js';
 import { FUNCTIONS, routes } from '../functions/routes.js';
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT } from '../shared/domain/clients.js';
+import { MAX_ENDPOINTS, QUOTA_ENV, QUOTA_KINDS, type QuotaKind, type QuotaLimits } from '../shared/domain/quotas.js';
 import { MAX_ADMIN_RATE_LIMIT } from '../shared/domain/rate-limit.js';
 
 /** Powertools for AWS Lambda log levels (POWERTOOLS_LOG_LEVEL). */
@@ -94,6 +95,11 @@ export interface KnapSettings {
   readonly adminAccessTokenMark: string | null;
   /** ADMIN_RATE_LIMIT: requests per minute each organization admin may make of the admin API; null: 120. */
   readonly adminRateLimit: number | null;
+  /**
+   * QUOTA_*: the deployment's per-organization quotas, each in place of its default
+   * (DEFAULT_QUOTAS); an organization's own, set with `set-quota`, still wins.
+   */
+  readonly quotas: Partial<QuotaLimits>;
 }
 
 /** Requests per second (steady) and requests (burst), as API Gateway throttles them. */
@@ -176,6 +182,7 @@ export const DEFAULT_SETTINGS: KnapSettings = {
   adminConsoleClientId: null,
   adminAccessTokenMark: null,
   adminRateLimit: null,
+  quotas: {},
 };
 
 /** Context keys, as in cdk.json or `cdk deploy -c key=value`. */
@@ -212,11 +219,27 @@ export const CONTEXT_KEYS = {
   adminConsoleClientId: 'adminConsoleClientId',
   adminAccessTokenMark: 'adminAccessTokenMark',
   adminRateLimit: 'adminRateLimit',
+  quotaKnaps: 'quotaKnaps',
+  quotaSubhourlySchedules: 'quotaSubhourlySchedules',
+  quotaWebhookEndpoints: 'quotaWebhookEndpoints',
+  quotaClients: 'quotaClients',
   /** The stateful stack's name; by default the stack name with `Api` turned into `Data` (`KnapData`). */
   dataStackName: 'dataStackName',
   /** `-c nag=false` skips the cdk-nag AwsSolutions checks at synth. */
   nag: 'nag',
 } as const;
+
+/** The context key of each quota (its environment variable: QUOTA_ENV). */
+const QUOTA_CONTEXT_KEYS: Record<QuotaKind, string> = {
+  knaps: CONTEXT_KEYS.quotaKnaps,
+  subhourly: CONTEXT_KEYS.quotaSubhourlySchedules,
+  endpoints: CONTEXT_KEYS.quotaWebhookEndpoints,
+  clients: CONTEXT_KEYS.quotaClients,
+};
+
+/** The functions' QUOTA_* variables for the quotas a deployment sets. */
+export const quotaEnvironment = (quotas: Partial<QuotaLimits>): Record<string, string> =>
+  Object.fromEntries(Object.entries(quotas).map(([kind, limit]) => [QUOTA_ENV[kind as QuotaKind], String(limit)]));
 
 export const DEFAULT_STACK_NAME = 'KnapApi';
 
@@ -504,6 +527,13 @@ export const settingsFromContext = (node: Node): KnapSettings => {
       CONTEXT_KEYS.adminRateLimit,
       (value) => integer(CONTEXT_KEYS.adminRateLimit, value, 1, MAX_ADMIN_RATE_LIMIT),
       DEFAULT_SETTINGS.adminRateLimit,
+    ),
+    quotas: Object.fromEntries(
+      QUOTA_KINDS.flatMap((kind) => {
+        const key = QUOTA_CONTEXT_KEYS[kind];
+        const limit = pick(key, (value) => integer(key, value, 0, kind === 'endpoints' ? MAX_ENDPOINTS : 1_000_000), null);
+        return limit === null ? [] : [[kind, limit]];
+      }),
     ),
   };
   checkConsistent(settings);

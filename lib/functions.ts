@@ -9,7 +9,7 @@ import {
   type FunctionId,
   type RouteDefinition,
 } from '../functions/routes.js';
-import type { KnapSettings } from './config.js';
+import { type KnapSettings, quotaEnvironment } from './config.js';
 import { KnapFunction } from './knap-function.js';
 import {
   ADMIN_AUDIT,
@@ -314,10 +314,12 @@ export class KnapFunctions extends Construct {
         assets: [...new Set(served.flatMap((route) => route.assets ?? []))],
         reservedConcurrentExecutions: reservedConcurrencyOf(props.settings, definition.id),
         declareLocalEndpoint: props.settings.samLocal,
-        environment:
-          props.publicBaseUrl && served.some((route) => ROUTES_NAMING_THEIR_URL.includes(route.id))
+        environment: {
+          ...quotaEnvironment(props.settings.quotas),
+          ...(props.publicBaseUrl && served.some((route) => ROUTES_NAMING_THEIR_URL.includes(route.id))
             ? { PUBLIC_BASE_URL: props.publicBaseUrl }
-            : {},
+            : {}),
+        },
       });
       if (actionsOf(access).length > 0) fn.bindTable(props.table, access);
       if (served.some((route) => readsTokenKeys.includes(route.id))) {

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes.js';
-import { DEFAULT_SETTINGS, deploymentPreferenceOf, settingsFromContext } from '../../lib/config.js';
+import { DEFAULT_SETTINGS, deploymentPreferenceOf, quotaEnvironment, settingsFromContext } from '../../lib/config.js';
 import { functionLogicalId } from '../../lib/functions.js';
+import { DEFAULT_QUOTAS, quotasFromEnv } from '../../shared/domain/quotas.js';
 import { testTmpDir } from '../support/tmp.js';
 import { PRODUCTION_CONTEXT } from './contexts.js';
 import { resourcesOf, SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
@@ -56,8 +57,16 @@ describe('settings from context (cdk.json or -c)', () => {
       adminConsoleClientId: null,
       adminAccessTokenMark: null,
       adminRateLimit: null,
+      quotas: {},
     });
     expect(deploymentPreferenceOf(DEFAULT_SETTINGS)).toBe('ALL_AT_ONCE');
+  });
+
+  test('quotas: each set one replaces its default, as the QUOTA_* variables the functions read', () => {
+    const { quotas } = settings({ quotaKnaps: '9000', quotaWebhookEndpoints: '5' });
+    expect(quotas).toEqual({ knaps: 9000, endpoints: 5 });
+    expect(quotaEnvironment(quotas)).toEqual({ QUOTA_KNAPS: '9000', QUOTA_WEBHOOK_ENDPOINTS: '5' });
+    expect(quotasFromEnv(quotaEnvironment(quotas))).toEqual({ ...DEFAULT_QUOTAS, knaps: 9000, endpoints: 5 });
   });
 
   test('storedTokensUntil: an ISO 8601 time, kept in UTC', () => {
@@ -186,6 +195,8 @@ describe('settings from context (cdk.json or -c)', () => {
     [{ adminMfa: 'sometimes' }, /adminMfa/],
     [{ adminAccessTokenMark: 'at+jwt' }, /adminAccessTokenMark/],
     [{ adminRateLimit: '0' }, /adminRateLimit/],
+    [{ quotaWebhookEndpoints: '21' }, /quotaWebhookEndpoints/],
+    [{ quotaClients: '-1' }, /quotaClients/],
     [{ freshDeployment: 'yes' }, /freshDeployment/],
     [{ tokenKeysSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:keys' }, /tokenKeysSecretArn/],
     [{ reservedConcurrency: 'list-knaps=1' }, /reservedConcurrency/],
