@@ -139,7 +139,7 @@ describe('scopes chosen by admins', () => {
 
   test('attack: a read-only client on every write route is a 403 {"detail"}, and nothing changes', async () => {
     expect(WRITE_ROUTES.map((route) => route.id).sort()).toEqual(
-      ['create-knap', 'delete-knap', 'report-meeting', 'start-run', 'update-knap'].sort(),
+      ['create-knap', 'delete-knap', 'put-knap', 'report-meeting', 'start-run', 'update-knap'].sort(),
     );
     const full = await adminClient({ name: 'Writer' });
     const reader = await adminClient({ name: 'Reader', scopes: ['read:knaps'] });
@@ -150,6 +150,7 @@ describe('scopes chosen by admins', () => {
     const bodies: Record<string, unknown> = {
       'create-knap': { name: 'no', schedule_type: 'manual' },
       'update-knap': { name: 'renamed' },
+      'put-knap': { name: 'renamed' },
       'report-meeting': { meeting_id: 'm-1' },
     };
     for (const route of WRITE_ROUTES) {

@@ -103,8 +103,8 @@ test('PATCH changes event types, description and disabled (stamped), one write a
     disabled: true,
     disabled_at: '2026-11-23T11:00:00Z',
   });
-  // The conditional update and the audit event.
-  expect(disabled.calls).toBe(2);
+  // The admin's request counted, the conditional update and the audit event.
+  expect(disabled.calls).toBe(3);
   expect((await listed(acme)).find((e) => e.endpoint_id === endpoint.endpoint_id)).toEqual(disabled.body);
   const enabled = await call(acme, 'PATCH', path, { disabled: false, event_types: null, description: null });
   expect(enabled.body).toMatchObject({ disabled: false, disabled_at: null, event_types: null, description: null });
