@@ -172,7 +172,12 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       countRoundTrips: options.countRoundTrips,
       mount: (url) => {
         // Organization admins sign in here; the admin functions verify its tokens by these settings.
-        const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps: defaultDeps(), redirectUris: [`${url}/console`] });
+        const identity = startLocalIdentity({
+          issuer: `${url}/oidc`,
+          deps: defaultDeps(),
+          redirectUris: [`${url}/console`],
+          dynamodbEndpoint: endpoint,
+        });
         Object.assign(process.env, localAdminEnvironment(identity));
         return identity;
       },
