@@ -14,6 +14,7 @@ import { epochSeconds } from '../shared/domain/clock.js';
 import type { Deps } from '../shared/runtime.js';
 import { scopedDeps } from '../shared/scoped-deps.js';
 import { dispatchDueRuns } from '../shared/services/dispatcher.js';
+import { localFunctionArn } from './http-adapter.js';
 
 export const DEFAULT_DISPATCH_INTERVAL_MS = 1_000;
 /** How long close() lets a pass under way go on before it stops its DynamoDB calls. */
@@ -56,7 +57,12 @@ export const startDispatchTimer = (options: DispatchTimerOptions): DispatchTimer
 
   const pass = async () => {
     // Deployed, the dispatch-runs function does this work: its log lines say so here too.
-    const scope = { functionName: 'dispatch-runs', requestId: randomUUID(), stop: stopping.signal };
+    const scope = {
+      functionName: 'dispatch-runs',
+      functionArn: localFunctionArn('dispatch-runs'),
+      requestId: randomUUID(),
+      stop: stopping.signal,
+    };
     if (!backfilled) {
       // Upkeep walks the whole table once: each call bounded by the client, the whole by close().
       const deps = scopedDeps(options.deps(), scope);

@@ -166,7 +166,7 @@ class LocalContext implements Context {
     names: ContextNames,
   ) {
     this.deadline = Date.now() + timeoutMs;
-    this.invokedFunctionArn = names.invokedFunctionArn ?? `arn:aws:lambda:local:000000000000:function:${functionName}`;
+    this.invokedFunctionArn = names.invokedFunctionArn ?? localFunctionArn(functionName);
     this.logGroupName = `/aws/lambda/${functionName}`;
     this.logStreamName = names.logStreamName ?? 'local';
   }
@@ -183,6 +183,9 @@ type ContextNames = Partial<Pick<Context, 'invokedFunctionArn' | 'logStreamName'
 
 export const lambdaContext = (functionName: string, timeoutMs: number, names: ContextNames = {}): LocalContext =>
   new LocalContext(functionName, timeoutMs, names);
+
+/** The ARN a function has under `npm start`: its HTTP invocations' and its background jobs' lines carry it. */
+export const localFunctionArn = (functionName: string): string => `arn:aws:lambda:local:000000000000:function:${functionName}`;
 
 /**
  * Writes a handler result the way API Gateway does: a structured result as given, and

@@ -200,7 +200,12 @@ export const startApiServer = async (options: ApiServerOptions = {}): Promise<Ap
       const context = lambdaContext(fn.id, lambdaTimeoutMs);
       // One process runs every function: each line says which one, whatever ran before it
       // (apiHandler adds these to the request's scope).
-      context[OUTER_SCOPE] = { roundTrips: calls, functionName: fn.id, requestId: context.awsRequestId };
+      context[OUTER_SCOPE] = {
+        roundTrips: calls,
+        functionName: fn.id,
+        functionArn: context.invokedFunctionArn,
+        requestId: context.awsRequestId,
+      };
       const result = await handler(event, context);
       if (options.countRoundTrips) {
         // Copied, then set (a spread then a new key is slow on Node.js 20).

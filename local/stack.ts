@@ -11,6 +11,7 @@ import { createDocumentClient, DEFAULT_ATTEMPT_TIMEOUT_MS, dynamoSettingsFromEnv
 import { ALL_STORES, DynamoRepository } from '../shared/store/dynamo-repository.js';
 import { LOCAL_RETRY_POLICY, LocalDeliveryQueue } from './delivery-queue.js';
 import { type DispatchTimer, STOP_GRACE_MS, startDispatchTimer } from './dispatch-timer.js';
+import { localFunctionArn } from './http-adapter.js';
 import { openLocalTable } from './local-table.js';
 import { localAdminEnvironment, startLocalIdentity } from './oidc/provider.js';
 import { type ApiServer, startApiServer } from './server.js';
@@ -131,6 +132,7 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   setMaxListeners(0, stopping.signal);
   const asDeliverer = () => ({
     functionName: 'deliver-runs',
+    functionArn: localFunctionArn('deliver-runs'),
     requestId: randomUUID(),
     deadline: Date.now() + LOCAL_JOB_DEADLINE_MS,
     stop: stopping.signal,
@@ -170,7 +172,12 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
       countRoundTrips: options.countRoundTrips,
       mount: (url) => {
         // Organization admins sign in here; the admin functions verify its tokens by these settings.
-        const identity = startLocalIdentity({ issuer: `${url}/oidc`, deps: defaultDeps(), redirectUris: [`${url}/console`] });
+        const identity = startLocalIdentity({
+          issuer: `${url}/oidc`,
+          deps: defaultDeps(),
+          redirectUris: [`${url}/console`],
+          dynamodbEndpoint: endpoint,
+        });
         Object.assign(process.env, localAdminEnvironment(identity));
         return identity;
       },

@@ -8,6 +8,7 @@ import { ensureConsoleBuilt } from '../scripts/build-console.js';
 import { tableNameFromEnv } from '../shared/runtime.js';
 import { badEndpoint, endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
 import { DataDirInUseError } from './dynamodb.js';
+import { createAdminCommand } from './oidc/login-page.js';
 import { type LocalStack, startLocalStack } from './stack.js';
 
 const env = process.env;
@@ -91,7 +92,7 @@ if (stack.resumedRuns > 0) console.log(`Delivering ${stack.resumedRuns} run(s) l
 console.log(`Admin console: ${stack.api.url}/console`);
 console.log(`
 Make the first organization admin (in another terminal), then sign in to the console:
-  DYNAMODB_ENDPOINT=${stack.dynamodbEndpoint} npm run -s admin -- create-admin --org acme --email you@acme.example
+  ${createAdminCommand(stack.dynamodbEndpoint)}
 Create a first API client (in another terminal):
   DYNAMODB_ENDPOINT=${stack.dynamodbEndpoint} npm run -s admin -- create-client --org acme --name "My integration"
 Then get a token:

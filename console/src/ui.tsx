@@ -73,6 +73,36 @@ export const Confirm = ({
   );
 };
 
+/**
+ * A value to copy (a client id): wraps within its box at any width, with a button beside it
+ * that copies it and says whether that worked (clipboard access may be refused).
+ */
+export const CopyValue = ({ value, label, testId }: { value: string; label: string; testId?: string }) => {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  return (
+    <div class="copy-value">
+      <code data-testid={testId}>{value}</code>
+      <button
+        type="button"
+        class="secondary"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(value);
+            setCopied('yes');
+          } catch {
+            setCopied('no');
+          }
+        }}
+      >
+        {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Copy failed' : label}
+      </button>
+      <span class="visually-hidden" role="status">
+        {copied === 'yes' ? 'Copied to the clipboard' : copied === 'no' ? 'Could not copy: select it instead' : ''}
+      </span>
+    </div>
+  );
+};
+
 /** A secret shown once: copy button, and the warning that it will not be shown again. */
 export const SecretReveal = ({
   title,

@@ -16,6 +16,9 @@ const page = (title: string, content: string): string => `<!doctype html>
   button { margin-top: 1.25rem; width: 100%; padding: .6rem; font: inherit; font-weight: 600; color: #fff; background: #2454d6; border: 0; border-radius: 4px; cursor: pointer; }
   button:focus-visible, input:focus-visible { outline: 3px solid #8aa8ff; outline-offset: 1px; }
   .problem { color: #a31919; background: #fdecec; padding: .5rem .75rem; border-radius: 4px; }
+  .setup { background: #eef3ff; padding: .5rem .75rem; border-radius: 4px; }
+  .setup p { margin: 0 0 .5rem; }
+  .setup code { display: block; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; background: #fff; padding: .5rem; border-radius: 4px; }
 </style>
 </head>
 <body>
@@ -26,11 +29,26 @@ ${content}
 </html>
 `;
 
-export const loginPage = (action: string, problem?: string, email = ''): string =>
+/**
+ * How to make the first admin under `npm start`, as it prints it at start and the sign-in page
+ * says it while there is none; with the embedded DynamoDB's endpoint, which the CLI must reach.
+ */
+export const createAdminCommand = (dynamodbEndpoint?: string): string =>
+  `${dynamodbEndpoint ? `DYNAMODB_ENDPOINT=${dynamodbEndpoint} ` : ''}npm run -s admin -- create-admin --org acme --email you@acme.example`;
+
+/** Said above the form while no admin exists: nobody can sign in until one is made. */
+const noAdminYet = (command: string): string => `<section class="setup" aria-labelledby="setup-title">
+<p id="setup-title"><strong>No admin exists yet.</strong> Make the first one in another terminal, then sign in with the password it prints:</p>
+<code>${escapeHtml(command)}</code>
+</section>
+`;
+
+/** `firstAdmin`: the command that makes the first admin, given while there is none. */
+export const loginPage = (action: string, problem?: string, email = '', firstAdmin?: string): string =>
   page(
     'Sign in',
     `<h1>Sign in to the Knap admin console</h1>
-${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
+${firstAdmin ? noAdminYet(firstAdmin) : ''}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ''}
 <form method="post" action="${escapeHtml(action)}">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(email)}">

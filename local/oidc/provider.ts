@@ -19,7 +19,15 @@ import { type AdminAccount, verifyPassword } from '../../shared/domain/admins.js
 import type { Deps } from '../../shared/runtime.js';
 import { recordAudit } from '../../shared/services/audit-log.js';
 import { readBody } from '../request-body.js';
-import { errorPage, loginPage, SIGN_OUT_SCRIPT, signedOutPage, signOutPage, signOutQuestion } from './login-page.js';
+import {
+  createAdminCommand,
+  errorPage,
+  loginPage,
+  SIGN_OUT_SCRIPT,
+  signedOutPage,
+  signOutPage,
+  signOutQuestion,
+} from './login-page.js';
 import { memoryAdapter } from './memory-adapter.js';
 
 /** The console's client id: a public client, no secret. */
@@ -40,6 +48,8 @@ export interface LocalIdentityOptions {
   deps: Deps;
   /** Where the console may be sent back after sign-in and sign-out. */
   redirectUris: string[];
+  /** The DynamoDB the admin CLI must reach to make the first admin (named in the sign-in page's hint). */
+  dynamodbEndpoint?: string;
   /** How a password is checked against its stored hash (tests count the checks); verifyPassword by default. */
   checkPassword?: (password: string, hash: string) => Promise<boolean>;
 }
@@ -180,6 +190,16 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
   const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
   const throttle = new SignInThrottle(() => deps.clock.now().getTime());
   const checkPassword = options.checkPassword ?? verifyPassword;
+  // Admins are never deleted: once one is seen, the table is not walked again.
+  let adminsExist = false;
+  /** The command that makes the first admin while there is none (for the sign-in page), else undefined. */
+  const firstAdminHint = async (): Promise<string | undefined> => {
+    if (!adminsExist) {
+      // A hint, not the sign-in: a failing table leaves it out rather than failing the page.
+      adminsExist = await deps.repo.hasAdmins().catch(() => true);
+    }
+    return adminsExist ? undefined : createAdminCommand(options.dynamodbEndpoint);
+  };
 
   const accountClaims = async (email: string) => {
     const admin = await deps.repo.getAdmin(email);
@@ -310,7 +330,7 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
     if (!admin || !valid) {
       throttle.failed(email);
       if (admin) await recordAudit(deps, actor, admin.orgName, 'admin.sign_in_failed', { type: 'admin', id: admin.email });
-      html(response, 401, loginPage(action, 'Wrong email or password.', email));
+      html(response, 401, loginPage(action, 'Wrong email or password.', email, await firstAdminHint()));
       return;
     }
     throttle.release(email);
@@ -340,7 +360,7 @@ export const startLocalIdentity = (options: LocalIdentityOptions): LocalIdentity
           const details = await provider.interactionDetails(request, response);
           if (details.uid !== interaction[1]) throw new Error('Interaction mismatch');
           if (interaction[2] && request.method === 'POST') await signIn(request, response, action);
-          else html(response, 200, loginPage(action));
+          else html(response, 200, loginPage(action, undefined, '', await firstAdminHint()));
         } catch {
           html(response, 400, loginPage(action, 'This sign-in has expired. Go back to the console and sign in again.'));
         }

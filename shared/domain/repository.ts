@@ -306,6 +306,11 @@ export interface Repository {
   /** Stores a new organization admin; false when one with this email exists already. */
   putNewAdmin(admin: AdminAccount): Promise<boolean>;
   getAdmin(email: string): Promise<AdminAccount | null>;
+  /**
+   * Whether the local identity provider has any admin yet (its sign-in page says how to make
+   * the first). Walks the table until it finds one: meant for `npm start`'s small tables only.
+   */
+  hasAdmins(): Promise<boolean>;
   putAuditEvent(event: AuditEvent): Promise<void>;
   /** Counts one admin-API request of an admin in a minute, only below its limit (see AdminMeterInput). */
   meterAdminRequest(input: AdminMeterInput): Promise<AdminMeterResult>;

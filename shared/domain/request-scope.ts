@@ -32,6 +32,8 @@ export interface RequestScope {
   functionName?: string;
   /** Its invocation's id, for the same reason (`function_request_id` of a line). */
   requestId?: string;
+  /** Its function's ARN, for the same reason (`function_arn` of a line). */
+  functionArn?: string;
 }
 
 /** The keys every log line of this work carries: its correlation id and function (none when it has none). */
@@ -41,5 +43,6 @@ export const correlationKeys = (scope: RequestScope | undefined): Record<string,
   if (scope.correlationId !== undefined) keys.correlation_id = scope.correlationId;
   if (scope.functionName !== undefined) keys.function_name = scope.functionName;
   if (scope.requestId !== undefined) keys.function_request_id = scope.requestId;
+  if (scope.functionArn !== undefined) keys.function_arn = scope.functionArn;
   return Object.keys(keys).length > 0 ? keys : undefined;
 };

@@ -9,7 +9,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AdminAccount } from '../domain/admins.js';
 import { AUDIT_RETENTION_SECONDS, type AuditAction, type AuditEvent, type AuditPage } from '../domain/audit.js';
 import type { AdminMeterInput, AdminMeterResult, PageRequest } from '../domain/repository.js';
-import { PutCommand, QueryCommand, UpdateCommand } from './commands.js';
+import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { auditCursor, key } from './keys.js';
 import type { Item, TableOps } from './table-ops.js';
@@ -65,6 +65,30 @@ export class AdminStore {
   async getAdmin(email: string): Promise<AdminAccount | null> {
     const item = await this.table.getItem(key.admin(email));
     return item ? itemToAdmin(item) : null;
+  }
+
+  /**
+   * Whether any admin item exists: admins live on no index (the local provider looks them up by
+   * email), so this scans, page by page, until the first. The local sign-in page asks it only
+   * until it is true (local/oidc/provider.ts), on tables that fit a laptop.
+   */
+  async hasAdmins(): Promise<boolean> {
+    let startKey: Item | undefined;
+    do {
+      const page = await this.table.db.send(
+        new ScanCommand({
+          TableName: this.table.tableName,
+          FilterExpression: '#type = :admin',
+          ProjectionExpression: 'pk',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':admin': 'admin' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      if ((page.Items ?? []).length > 0) return true;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return false;
   }
 
   async putAuditEvent(event: AuditEvent): Promise<void> {

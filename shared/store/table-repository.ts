@@ -396,6 +396,10 @@ export class TableRepository implements Repository {
     return this.store('admins').getAdmin(email);
   }
 
+  hasAdmins(): Promise<boolean> {
+    return this.store('admins').hasAdmins();
+  }
+
   putAuditEvent(event: AuditEvent): Promise<void> {
     return this.store('admins').putAuditEvent(event);
   }

@@ -72,6 +72,11 @@ test('each log line names the function that did the work, not the last one invok
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   const attempt = lines.find((line) => line.message === 'Delivery attempt' && line.run_id === run.run_id);
-  expect(attempt).toMatchObject({ function_name: 'deliver-runs', timestamp: expect.any(String) });
+  // Its name and ARN, not those of the route that ran before it (whose context the shared logger holds).
+  expect(attempt).toMatchObject({
+    function_name: 'deliver-runs',
+    function_arn: 'arn:aws:lambda:local:000000000000:function:deliver-runs',
+    timestamp: expect.any(String),
+  });
   expect(attempt?.function_request_id).toEqual(expect.any(String));
 });

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type Api, type Client, SCOPES, type Scope } from '../api.js';
-import { Alert, Badge, Confirm, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
+import { Alert, Badge, Confirm, CopyValue, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
 
 type Open =
   | { kind: 'create' }
@@ -142,9 +142,7 @@ const ClientPanel = ({
   const [saved, setSaved] = useState(false);
   return (
     <Dialog title={client.name} onClose={onClose}>
-      <p class="muted small">
-        <code>{client.client_id}</code>
-      </p>
+      <CopyValue value={client.client_id} label="Copy id" testId="client-id" />
       <form
         onSubmit={async (event) => {
           event.preventDefault();
