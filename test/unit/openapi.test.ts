@@ -56,6 +56,8 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'UpdateWebhookRequest',
     'WebhookEndpoint',
     'WebhookEndpointList',
+    'WebhookSecret',
+    'WebhookTestResult',
   ]);
   expect(JSON.stringify(committed)).not.toContain('$defs');
 });
