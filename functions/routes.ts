@@ -287,6 +287,22 @@ export const routes: readonly RouteDefinition[] = [
     description: 'Remove a webhook endpoint (admins only)',
   },
   {
+    id: 'admin-rotate-webhook-secret',
+    fn: 'admin',
+    method: 'POST',
+    path: '/api/admin/webhooks/{endpoint_id}/secret',
+    entry: 'functions/admin/admin-rotate-webhook-secret.ts',
+    description: "Rotate a webhook endpoint's signing secret; the old one signs too for 24 hours (admins only)",
+  },
+  {
+    id: 'admin-test-webhook',
+    fn: 'admin',
+    method: 'POST',
+    path: '/api/admin/webhooks/{endpoint_id}/test',
+    entry: 'functions/admin/admin-test-webhook.ts',
+    description: 'Send a signed webhook.test message to an endpoint now (admins only)',
+  },
+  {
     id: 'admin-update-webhook',
     fn: 'admin',
     method: 'PATCH',

@@ -35,6 +35,9 @@ import { recordAudit } from '../shared/services/audit-log.js';
 import { setClientJwks } from '../shared/services/client-keys.js';
 import { addClientSecret, removeClientSecret } from '../shared/services/client-secrets.js';
 import { runMigrations } from '../shared/services/migrations.js';
+import { rotateOrgWebhookSecret } from '../shared/services/org-webhook-secret.js';
+import { testOrgWebhook, testSendOptions } from '../shared/services/org-webhook-test.js';
+import type { OrgAdmin } from '../shared/services/request-state.js';
 import { addWebhook, listWebhooks, removeWebhook, type WebhookSummary } from '../shared/services/webhook-admin.js';
 import { cognitoClient, createCognitoAdmin } from './cognito-admins.js';
 import { endpointDoesNotAnswer, unreachableReason } from './connection-errors.js';
@@ -62,6 +65,8 @@ Commands:
   add-webhook --org ORG --url URL [--event-types T1,T2] [--description D] [--json]
   list-webhooks --org ORG [--json]
   remove-webhook ENDPOINT_ID [--json]
+  rotate-webhook-secret ENDPOINT_ID [--json]
+  test-webhook ENDPOINT_ID [--json]
   create-admin --org ORG --email EMAIL [--password P] [--user-pool POOL_ID] [--json]
   backfill-due-index [--json]
   backfill-run-index [--json]
@@ -230,6 +235,13 @@ const eventTypesArg = (value: string | undefined): WebhookEventType[] | null => 
     );
   }
   return [...new Set(types as WebhookEventType[])];
+};
+
+/** The CLI acts for the endpoint's own organization, as `cli` in its audit log. */
+const endpointOwner = async (deps: Deps, endpointId: string): Promise<OrgAdmin> => {
+  const endpoint = await deps.repo.getWebhookEndpoint(endpointId);
+  if (!endpoint) throw new AdminError(`No webhook endpoint with id ${endpointId}`);
+  return { orgName: endpoint.orgName, actor: CLI_ACTOR };
 };
 
 const webhookSecretLines = (endpoint: WebhookEndpoint): string[] => [
@@ -497,6 +509,33 @@ export const runAdmin = async (
         await removeWebhook(await getDeps(), id);
         print({ endpoint_id: id, removed: true }, [`Removed webhook endpoint ${id}. No later delivery goes to it.`]);
         return 0;
+      }
+      case 'rotate-webhook-secret': {
+        const id = required(args[0], 'ENDPOINT_ID');
+        const deps = await getDeps();
+        const { secret } = await viaApiErrors(async () => rotateOrgWebhookSecret(deps, await endpointOwner(deps, id), id));
+        print({ endpoint_id: id, secret }, [
+          `New secret for webhook endpoint ${id} (shown this once):`,
+          `  ${secret}`,
+          'For 24 hours every message carries signatures by both the new and the old secret; then only the new.',
+        ]);
+        return 0;
+      }
+      case 'test-webhook': {
+        const id = required(args[0], 'ENDPOINT_ID');
+        const deps = await getDeps();
+        const allowLocalhost = options.allowLocalhost ?? Boolean(process.env.DYNAMODB_ENDPOINT);
+        const sendOptions = { ...testSendOptions(), allowLocalhost };
+        const result = await viaApiErrors(async () =>
+          // Room for the whole delivery timeout: a CLI has no request deadline.
+          testOrgWebhook(deps, await endpointOwner(deps, id), id, Date.now() + sendOptions.timeoutMs + 5_000, sendOptions),
+        );
+        print({ endpoint_id: id, ...result }, [
+          result.error === null
+            ? `webhook.test delivered to ${id}: HTTP ${result.response_status} in ${result.duration_ms} ms`
+            : `webhook.test to ${id} failed: ${result.error}`,
+        ]);
+        return result.error === null ? 0 : 1;
       }
       case 'backfill-due-index': {
         const added = await (await getDeps()).repo.backfillDueIndex();

@@ -643,6 +643,17 @@ const LATER_CASES: Record<string, Case[]> = {
     { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
     { name: '404-no-such-endpoint', params: { endpoint_id: NO_SUCH_ENDPOINT }, headers: asOtherOrgAdmin },
   ],
+  'admin-rotate-webhook-secret': [
+    { name: '200-own-endpoint', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asOtherOrgAdmin },
+    { name: '401-missing-token', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId } },
+    { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
+  ],
+  // The fixture URL does not resolve: still a 200, whose body says what the attempt did.
+  'admin-test-webhook': [
+    { name: '200-own-endpoint', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asOtherOrgAdmin },
+    { name: '401-missing-token', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId } },
+    { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
+  ],
   'admin-update-webhook': [
     {
       name: '200-described',

@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'client.set_jwks',
   'webhook.create',
   'webhook.delete',
+  'webhook.rotate_secret',
+  'webhook.test',
   'webhook.update',
   'run.redeliver',
   'knap.update',

@@ -342,6 +342,17 @@ export interface Repository {
 
   getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
 
+  /**
+   * Replaces the endpoint's secret with `secret`, keeping the one it had as its previous one
+   * until `previousSecretExpiresAt` (one conditional write: no read, so two rotations at once
+   * cannot lose a secret). The endpoint as changed, or null when `orgName` has no such endpoint.
+   */
+  rotateWebhookSecret(
+    endpointId: string,
+    orgName: string,
+    rotation: { secret: string; previousSecretExpiresAt: string },
+  ): Promise<WebhookEndpoint | null>;
+
   /** Counts one attempt at one endpoint on the run (attempts, last_attempt_at, last_error when it failed); false when the run is gone. */
   noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean>;
   /**

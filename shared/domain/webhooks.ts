@@ -24,7 +24,22 @@ export interface WebhookEndpoint {
   /** Receives nothing (but a test send) while true. */
   disabled?: boolean;
   disabledAt?: string | null;
+  /**
+   * The secret before the last rotation, still signing beside `secret` until
+   * `previousSecretExpiresAt` (ISO), so receivers can switch over. Absent on older items.
+   */
+  previousSecret?: string | null;
+  previousSecretExpiresAt?: string | null;
 }
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
+
+/** The secrets that sign a message sent at `now`: the current one, and the previous while it overlaps. */
+export const signingSecrets = (endpoint: WebhookEndpoint, now: Date): string[] =>
+  endpoint.previousSecret && endpoint.previousSecretExpiresAt && now.getTime() < Date.parse(endpoint.previousSecretExpiresAt)
+    ? [endpoint.secret, endpoint.previousSecret]
+    : [endpoint.secret];
 
 /** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
 export interface WebhookEndpointChanges {

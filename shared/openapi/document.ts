@@ -43,6 +43,8 @@ import {
   UpdateWebhookRequestSchema,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
+  WebhookSecretSchema,
+  WebhookTestResultSchema,
 } from '../schemas/admin.js';
 import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../schemas/admin-knaps.js';
 import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
@@ -326,6 +328,8 @@ export const componentSchemas = {
   WebhookEndpoint: WebhookEndpointSchema,
   NewWebhookEndpoint: NewWebhookEndpointSchema,
   WebhookEndpointList: WebhookEndpointListSchema,
+  WebhookSecret: WebhookSecretSchema,
+  WebhookTestResult: WebhookTestResultSchema,
   DeliveryAttempt: DeliveryAttemptEntrySchema,
   AdminRun: AdminRunSchema,
   AdminRunPage: AdminRunPageSchema,
@@ -1027,6 +1031,42 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
         parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
         responses: {
           '204': { description: 'Removed: no delivery goes to it any more', headers: noStoreHeaders },
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/webhooks/{endpoint_id}/secret': {
+      post: {
+        operationId: 'adminRotateWebhookSecret',
+        tags: ['Organization admins'],
+        summary: "Rotate a webhook endpoint's signing secret; the old one keeps signing for 24 hours",
+        description:
+          'No body. For 24 hours every message to the endpoint carries two `v1,` signatures in `webhook-signature`, by the new secret and by the one it replaces, so a receiver verifies with either while it switches over; then only the new one. Rotating again within the 24 hours drops the oldest secret. Audited as webhook.rotate_secret.',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
+        responses: {
+          '200': adminOk('The new secret, shown this once', 'WebhookSecret', examples.webhookSecretExamples),
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
+        },
+      },
+    },
+    '/api/admin/webhooks/{endpoint_id}/test': {
+      post: {
+        operationId: 'adminTestWebhook',
+        tags: ['Organization admins'],
+        summary: 'Send a signed webhook.test message to an endpoint now',
+        description:
+          'No body. One attempt, not retried, also to a disabled endpoint: `{"type": "webhook.test", "timestamp", "data": {"endpoint_id"}}` with its own `webhook-id` (`msg_...`), signed as every message is (both secrets during a rotation). Answers 200 with what the attempt did, whatever the endpoint answered; it gives up within 10 s, and before the request would time out. Audited as webhook.test.',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
+        responses: {
+          '200': adminOk('What the attempt did', 'WebhookTestResult', examples.webhookTestExamples),
           '404': adminProblem(
             "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
           ),

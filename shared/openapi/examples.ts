@@ -35,6 +35,8 @@ import type {
   UpdateClientRequest,
   UpdateWebhookRequest,
   WebhookEndpointView,
+  WebhookSecretSchema,
+  WebhookTestResultSchema,
 } from '../schemas/admin.js';
 import type { KnapPatchSchema } from '../schemas/knap-request.js';
 import type { TokenForm } from '../schemas/token-request.js';
@@ -570,6 +572,25 @@ export const newWebhookExamples: Examples<v.InferOutput<typeof NewWebhookEndpoin
       disabled_at: null,
       secret: EXAMPLE_WEBHOOK_SECRET,
     },
+  },
+};
+
+export const webhookSecretExamples: Examples<v.InferOutput<typeof WebhookSecretSchema>> = {
+  rotated: {
+    summary: 'The new signing secret, shown this once (the old one signs too for 24 hours)',
+    value: { secret: `whsec_${Buffer.from('knap-openapi-example-secret-0002').toString('base64')}` },
+  },
+};
+
+export const webhookTestExamples: Examples<v.InferOutput<typeof WebhookTestResultSchema>> = {
+  delivered: { summary: 'The endpoint answered 2xx', value: { response_status: 204, duration_ms: 87, error: null } },
+  refused: {
+    summary: 'The endpoint answered 401 (a receiver still on an old secret, say)',
+    value: { response_status: 401, duration_ms: 112, error: 'HTTP 401 from https://hooks.acme.example' },
+  },
+  timedOut: {
+    summary: 'No answer in time',
+    value: { response_status: null, duration_ms: 10003, error: 'timed out after 10 s (https://hooks.acme.example)' },
   },
 };
 

@@ -213,6 +213,24 @@ export const NewWebhookEndpointSchema = v.object({
 });
 export const WebhookEndpointListSchema = v.object({ endpoints: v.array(WebhookEndpointSchema) });
 
+/** What POST /api/admin/webhooks/{endpoint_id}/secret answers. */
+export const WebhookSecretSchema = v.object({
+  secret: v.pipe(
+    v.string(),
+    v.description('The new `whsec_...` secret, shown this once; the old one also signs every message for 24 hours'),
+  ),
+});
+
+/** What POST /api/admin/webhooks/{endpoint_id}/test answers: that one attempt. */
+export const WebhookTestResultSchema = v.object({
+  response_status: v.pipe(v.nullable(v.number()), v.description("The endpoint's HTTP status; null when it did not answer")),
+  duration_ms: v.pipe(v.nullable(v.number()), v.description('From the start of the attempt to its answer (or failure)')),
+  error: v.pipe(
+    v.nullable(v.string()),
+    v.description("Null on a 2xx; else what failed, naming at most the URL's scheme, host and port"),
+  ),
+});
+
 /** What POST /api/admin/runs/{run_id}/redeliver answers. */
 export const RunRedeliverySchema = v.object({
   run_id: v.string(),

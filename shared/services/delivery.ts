@@ -18,7 +18,7 @@ import { REPORT_TOKEN_SECONDS, sealReportToken } from '../domain/report-tokens.j
 import { AnswerOutcomeSchema, isTerminalType, jsonWithin, MAX_IO_BYTES, type NewRunEvent } from '../domain/run-events.js';
 import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS, type RunStatus, type StoredRun } from '../domain/runs.js';
 import { parseJson, toJson } from '../domain/storable-json.js';
-import { type EndpointDelivery, isMessageId, takesEvent } from '../domain/webhooks.js';
+import { type EndpointDelivery, isMessageId, signingSecrets, takesEvent } from '../domain/webhooks.js';
 import { METRIC, type MetricName } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { messageBody, RUN_EVENT_TYPE, reportUrlOf, runMessage, signedHeaders } from '../webhooks/message.js';
@@ -227,7 +227,7 @@ export const deliverToEndpoint = async (
     };
     const body = messageBody(runMessage(run, knap.knap, startedAt, reporting));
     result = await sendWebhook(
-      { url: endpoint.url, body, headers: signedHeaders(endpoint.secret, run.run_id, startedAt, body) },
+      { url: endpoint.url, body, headers: signedHeaders(signingSecrets(endpoint, startedAt), run.run_id, startedAt, body) },
       settings,
     );
   }

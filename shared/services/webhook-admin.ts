@@ -18,9 +18,10 @@ import { auditedCreate, recordAudit } from './audit-log.js';
 import { releaseQuota, reserveQuota } from './quotas.js';
 
 /** An endpoint as admins see it: never its secret. */
-export type WebhookSummary = Omit<WebhookEndpoint, 'secret'>;
+export type WebhookSummary = Omit<WebhookEndpoint, 'secret' | 'previousSecret'>;
 
-export const summarizeWebhook = ({ secret: _secret, ...summary }: WebhookEndpoint): WebhookSummary => summary;
+export const summarizeWebhook = ({ secret: _secret, previousSecret: _previous, ...summary }: WebhookEndpoint): WebhookSummary =>
+  summary;
 
 export interface AddWebhookInput {
   orgName: string;

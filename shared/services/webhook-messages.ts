@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { isoSeconds } from '../domain/clock.js';
 import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS } from '../domain/runs.js';
 import { toJson } from '../domain/storable-json.js';
-import { type EndpointDelivery, newMessageId, takesEvent, type WebhookEventType } from '../domain/webhooks.js';
+import { type EndpointDelivery, newMessageId, signingSecrets, takesEvent, type WebhookEventType } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { signedHeaders } from '../webhooks/message.js';
 import { retryDelaySeconds } from '../webhooks/retry.js';
@@ -72,7 +72,11 @@ export const deliverMessageToEndpoint = async (
     hopeless = true;
   } else {
     result = await sendWebhook(
-      { url: endpoint.url, body: message.body, headers: signedHeaders(endpoint.secret, messageId, startedAt, message.body) },
+      {
+        url: endpoint.url,
+        body: message.body,
+        headers: signedHeaders(signingSecrets(endpoint, startedAt), messageId, startedAt, message.body),
+      },
       settings,
     );
   }

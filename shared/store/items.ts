@@ -462,6 +462,10 @@ export const webhookToItem = (endpoint: WebhookEndpoint): Item => ({
   description: endpoint.description ?? null,
   disabled: endpoint.disabled ?? false,
   disabled_at: endpoint.disabledAt ?? null,
+  // Only after a rotation: older items have neither.
+  ...(endpoint.previousSecret
+    ? { previous_secret: endpoint.previousSecret, previous_secret_expires_at: endpoint.previousSecretExpiresAt ?? null }
+    : {}),
 });
 
 const eventTypesOf = (value: unknown): WebhookEventType[] | null =>
@@ -479,4 +483,6 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   description: typeof item.description === 'string' ? item.description : null,
   disabled: item.disabled === true,
   disabledAt: typeof item.disabled_at === 'string' ? item.disabled_at : null,
+  previousSecret: typeof item.previous_secret === 'string' ? item.previous_secret : null,
+  previousSecretExpiresAt: typeof item.previous_secret_expires_at === 'string' ? item.previous_secret_expires_at : null,
 });

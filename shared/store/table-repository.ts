@@ -348,6 +348,14 @@ export class TableRepository implements Repository {
     return this.store('webhooks').getWebhookEndpoint(endpointId);
   }
 
+  rotateWebhookSecret(
+    endpointId: string,
+    orgName: string,
+    rotation: { secret: string; previousSecretExpiresAt: string },
+  ): Promise<WebhookEndpoint | null> {
+    return this.store('webhooks').rotateWebhookSecret(endpointId, orgName, rotation);
+  }
+
   noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean> {
     return this.store('runs').noteEndpointAttempt(runId, at, error);
   }

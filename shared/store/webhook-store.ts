@@ -29,6 +29,33 @@ export class WebhookStore {
     return item ? itemToWebhook(item) : null;
   }
 
+  /** See Repository.rotateWebhookSecret: the secret moves to previous_secret in the same write. */
+  async rotateWebhookSecret(
+    endpointId: string,
+    orgName: string,
+    rotation: { secret: string; previousSecretExpiresAt: string },
+  ): Promise<WebhookEndpoint | null> {
+    const updated = await unlessConditionFails(
+      this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: key.webhook(endpointId),
+          // Every operand is read from the item before the update: previous_secret takes the old secret.
+          UpdateExpression: 'SET previous_secret = #secret, #secret = :secret, previous_secret_expires_at = :expires',
+          ConditionExpression: 'attribute_exists(pk) AND org_name = :org',
+          ExpressionAttributeNames: { '#secret': 'secret' },
+          ExpressionAttributeValues: {
+            ':org': orgName,
+            ':secret': rotation.secret,
+            ':expires': rotation.previousSecretExpiresAt,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return updated?.Attributes ? itemToWebhook(updated.Attributes) : null;
+  }
+
   async listWebhookEndpoints(orgName: string): Promise<WebhookEndpoint[]> {
     const items = await this.table.itemsOfKeysIndex('gsi3', key.orgWebhooks(orgName));
     return items.map(itemToWebhook).sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -58,17 +58,26 @@ export const reportUrlOf = (baseUrl: string, runId: string): string =>
 export const messageBody = (message: RunMessage): string => toJson(message);
 
 /**
- * The headers of one attempt. `webhook-id` is the run id on every attempt and to every
+ * The headers of one attempt, signed by each of `secrets` (two during a rotation's overlap:
+ * `webhook-signature` lists one `v1,` entry per secret, space-separated, as Standard Webhooks
+ * receivers expect). `webhook-id` is the run id on every attempt and to every
  * endpoint, so a receiver drops a retry it already took; the timestamp is when it is sent
  * (whole seconds, as the signature covers it).
  */
-export const signedHeaders = (secret: string, webhookId: string, sentAt: Date, body: string): Record<string, string> => {
+export const signedHeaders = (
+  secrets: string | readonly string[],
+  webhookId: string,
+  sentAt: Date,
+  body: string,
+): Record<string, string> => {
   const at = new Date(Math.floor(sentAt.getTime() / 1000) * 1000);
   return {
     'content-type': 'application/json',
     'user-agent': 'Knap-Webhooks/1.0',
     'webhook-id': webhookId,
     'webhook-timestamp': String(at.getTime() / 1000),
-    'webhook-signature': new Webhook(secret).sign(webhookId, at, body),
+    'webhook-signature': (typeof secrets === 'string' ? [secrets] : secrets)
+      .map((secret) => new Webhook(secret).sign(webhookId, at, body))
+      .join(' '),
   };
 };

@@ -240,6 +240,16 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(AR, Q)],
     },
+    'admin-rotate-webhook-secret': {
+      'dynamodb:GetItem': [items(AR)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR, W)],
+    },
+    'admin-test-webhook': {
+      'dynamodb:GetItem': [items(AR, W)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR)],
+    },
     'admin-update-webhook': {
       'dynamodb:GetItem': [items(AR)],
       'dynamodb:PutItem': [items(A)],

@@ -35,16 +35,16 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     ]);
     expect(routes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
       'DELETE /api/admin/clients/{client_id}',
-      'DELETE /api/admin/knaps/{uuid}',
       'DELETE /api/admin/clients/{client_id}/secrets/{secret_id}',
+      'DELETE /api/admin/knaps/{uuid}',
       'DELETE /api/admin/webhooks/{endpoint_id}',
       'DELETE /api/studio/knap-tools/{uuid}',
       'GET /.well-known/oauth-authorization-server',
       'GET /api/admin/audit-events',
       'GET /api/admin/clients',
+      'GET /api/admin/clients/{client_id}',
       'GET /api/admin/knaps',
       'GET /api/admin/knaps/{uuid}',
-      'GET /api/admin/clients/{client_id}',
       'GET /api/admin/runs',
       'GET /api/admin/runs/{run_id}',
       'GET /api/admin/runs/{run_id}/events',
@@ -67,6 +67,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/admin/clients/{client_id}/secrets',
       'POST /api/admin/runs/{run_id}/redeliver',
       'POST /api/admin/webhooks',
+      'POST /api/admin/webhooks/{endpoint_id}/secret',
+      'POST /api/admin/webhooks/{endpoint_id}/test',
       'POST /api/oauth/introspect',
       'POST /api/oauth/revoke',
       'POST /api/oauth/token',
@@ -75,8 +77,8 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/studio/meeting-transcriptions',
       'POST /api/studio/runs/{run_id}/events',
       'POST /api/studio/schedules/preview',
-      'PUT /api/studio/knap-tools/{uuid}',
       'PUT /api/admin/clients/{client_id}/jwks',
+      'PUT /api/studio/knap-tools/{uuid}',
     ]);
   });
 
@@ -170,7 +172,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(22);
+    expect(adminRoutes).toHaveLength(24);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

@@ -198,4 +198,41 @@ describe('admin CLI: webhooks', () => {
       await receiver.close();
     }
   });
+
+  test('rotate-webhook-secret prints the new secret once; test-webhook sends a webhook.test both secrets verify', async () => {
+    const receiver = await startReceiver();
+    try {
+      const added = JSON.parse(
+        (await admin(['add-webhook', '--org', 'rotate-org', '--url', receiver.url, '--json'])).out,
+      ) as EndpointJson;
+      const rotated = await admin(['rotate-webhook-secret', added.endpoint_id, '--json']);
+      expect(rotated).toMatchObject({ status: 0, err: '' });
+      const { secret } = JSON.parse(rotated.out) as { secret: string };
+      expect(secret).toMatch(/^whsec_/);
+      expect(secret).not.toBe(added.secret);
+
+      const tested = await admin(['test-webhook', added.endpoint_id, '--json']);
+      expect(tested.status).toBe(0);
+      expect(JSON.parse(tested.out)).toEqual({
+        endpoint_id: added.endpoint_id,
+        response_status: 204,
+        duration_ms: expect.any(Number),
+        error: null,
+      });
+      const message = await waitFor('the test message', () => receiver.received[0]);
+      expect(JSON.parse(message.body)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: added.endpoint_id } });
+      // The test API's clock is fixed (so verify()'s freshness check is not for here): each secret's signature is listed.
+      const at = new Date(Number(message.headers['webhook-timestamp']) * 1000);
+      const signatures = String(message.headers['webhook-signature']).split(' ');
+      for (const key of [secret, added.secret as string]) {
+        expect(signatures).toContain(new Webhook(key).sign(String(message.headers['webhook-id']), at, message.body));
+      }
+
+      const missing = await admin(['rotate-webhook-secret', 'we_000000000000000000000000']);
+      expect(missing.status).not.toBe(0);
+      expect(missing.err).toMatch(/No webhook endpoint with id we_000000000000000000000000/);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

@@ -56,6 +56,8 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'UpdateWebhookRequest',
     'WebhookEndpoint',
     'WebhookEndpointList',
+    'WebhookSecret',
+    'WebhookTestResult',
   ]);
   expect(JSON.stringify(committed)).not.toContain('$defs');
 });
@@ -177,6 +179,8 @@ describe('organization admins (issue 26)', () => {
       'POST /api/admin/webhooks': '201',
       'PUT /api/admin/clients/{client_id}/jwks': '200',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
+      'POST /api/admin/webhooks/{endpoint_id}/secret': '200',
+      'POST /api/admin/webhooks/{endpoint_id}/test': '200',
       'PATCH /api/admin/webhooks/{endpoint_id}': '200',
       'GET /api/admin/runs': '200',
       'GET /api/admin/runs/{run_id}': '200',
