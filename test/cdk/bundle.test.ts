@@ -53,8 +53,8 @@ const BESIDE = CHUNKS.map((chunk) => chunk.file);
 const PUBLIC = ['pages'];
 /** Functions that queue runs for delivery (or redeliver one), the only ones with the SQS client. */
 const QUEUES_RUNS = ['knaps', 'admin', 'dispatch-runs', 'deliver-runs'];
-/** Functions that schedule Knaps but not on every request: the schedule parser is beside the bundle. */
-const SCHEDULES_BESIDE = ['create-knap', 'knaps'];
+/** Functions that schedule Knaps (or say their schedules back, the admins') but not on every request: the parser is beside the bundle. */
+const SCHEDULES_BESIDE = ['create-knap', 'knaps', 'admin'];
 /** Functions that parse schedules: chrono-node, which only words a rejection, is beside the bundle. */
 const PARSES = [...SCHEDULES_BESIDE];
 /** The dispatcher handles no token: no Secrets Manager client (the deliverer seals each message's report token). */
