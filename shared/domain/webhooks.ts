@@ -24,7 +24,16 @@ export interface WebhookEndpoint {
   /** Receives nothing (but a test send) while true. */
   disabled?: boolean;
   disabledAt?: string | null;
+  /**
+   * Messages in a row that finally failed at this endpoint (absent or 0: none since the last
+   * success), and when the first of them failed: automatic disabling (endpoint-health.ts).
+   */
+  failStreak?: number;
+  failStreakSince?: string | null;
 }
+
+/** An endpoint whose last this many messages all finally failed may be disabled automatically. */
+export const AUTO_DISABLE_STREAK = 10;
 
 /** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
 export interface WebhookEndpointChanges {

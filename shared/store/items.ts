@@ -479,4 +479,6 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   description: typeof item.description === 'string' ? item.description : null,
   disabled: item.disabled === true,
   disabledAt: typeof item.disabled_at === 'string' ? item.disabled_at : null,
+  failStreak: typeof item.fail_streak === 'number' ? item.fail_streak : 0,
+  failStreakSince: typeof item.fail_streak_since === 'string' ? item.fail_streak_since : null,
 });
