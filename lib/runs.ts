@@ -25,7 +25,9 @@ import { KEY_PARTITION, KEY_PREFIX, type TableAccess } from './table-access.js';
  *   rest of a large meeting report (services/meeting-fan-out.ts): the reporter's Knaps
  *   (Query on gsi1 and gsi2), their runs made (PutItem) or found (GetItem); each attempt's
  *   run events (Query RUNEVENTS#<run> for the last one, conditional PutItem RUNEVENTS#) and an
- *   outcome an answer reported (UpdateItem RUN#). It reads the token keys: each message
+ *   outcome an answer reported (UpdateItem RUN#); an endpoint's streak of final failures and
+ *   its automatic disabling (UpdateItem WEBHOOK#), audited (PutItem ORG#<org>#AUDIT only).
+ *   It reads the token keys: each message
  *   carries a report token.
  */
 export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
@@ -42,8 +44,10 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     // Webhook endpoints; the names of a meeting report's Knaps that run.
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
     // Runs and their events; messages other than knap.run (knap.run.failed...), stored once for every attempt.
-    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent, KEY_PREFIX.message],
-    'dynamodb:UpdateItem': [KEY_PREFIX.run, KEY_PREFIX.delivery],
+    // An endpoint's automatic disabling is audited as `system`: its organization's audit partition, nothing else there.
+    'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent, KEY_PREFIX.message, KEY_PARTITION.audit],
+    // An endpoint's streak of final failures, and its automatic disabling (endpoint-health.ts).
+    'dynamodb:UpdateItem': [KEY_PREFIX.run, KEY_PREFIX.delivery, KEY_PREFIX.webhook],
   },
 };
 

@@ -96,6 +96,8 @@ export const startLocalStack = async (options: LocalStackOptions): Promise<Local
   process.env.TOKEN_SIGNING_KEYS = localTokenKeys(options.dataDir);
   // Receivers on this machine are allowed here (never deployed: no Lambda sets it).
   process.env.WEBHOOKS_ALLOW_LOCALHOST = 'true';
+  // The contract's D under npm start: an endpoint is disabled as soon as 10 messages in a row failed.
+  process.env.WEBHOOK_DISABLE_AFTER_SECONDS ??= '0';
   const sweepEvery =
     options.ttlSweepIntervalMs ?? (options.dynamodbEndpoint === undefined ? DEFAULT_TTL_SWEEP_INTERVAL_MS : false);
   // Its own client, not the handlers' (whose round-trip counters the benchmark reads);

@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   'webhook.rotate_secret',
   'webhook.test',
   'webhook.update',
+  'webhook.auto_disable',
+  'webhook.recover',
   'run.redeliver',
   'knap.update',
   'knap.delete',
@@ -40,6 +42,9 @@ export interface Actor {
 }
 
 export const CLI_ACTOR: Actor = { name: 'cli', sourceIp: null };
+
+/** The service itself: an endpoint disabled automatically by the deliverer. */
+export const SYSTEM_ACTOR: Actor = { name: 'system', sourceIp: null };
 
 export interface AuditEvent {
   eventId: string;

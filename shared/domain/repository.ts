@@ -341,6 +341,16 @@ export interface Repository {
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
 
   getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
+  /** One more message finally failed at the endpoint (at `at`): its streak after, or null when it is gone. */
+  noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null>;
+  /** A message reached the endpoint: its streak of failures ends. */
+  clearEndpointFailures(endpointId: string): Promise<void>;
+  /**
+   * Disables an enabled endpoint whose streak is at least `streak` and began at or before
+   * `startedBy`, in one conditional write (the streak ends with it); the endpoint when this
+   * write did it, else null.
+   */
+  disableFailingEndpoint(endpointId: string, at: string, streak: number, startedBy: string): Promise<WebhookEndpoint | null>;
 
   /**
    * Replaces the endpoint's secret with `secret`, keeping the one it had as its previous one

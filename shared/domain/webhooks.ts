@@ -30,6 +30,12 @@ export interface WebhookEndpoint {
    */
   previousSecret?: string | null;
   previousSecretExpiresAt?: string | null;
+  /**
+   * Messages in a row that finally failed at this endpoint (absent or 0: none since the last
+   * success), and when the first of them failed: automatic disabling (endpoint-health.ts).
+   */
+  failStreak?: number;
+  failStreakSince?: string | null;
 }
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -40,6 +46,9 @@ export const signingSecrets = (endpoint: WebhookEndpoint, now: Date): string[] =
   endpoint.previousSecret && endpoint.previousSecretExpiresAt && now.getTime() < Date.parse(endpoint.previousSecretExpiresAt)
     ? [endpoint.secret, endpoint.previousSecret]
     : [endpoint.secret];
+
+/** An endpoint whose last this many messages all finally failed may be disabled automatically. */
+export const AUTO_DISABLE_STREAK = 10;
 
 /** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
 export interface WebhookEndpointChanges {

@@ -25,6 +25,7 @@ import { messageBody, RUN_EVENT_TYPE, reportUrlOf, runMessage, signedHeaders } f
 import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
 import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
 import { urlPolicyFromEnv } from '../webhooks/urls.js';
+import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 import { appendRunEvent } from './run-events.js';
 import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
 
@@ -40,6 +41,8 @@ export interface DeliverySettings {
   resolve?: Resolver;
   /** The API's base URL, under which each run's report URL is (REPORT_BASE_URL, else PUBLIC_BASE_URL). */
   reportBaseUrl: string;
+  /** D: an endpoint is disabled automatically only once its streak of final failures is this old (endpoint-health.ts). */
+  disableAfterSeconds?: number;
 }
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -51,6 +54,7 @@ export const deliverySettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): D
   retry: RETRY_POLICY,
   random: Math.random,
   reportBaseUrl: env.REPORT_BASE_URL || env.PUBLIC_BASE_URL || 'http://127.0.0.1:3000',
+  disableAfterSeconds: disableAfterSecondsFromEnv(env),
 });
 
 export const KNAP_DELETED = 'Knap was deleted';
@@ -267,6 +271,7 @@ export const deliverToEndpoint = async (
     await deps.deliveries.enqueue(runId, delay as number, { endpointId, orgName });
     return updated;
   }
+  if (!hopeless) await noteEndpointOutcome(deps, endpoint, status, settings.disableAfterSeconds ?? disableAfterSecondsFromEnv());
   const events: NewRunEvent[] = [
     status === 'delivered'
       ? { type: 'delivered', at, endpoint_id: endpointId }

@@ -15,6 +15,7 @@ import { signedHeaders } from '../webhooks/message.js';
 import { retryDelaySeconds } from '../webhooks/retry.js';
 import { type SendResult, sendWebhook } from '../webhooks/send.js';
 import type { DeliverySettings } from './delivery.js';
+import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 
 /**
  * Sends a message of `type` with `data` to the organization's endpoints that take it (but
@@ -110,5 +111,12 @@ export const deliverMessageToEndpoint = async (
     error: entry.error,
   });
   if (delay !== null) await deps.deliveries.enqueue(messageId, delay, { endpointId, orgName: message.orgName });
+  else if (!hopeless)
+    await noteEndpointOutcome(
+      deps,
+      endpoint,
+      status as 'delivered' | 'failed',
+      settings.disableAfterSeconds ?? disableAfterSecondsFromEnv(),
+    );
   return updated;
 };

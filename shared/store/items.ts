@@ -485,4 +485,6 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   disabledAt: typeof item.disabled_at === 'string' ? item.disabled_at : null,
   previousSecret: typeof item.previous_secret === 'string' ? item.previous_secret : null,
   previousSecretExpiresAt: typeof item.previous_secret_expires_at === 'string' ? item.previous_secret_expires_at : null,
+  failStreak: typeof item.fail_streak === 'number' ? item.fail_streak : 0,
+  failStreakSince: typeof item.fail_streak_since === 'string' ? item.fail_streak_since : null,
 });

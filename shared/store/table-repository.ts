@@ -356,6 +356,18 @@ export class TableRepository implements Repository {
     return this.store('webhooks').rotateWebhookSecret(endpointId, orgName, rotation);
   }
 
+  noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null> {
+    return this.store('webhooks').noteEndpointFailure(endpointId, at);
+  }
+
+  clearEndpointFailures(endpointId: string): Promise<void> {
+    return this.store('webhooks').clearEndpointFailures(endpointId);
+  }
+
+  disableFailingEndpoint(endpointId: string, at: string, streak: number, startedBy: string): Promise<WebhookEndpoint | null> {
+    return this.store('webhooks').disableFailingEndpoint(endpointId, at, streak, startedBy);
+  }
+
   noteEndpointAttempt(runId: string, at: string, error: string | null): Promise<boolean> {
     return this.store('runs').noteEndpointAttempt(runId, at, error);
   }

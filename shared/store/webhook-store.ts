@@ -120,4 +120,67 @@ export class WebhookStore {
     );
     return updated?.Attributes ? itemToWebhook(updated.Attributes) : null;
   }
+
+  /**
+   * One more message finally failed at the endpoint: its streak counted in one UpdateItem (the
+   * first failure of a streak sets its start). Null when the endpoint is gone.
+   */
+  async noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null> {
+    const updated = await unlessConditionFails(
+      this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: key.webhook(endpointId),
+          UpdateExpression:
+            'SET fail_streak = if_not_exists(fail_streak, :zero) + :one, fail_streak_since = if_not_exists(fail_streak_since, :at)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':at': at },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    const item = updated?.Attributes;
+    return item ? { streak: Number(item.fail_streak), since: String(item.fail_streak_since) } : null;
+  }
+
+  /** A message reached the endpoint: the streak ends (written only while there is one). */
+  async clearEndpointFailures(endpointId: string): Promise<void> {
+    await unlessConditionFails(
+      this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: key.webhook(endpointId),
+          UpdateExpression: 'REMOVE fail_streak, fail_streak_since',
+          ConditionExpression: 'attribute_exists(fail_streak)',
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Disables the endpoint if it is enabled, its streak is at least `streak` and began at or
+   * before `startedBy`: one conditional write, so of two deliverers only one disables (and
+   * announces) it. The streak ends with it: enabled again, it starts from nothing.
+   */
+  async disableFailingEndpoint(
+    endpointId: string,
+    at: string,
+    streak: number,
+    startedBy: string,
+  ): Promise<WebhookEndpoint | null> {
+    const updated = await unlessConditionFails(
+      this.table.db.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: key.webhook(endpointId),
+          UpdateExpression: 'SET disabled = :true, disabled_at = :at REMOVE fail_streak, fail_streak_since',
+          ConditionExpression:
+            'attribute_exists(pk) AND fail_streak >= :streak AND fail_streak_since <= :by AND (attribute_not_exists(disabled) OR disabled = :false)',
+          ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':streak': streak, ':by': startedBy },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return updated?.Attributes ? itemToWebhook(updated.Attributes) : null;
+  }
 }

@@ -306,8 +306,9 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       // An attempt reads its endpoint and its delivery; each endpoint's delivery is an item of its own.
       'dynamodb:GetItem': [items(D, K, MSG, R, W)],
       // The rest of a large meeting report: the reporter's Knaps, and their runs; each attempt's run events; messages.
-      'dynamodb:PutItem': [items(E, MSG, R)],
-      'dynamodb:UpdateItem': [items(D, R)],
+      // An endpoint disabled automatically: its streak and its disabling, audited as `system` (the audit partition only).
+      'dynamodb:PutItem': [items(E, MSG, R, A)],
+      'dynamodb:UpdateItem': [items(D, R, W)],
       'dynamodb:Query': [indexArn('gsi3'), items(EVENTS, DELIVERIES)],
     },
   };
@@ -514,13 +515,14 @@ describe('least privilege, per function', () => {
   );
 
   test.each(functionIds.map((id) => [id] as const))(
-    '%s: an audit partition is beyond it unless it is the admin function, whatever ORG# keys it has',
+    '%s: an audit partition is beyond it unless it is the admin function or the deliverer, whatever ORG# keys it has',
     (functionId) => {
       const audit = key.orgAudit('acme');
       const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
       const reads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem'];
-      if (functionId === 'admin') {
-        // The audit write of every admin change, and nothing else there.
+      // The admin function: the audit write of every admin change; the deliverer: an endpoint's
+      // automatic disabling, audited as `system`. Nothing else there.
+      if (functionId === 'admin' || functionId === 'deliver-runs') {
         expect(allowed(functionId, 'dynamodb:PutItem', audit)).toBe(true);
         for (const action of [...writes.slice(1), ...reads]) expect(allowed(functionId, action, audit)).toBe(false);
         return;
