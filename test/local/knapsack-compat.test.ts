@@ -4,8 +4,8 @@
  * sent, in the same shape, to a real `npm start`, and each answer is checked for the shape
  * the pages give. The facts are restated here (our own values), not copied.
  *
- * Scope names: the token is asked for without a `scope` parameter; which names it answers
- * (`read:knaps write:knaps`, Knapsack's) is the credentials issue's to assert.
+ * Scope names: the token is asked for without a `scope` parameter, and answers Knapsack's
+ * names (`read:knaps write:knaps`).
  */
 import { freePort } from '../../local/ports.js';
 import type { Body } from '../support/json.js';
@@ -128,7 +128,7 @@ describe("Knapsack's pages, replayed against npm start", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
-    expect(typeof body.scope).toBe('string');
+    expect(body.scope).toBe('read:knaps write:knaps');
     accessToken = String(body.access_token);
     // The pages' other way to a new token: the refresh grant, the client authenticating again.
     const refreshed = await fetch(`${api}/api/oauth/token`, {
