@@ -47,21 +47,32 @@ const adminRoutesOf = (template: Template) => {
   }
 };
 
-test('the thirteen admin routes: GET/POST/PATCH/DELETE under /api/admin/', () => {
+test('the twenty-four admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/', () => {
   expect(ADMIN_ROUTES.map((route) => route.id).sort()).toEqual([
+    'admin-add-secret',
     'admin-add-webhook',
     'admin-audit-events',
     'admin-create-client',
+    'admin-delete-knap',
+    'admin-get-client',
+    'admin-get-knap',
     'admin-get-run',
     'admin-list-clients',
+    'admin-list-knaps',
     'admin-list-run-events',
     'admin-list-runs',
     'admin-list-webhooks',
     'admin-redeliver-run',
     'admin-regenerate-secret',
+    'admin-remove-secret',
     'admin-remove-webhook',
     'admin-revoke-client',
+    'admin-rotate-webhook-secret',
+    'admin-set-jwks',
+    'admin-test-webhook',
     'admin-update-client',
+    'admin-update-knap',
+    'admin-update-webhook',
   ]);
 });
 
