@@ -503,6 +503,10 @@ export const FIXTURE_WEBHOOKS = {
     description: null,
     disabled: false,
     disabledAt: null,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failStreak: 0,
+    failStreakSince: null,
   },
   /** Removed by events/admin-remove-webhook/204-own-endpoint; each such event finds it back (resetFixtureWebhook). */
   toRemove: {
@@ -515,6 +519,10 @@ export const FIXTURE_WEBHOOKS = {
     description: null,
     disabled: false,
     disabledAt: null,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failStreak: 0,
+    failStreakSince: null,
   },
 } as const satisfies Record<string, WebhookEndpoint>;
 
