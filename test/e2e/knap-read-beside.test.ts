@@ -74,19 +74,19 @@ describe('round trips', () => {
     expect(roundTrips.depth).toBe(2);
   });
 
-  test('DELETE: two round trips, the read beside the metering write, then the conditional delete', async () => {
+  test('DELETE: the read beside the metering write, the conditional delete, then its quota place back', async () => {
     const client = await api.newClient({ orgName: 'acme', rateLimit: 10_000 });
     const { access_token: token } = await getToken(api.url, client);
     const uuid = await newKnap(token);
     roundTrips.reset();
     expect((await remove(token, uuid)).status).toBe(200);
     expect(roundTrips.byCommand).toEqual({
-      UpdateItemCommand: 1,
+      UpdateItemCommand: 2,
       BatchGetItemCommand: 1,
       GetItemCommand: 1,
       DeleteItemCommand: 1,
     });
-    expect(roundTrips.depth).toBe(2);
+    expect(roundTrips.depth).toBe(3);
     expect((await get(token, uuid)).status).toBe(404);
   });
 

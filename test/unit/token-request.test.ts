@@ -22,6 +22,8 @@ describe('token request parsing', () => {
       clientSecret: 'b',
       refreshToken: undefined,
       scope: undefined,
+      // Called with no issuer and path: no audience a client assertion may name.
+      assertionAudiences: [],
     });
   });
 
