@@ -31,19 +31,21 @@ test('every function was built', () => {
   expect(packagesOf.size).toBe(routes.length + jobs.length);
 });
 
-test("ipaddr.js (a webhook URL's address checks): where an endpoint is added and where runs are delivered", () => {
-  expect(functionsWith('ipaddr.js')).toEqual(['admin-add-webhook', 'deliver-runs']);
+test("ipaddr.js (a webhook URL's address checks): where an endpoint is added, tested, and where runs are delivered", () => {
+  expect(functionsWith('ipaddr.js')).toEqual(['admin-add-webhook', 'admin-test-webhook', 'deliver-runs']);
 });
 
-test('standardwebhooks (signing a delivery): the delivery, and the OpenAPI document, whose example is signed', () => {
-  expect(functionsWith('standardwebhooks')).toEqual(['deliver-runs', 'openapi']);
+test('standardwebhooks (signing a delivery): the delivery, a test send, and the OpenAPI document, whose example is signed', () => {
+  expect(functionsWith('standardwebhooks')).toEqual(['admin-test-webhook', 'deliver-runs', 'openapi']);
 });
 
-test("jose (an organization admin's token): the admin routes only", () => {
+test("jose (an organization admin's token, a client's private_key_jwt assertion): the admin routes and the client-authenticating ones", () => {
   expect(functionsWith('jose')).toEqual(
-    routes
-      .filter((route) => route.id.startsWith('admin-'))
-      .map((route) => route.id)
-      .sort(),
+    [
+      ...routes.filter((route) => route.id.startsWith('admin-')).map((route) => route.id),
+      'introspect-token',
+      'revoke-token',
+      'token',
+    ].sort(),
   );
 });
