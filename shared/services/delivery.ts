@@ -22,9 +22,10 @@ import { type EndpointDelivery, isMessageId, signingSecrets, takesEvent } from '
 import { METRIC, type MetricName } from '../metrics.js';
 import type { Deps } from '../runtime.js';
 import { messageBody, RUN_EVENT_TYPE, reportUrlOf, runMessage, signedHeaders } from '../webhooks/message.js';
-import { RETRY_POLICY, type RetryPolicy, retryDelaySeconds } from '../webhooks/retry.js';
+import { RETRY_POLICY, type RetryPolicy } from '../webhooks/retry.js';
 import { type Resolver, type SendResult, sendWebhook } from '../webhooks/send.js';
 import { urlPolicyFromEnv } from '../webhooks/urls.js';
+import { judgedAttempt } from './endpoint-attempt.js';
 import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 import { appendRunEvent } from './run-events.js';
 import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
@@ -237,20 +238,13 @@ export const deliverToEndpoint = async (
   }
   // Nothing more can come of a deleted Knap or a removed or disabled endpoint: no retry.
   const hopeless = !result.ok && result.status === null && UNSENDABLE.has(result.error);
-  const delay = result.ok || hopeless ? null : retryDelaySeconds(number - delivery.retryBase, settings.random, settings.retry);
-  const status = result.ok ? 'delivered' : delay === null ? 'failed' : 'pending';
-  const entry: DeliveryAttemptEntry = {
-    at,
-    endpoint_id: endpointId,
-    status: result.ok ? 'delivered' : 'failed',
-    error: result.ok ? null : result.error,
-    response_status: result.status,
-    duration_ms: result.durationMs ?? null,
-    response_body: result.snippet ?? null,
-    http_status: result.status,
-  };
-  const nextAt = delay === null ? null : new Date(startedAt.getTime() + delay * 1000).toISOString();
-  const updated = await deps.repo.recordEndpointAttempt(runId, endpointId, { number, id: randomUUID(), entry, status, nextAt });
+  const { record, delay } = judgedAttempt(
+    result,
+    { number, retryBase: delivery.retryBase, hopeless, endpointId, at, startedAt },
+    settings,
+  );
+  const { entry, status } = record;
+  const updated = await deps.repo.recordEndpointAttempt(runId, endpointId, record);
   if (!updated) {
     // Another copy of the message, handled at the same moment, recorded this attempt (or the run expired).
     deps.log.warn('Delivery attempt not recorded: already made', { run_id: runId, endpoint_id: endpointId, attempts: number });

@@ -1,20 +1,12 @@
-/**
- * Messages other than `knap.run`: `knap.run.succeeded`, `knap.run.failed`, `endpoint.disabled`.
- * Each has an id of its own (`msg_...`, its webhook-id on every attempt), is stored once
- * (`MSG#<id>`: the body as signed, the same on every attempt), and goes to every enabled
- * endpoint of the organization whose event types take it, each endpoint's delivery an item
- * of its own with its own queue messages and retries, as a run's are (delivery.ts).
- */
-import { randomUUID } from 'node:crypto';
 import { isoSeconds } from '../domain/clock.js';
-import { type DeliveryAttemptEntry, RUN_RETENTION_SECONDS } from '../domain/runs.js';
+import { RUN_RETENTION_SECONDS } from '../domain/runs.js';
 import { toJson } from '../domain/storable-json.js';
 import { type EndpointDelivery, newMessageId, signingSecrets, takesEvent, type WebhookEventType } from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { signedHeaders } from '../webhooks/message.js';
-import { retryDelaySeconds } from '../webhooks/retry.js';
 import { type SendResult, sendWebhook } from '../webhooks/send.js';
 import type { DeliverySettings } from './delivery.js';
+import { judgedAttempt } from './endpoint-attempt.js';
 import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 
 /**
@@ -81,26 +73,13 @@ export const deliverMessageToEndpoint = async (
       settings,
     );
   }
-  const delay = result.ok || hopeless ? null : retryDelaySeconds(number - delivery.retryBase, settings.random, settings.retry);
-  const status = result.ok ? 'delivered' : delay === null ? 'failed' : 'pending';
-  const entry: DeliveryAttemptEntry = {
-    at,
-    endpoint_id: endpointId,
-    status: result.ok ? 'delivered' : 'failed',
-    error: result.ok ? null : result.error,
-    response_status: result.status,
-    duration_ms: result.durationMs ?? null,
-    response_body: result.snippet ?? null,
-    http_status: result.status,
-  };
-  const nextAt = delay === null ? null : new Date(startedAt.getTime() + delay * 1000).toISOString();
-  const updated = await deps.repo.recordEndpointAttempt(messageId, endpointId, {
-    number,
-    id: randomUUID(),
-    entry,
-    status,
-    nextAt,
-  });
+  const { record, delay } = judgedAttempt(
+    result,
+    { number, retryBase: delivery.retryBase, hopeless, endpointId, at, startedAt },
+    settings,
+  );
+  const { entry, status } = record;
+  const updated = await deps.repo.recordEndpointAttempt(messageId, endpointId, record);
   if (!updated) return null;
   deps.log.info('Webhook message attempt', {
     message_id: messageId,
