@@ -25,6 +25,7 @@ export const { handler, createHandler } = areaFunction('admin', {
   'admin-add-webhook': () => import('./admin-add-webhook.js'),
   'admin-remove-webhook': () => import('./admin-remove-webhook.js'),
   'admin-update-webhook': () => import('./admin-update-webhook.js'),
+  'admin-recover-webhook': () => import('./admin-recover-webhook.js'),
   'admin-list-runs': () => import('./admin-list-runs.js'),
   'admin-get-run': () => import('./admin-get-run.js'),
   'admin-list-run-events': () => import('./admin-list-run-events.js'),

@@ -7,6 +7,7 @@ import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
 import { type DeliverySettings, deliverySettingsFromEnv, handleDelivery } from '../../shared/services/delivery.js';
 import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
+import { AdminStore } from '../../shared/store/admin-store.js';
 import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
 import { RunEventStore } from '../../shared/store/run-event-store.js';
@@ -91,6 +92,8 @@ export const stores: StoreClasses = {
   runEvents: RunEventStore,
   webhooks: WebhookStore,
   deliveries: DeliveryStore,
+  // An endpoint's automatic disabling is audited (as `system`).
+  admins: AdminStore,
 };
 // The token keys seal each message's report token.
 export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: lazySqsDeliveryQueue }));
