@@ -311,6 +311,14 @@ export const routes: readonly RouteDefinition[] = [
     description: "Change a webhook endpoint's event types, description, or disable it (admins only)",
   },
   {
+    id: 'admin-recover-webhook',
+    fn: 'admin',
+    method: 'POST',
+    path: '/api/admin/webhooks/{endpoint_id}/recover',
+    entry: 'functions/admin/admin-recover-webhook.ts',
+    description: 'Send an endpoint again the runs whose delivery to it failed since a time (admins only)',
+  },
+  {
     id: 'admin-list-runs',
     fn: 'admin',
     method: 'GET',

@@ -39,7 +39,8 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   },
   'deliver-runs': {
     // gsi3: webhook endpoints and the meeting index (a meeting report's later pages); a run's endpoint deliveries.
-    'dynamodb:Query': ['gsi3', KEY_PARTITION.runEvents, KEY_PARTITION.deliveries],
+    // gsi1: an endpoint's failed deliveries, a recovery's pages (webhook-recovery.ts).
+    'dynamodb:Query': ['gsi3', 'gsi1', KEY_PARTITION.runEvents, KEY_PARTITION.deliveries],
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run, KEY_PREFIX.webhook, KEY_PREFIX.delivery, KEY_PREFIX.message],
     // Webhook endpoints; the names of a meeting report's Knaps that run.
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
@@ -52,7 +53,12 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
 };
 
 /** The routes whose functions create runs, or send one again (redelivery), and so use the delivery queue. */
-export const RUN_QUEUEING_ROUTES: readonly string[] = ['start-run', 'report-meeting', 'admin-redeliver-run'];
+export const RUN_QUEUEING_ROUTES: readonly string[] = [
+  'start-run',
+  'report-meeting',
+  'admin-redeliver-run',
+  'admin-recover-webhook',
+];
 
 /** Long enough for a delivery to every endpoint of an organization at 10 s each, in parallel, and its bookkeeping. */
 const DELIVERER_TIMEOUT = Duration.seconds(LAMBDA_SETTINGS.delivererTimeoutSeconds);

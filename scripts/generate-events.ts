@@ -803,6 +803,31 @@ const LATER_CASES: Record<string, Case[]> = {
       body: { type: 'progress' },
     },
   ],
+  'admin-recover-webhook': [
+    {
+      name: '202-recovering',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asOtherOrgAdmin,
+      body: { since: '2026-11-01T00:00:00Z' },
+    },
+    {
+      name: '400-bad-since',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asOtherOrgAdmin,
+      body: { since: 'yesterday' },
+    },
+    {
+      name: '401-missing-token',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      body: { since: '2026-11-01T00:00:00Z' },
+    },
+    {
+      name: '404-other-org',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asAdmin,
+      body: { since: '2026-11-01T00:00:00Z' },
+    },
+  ],
 };
 
 /** An event of a job (functions/jobs.ts): named for what it is; no HTTP status. */

@@ -50,6 +50,7 @@ import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../s
 import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
+import { RecoverWebhookRequestSchema, WebhookRecoverySchema } from '../schemas/webhook-recovery.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
 import * as examples from './examples.js';
 import { EXAMPLE_WEBHOOK_SECRET, type Example, RUN_MESSAGE_EXAMPLE } from './examples.js';
@@ -325,6 +326,8 @@ export const componentSchemas = {
   ClientJwks: ClientJwksSchema,
   AddWebhookRequest: AddWebhookRequestSchema,
   UpdateWebhookRequest: UpdateWebhookRequestSchema,
+  RecoverWebhookRequest: RecoverWebhookRequestSchema,
+  WebhookRecovery: WebhookRecoverySchema,
   WebhookEndpoint: WebhookEndpointSchema,
   NewWebhookEndpoint: NewWebhookEndpointSchema,
   WebhookEndpointList: WebhookEndpointListSchema,
@@ -1153,6 +1156,36 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
             headers: { 'Retry-After': integerHeader('Seconds to wait') },
             content: json('Error'),
           },
+        },
+      },
+    },
+    '/api/admin/webhooks/{endpoint_id}/recover': {
+      post: {
+        operationId: 'adminRecoverWebhook',
+        tags: ['Organization admins'],
+        summary: 'Send an endpoint again every knap.run whose delivery to it finally failed since a time',
+        description:
+          'Each such run is sent to this endpoint alone again, with the same webhook-id (the run id), a page of runs at a time through the delivery queue: the answer comes before the sends. `since` is taken to the second. Audited as webhook.recover.',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)')],
+        requestBody: adminBody('RecoverWebhookRequest', {
+          sinceMonday: {
+            summary: 'Everything that failed since the receiver went down',
+            value: { since: '2026-11-23T08:00:00Z' },
+          },
+        }),
+        responses: {
+          '202': adminOk('Accepted: the failed runs are being sent again', 'WebhookRecovery', {
+            accepted: {
+              summary: 'Recovery under way',
+              value: { endpoint_id: 'we_0123456789abcdef01234567', since: '2026-11-23T08:00:00Z' },
+            },
+          }),
+          ...adminBodyErrors,
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
         },
       },
     },

@@ -29,6 +29,7 @@ import { judgedAttempt } from './endpoint-attempt.js';
 import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 import { appendRunEvent } from './run-events.js';
 import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
+import { continueRecovery, isRecoveryPage } from './webhook-recovery.js';
 
 export interface DeliverySettings {
   /** http(s)://127.0.0.1 and localhost allowed: only against a local DynamoDB (npm start, tests). */
@@ -311,6 +312,7 @@ export const handleDelivery = (
   settings: DeliverySettings = deliverySettingsFromEnv(),
 ): Promise<unknown> => {
   if (!endpointId) return deliverRun(deps, runId, settings);
+  if (isRecoveryPage(runId)) return continueRecovery(deps, runId, endpointId, (id, round) => settleRun(deps, id, round));
   return isMessageId(runId)
     ? deliverMessageToEndpoint(deps, runId, endpointId, settings)
     : deliverToEndpoint(deps, runId, endpointId, settings);

@@ -47,7 +47,7 @@ const adminRoutesOf = (template: Template) => {
   }
 };
 
-test('the twenty-four admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/', () => {
+test('the twenty-five admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/', () => {
   expect(ADMIN_ROUTES.map((route) => route.id).sort()).toEqual([
     'admin-add-secret',
     'admin-add-webhook',
@@ -62,6 +62,7 @@ test('the twenty-four admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/'
     'admin-list-run-events',
     'admin-list-runs',
     'admin-list-webhooks',
+    'admin-recover-webhook',
     'admin-redeliver-run',
     'admin-regenerate-secret',
     'admin-remove-secret',

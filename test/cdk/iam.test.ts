@@ -255,6 +255,12 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(AR, W)],
     },
+    // The endpoint read (of this organization), then the delivery queue: the deliverer reads the failed deliveries.
+    'admin-recover-webhook': {
+      'dynamodb:GetItem': [items(AR, W)],
+      'dynamodb:PutItem': [items(A)],
+      'dynamodb:UpdateItem': [items(AR)],
+    },
     'admin-list-runs': { ...admin, 'dynamodb:Query': [indexArn('gsi1'), indexArn('gsi2'), items(DELIVERIES)] },
     // Watching a run: its reads, and the run's own writes (its `expired` event, a stream's lease); no audit item.
     'admin-get-run': {
@@ -309,7 +315,8 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       // An endpoint disabled automatically: its streak and its disabling, audited as `system` (the audit partition only).
       'dynamodb:PutItem': [items(E, MSG, R, A)],
       'dynamodb:UpdateItem': [items(D, R, W)],
-      'dynamodb:Query': [indexArn('gsi3'), items(EVENTS, DELIVERIES)],
+      // gsi1: an endpoint's failed deliveries, a recovery's pages.
+      'dynamodb:Query': [indexArn('gsi3'), indexArn('gsi1'), items(EVENTS, DELIVERIES)],
     },
   };
 };
@@ -342,7 +349,14 @@ const functionGrants = (functionId: string): Record<string, unknown[]> => {
 const functionIds = [...FUNCTIONS.map((fn) => fn.id), ...jobs.map((job) => job.id)];
 const X_RAY_WRITES = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
 /** The functions that make runs (or redeliver one), and so may send them to the delivery queue (the deliverer re-queues retries). */
-const QUEUE_SENDERS = ['start-run', 'report-meeting', 'admin-redeliver-run', 'dispatch-runs', 'deliver-runs'];
+const QUEUE_SENDERS = [
+  'start-run',
+  'report-meeting',
+  'admin-redeliver-run',
+  'admin-recover-webhook',
+  'dispatch-runs',
+  'deliver-runs',
+];
 const queueArn = () => fromData(/^PublishOutputFnGetAttDeliveriesArn/);
 /** Whether a function sends to the queue: it serves a route (or is a job) that makes runs. */
 const sendsRuns = (functionId: string) =>

@@ -160,7 +160,7 @@ test('DELIVERY_QUEUE_URL reaches exactly the functions that make or re-queue run
     .filter(([, fn]) => fn.Properties?.Environment?.Variables?.DELIVERY_QUEUE_URL)
     .map(([id]) => id)
     .sort();
-  const makers = ['start-run', 'report-meeting', 'admin-redeliver-run'];
+  const makers = ['start-run', 'report-meeting', 'admin-redeliver-run', 'admin-recover-webhook'];
   const functions = [...new Set(routes.filter((route) => makers.includes(route.id)).map((route) => route.fn))];
   expect(functions.sort()).toEqual(['admin', 'knaps']);
   expect(withQueue).toEqual([...functions, 'dispatch-runs', 'deliver-runs'].map(functionLogicalId).sort());

@@ -67,6 +67,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'POST /api/admin/clients/{client_id}/secrets',
       'POST /api/admin/runs/{run_id}/redeliver',
       'POST /api/admin/webhooks',
+      'POST /api/admin/webhooks/{endpoint_id}/recover',
       'POST /api/admin/webhooks/{endpoint_id}/secret',
       'POST /api/admin/webhooks/{endpoint_id}/test',
       'POST /api/oauth/introspect',
@@ -172,7 +173,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(24);
+    expect(adminRoutes).toHaveLength(25);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);
@@ -255,7 +256,7 @@ describe('functions', () => {
           }
         : {}),
       ...(serves('openapi') ? { ADMIN_ISSUER: expect.anything() } : {}),
-      ...(serves('start-run', 'report-meeting', 'admin-redeliver-run')
+      ...(serves('start-run', 'report-meeting', 'admin-redeliver-run', 'admin-recover-webhook')
         ? { DELIVERY_QUEUE_URL: fromData(STATEFUL_LOGICAL_IDS.deliveries) }
         : {}),
       POWERTOOLS_SERVICE_NAME: 'knap-api',

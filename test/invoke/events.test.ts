@@ -225,9 +225,12 @@ describe.each(routeFiles.map(({ functionId, file }) => [name(file), functionId, 
       expect(Object.keys(body).sort()).toEqual(['description', 'next_runs', 'schedule_info']);
     }
     if (routeId === 'openapi') expect(String(body.openapi)).toMatch(/^3\.1\./);
-    // Runs: only new ones (and a redelivered one) are queued for delivery, nothing else queues any.
-    if (status >= 300 || !['start-run', 'report-meeting', 'admin-redeliver-run'].includes(routeId)) {
+    // Runs: only new ones (and a redelivered one, and a recovery's first page) are queued, nothing else queues any.
+    if (status >= 300 || !['start-run', 'report-meeting', 'admin-redeliver-run', 'admin-recover-webhook'].includes(routeId)) {
       expect(invocation.queued).toEqual([]);
+    }
+    if (routeId === 'admin-recover-webhook' && status === 202) {
+      expect(invocation.queued).toEqual([{ runId: expect.stringMatching(/^rcv_/), delaySeconds: 0 }]);
     }
     if (routeId === 'start-run' && status === 202) {
       expect(body).toEqual(

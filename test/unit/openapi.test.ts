@@ -37,6 +37,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'NewAdminClient',
     'NewSecret',
     'NewWebhookEndpoint',
+    'RecoverWebhookRequest',
     'Run',
     'RunEvent',
     'RunEventList',
@@ -56,6 +57,7 @@ test('docs/openapi.json is what the schemas say (run `npm run openapi` after cha
     'UpdateWebhookRequest',
     'WebhookEndpoint',
     'WebhookEndpointList',
+    'WebhookRecovery',
     'WebhookSecret',
     'WebhookTestResult',
   ]);
@@ -177,6 +179,7 @@ describe('organization admins (issue 26)', () => {
       'POST /api/admin/clients/{client_id}/secrets': '201',
       'GET /api/admin/webhooks': '200',
       'POST /api/admin/webhooks': '201',
+      'POST /api/admin/webhooks/{endpoint_id}/recover': '202',
       'PUT /api/admin/clients/{client_id}/jwks': '200',
       'DELETE /api/admin/webhooks/{endpoint_id}': '204',
       'POST /api/admin/webhooks/{endpoint_id}/secret': '200',
