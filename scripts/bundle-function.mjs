@@ -45,37 +45,59 @@ export const bundleFunction = async (root, entry, outdir) => {
     // A synth says nothing unless something is wrong.
     logLevel: 'warning',
   };
-  // Which of our modules are imported only dynamically (an area's routes, the kinds of token):
-  // those not in the entry's static closure.
+  // Which modules are imported only dynamically (an area's routes, the kinds of token, the
+  // SDK's lazily loaded parts): those not in the entry's static closure.
   const graph = await build({ ...options, outdir, write: false, metafile: true, logLevel: 'silent' });
   const inputs = graph.metafile?.inputs ?? {};
   const closure = new Set([relative(root, entry)]);
   for (const file of closure) {
     for (const { kind, path } of inputs[file]?.imports ?? []) if (kind === 'import-statement') closure.add(path);
   }
+  /** Lazily imported ESM modules (a CommonJS one takes no `import` statement), by absolute path. */
   const lazy = new Set();
+  /** Modules of the cold start that some code also imports dynamically (the SDK does, for `node:http`). */
+  const eagerAndLazy = new Set();
   for (const input of Object.values(inputs)) {
     for (const { kind, path, external } of input.imports) {
-      if (kind === 'dynamic-import' && !external && !path.includes('node_modules/') && !closure.has(path)) {
-        lazy.add(resolve(root, path));
-      }
+      if (kind !== 'dynamic-import' || external) continue;
+      if (closure.has(path)) eagerAndLazy.add(resolve(root, path));
+      else if (inputs[path]?.format === 'esm') lazy.add(resolve(root, path));
     }
   }
   // esbuild puts code in one file per set of entry points (the bundle's and each dynamic
-  // import's) that reach it, so what a cold start loads came out in up to a dozen files, each
+  // import's) that reach it, so what a cold start loads came out in several files, each
   // costing Node.js's ESM loader more than its bytes do. A module imported lazily also imports
   // the function's entry, which it runs after anyway (never one the entry imports itself: a
-  // cycle would change the order modules run in): then the modules of the cold start are
+  // cycle would change the order modules run in; a dynamic import of one of those gets a
+  // stand-in that imports the entry and re-exports it): then the modules of the cold start are
   // reached by the same entry points, and are one file beside index.mjs.
+  const followEntry = `\nimport ${JSON.stringify(entry)};\n`;
   /** @type {import('esbuild').Plugin} */
   const lazyModulesFollowTheEntry = {
     name: 'lazy-modules-follow-the-entry',
     setup(plugin) {
-      plugin.onLoad({ filter: /\.ts$/ }, (args) =>
-        lazy.has(args.path)
-          ? { contents: `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(entry)};\n`, loader: 'ts' }
-          : undefined,
-      );
+      plugin.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+        const resolved = await plugin.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'inner',
+        });
+        if (resolved.errors.length > 0 || !eagerAndLazy.has(resolved.path)) return undefined;
+        return { path: resolved.path, namespace: 'follows-entry' };
+      });
+      plugin.onLoad({ filter: /.*/, namespace: 'follows-entry' }, (args) => {
+        const module = JSON.stringify(args.path);
+        const hasDefault = /\bexport\s+default\b|\bexport\s*\{[^}]*\bdefault\b/.test(readFileSync(args.path, 'utf8'));
+        const reexport = `export * from ${module};\n${hasDefault ? `export { default } from ${module};\n` : ''}`;
+        return { contents: `${reexport}${followEntry}`, loader: 'js', resolveDir: root };
+      });
+      plugin.onLoad({ filter: /\.(ts|m?js)$/ }, (args) => {
+        if (args.namespace !== 'file' || !lazy.has(args.path)) return undefined;
+        const loader = args.path.endsWith('.ts') ? 'ts' : 'js';
+        return { contents: `${readFileSync(args.path, 'utf8')}${followEntry}`, loader };
+      });
     },
   };
   await build({ ...options, outdir, plugins: [lazyModulesFollowTheEntry] });

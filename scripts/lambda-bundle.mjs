@@ -30,6 +30,9 @@ export const BUNDLE_ALIASES = {
   'node:stream/promises': './shared/lambda/no-response-streams.ts',
   // The whole module, without the namespace that loads undici on Node 22 (webhooks, the tracer).
   'node:http': './shared/lambda/node-http.ts',
+  // standardwebhooks' HMAC and base64 in pure JavaScript, where Node's own are smaller and faster.
+  'fast-sha256': './shared/lambda/node-sha256.ts',
+  '@stablelib/base64': './shared/lambda/node-base64.ts',
 };
 
 /**

@@ -135,8 +135,12 @@ export const trimSourceMap = (map, keep) => {
   return trimmed;
 };
 
-/** Our code: anything not under node_modules. */
-export const isOwnSource = (/** @type {string} */ source) => !source.split(/[\\/]/).includes('node_modules');
+/**
+ * Our code: anything not under node_modules, nor a bundling plugin's virtual module (esbuild
+ * names one `<namespace>:<path>`: scripts/bundle-function.mjs makes re-exports, no code of ours).
+ */
+export const isOwnSource = (/** @type {string} */ source) =>
+  !source.split(/[\\/]/).some((segment) => segment === 'node_modules' || /^[\w-]+:$/.test(segment));
 
 /**
  * The map's sources, as paths from `root` instead of from the map's folder.

@@ -6,7 +6,6 @@ import { parseQueueMessage, secondsToWait } from '../../shared/queue/messages.js
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
 import { type DeliverySettings, deliverySettingsFromEnv, handleDelivery } from '../../shared/services/delivery.js';
-import { continueMeetingFanOut } from '../../shared/services/meeting-fan-out.js';
 import { AdminStore } from '../../shared/store/admin-store.js';
 import { DeliveryStore } from '../../shared/store/delivery-store.js';
 import { KnapStore } from '../../shared/store/knap-store.js';
@@ -49,6 +48,8 @@ export const createHandler =
       }
       if ('fanOut' in parsed) {
         try {
+          // Only large meeting reports send these: their code loads with the first one.
+          const { continueMeetingFanOut } = await import('../../shared/services/meeting-fan-out.js');
           await continueMeetingFanOut(deps, parsed.fanOut);
         } catch (error) {
           deps.log.error('Making meeting runs failed; SQS will try again', {

@@ -23,7 +23,6 @@ import {
   RunSchema,
 } from '../domain/runs.js';
 import { SchedulePreviewRequestSchema, SchedulePreviewSchema } from '../domain/schedule-preview.js';
-import { TokenResponseSchema } from '../domain/tokens.js';
 import {
   AddSecretRequestSchema,
   AddWebhookRequestSchema,
@@ -48,7 +47,7 @@ import {
 } from '../schemas/admin.js';
 import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../schemas/admin-knaps.js';
 import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
-import { ErrorSchema } from '../schemas/responses.js';
+import { ErrorSchema, TokenResponseSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
 import { RecoverWebhookRequestSchema, WebhookRecoverySchema } from '../schemas/webhook-recovery.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';

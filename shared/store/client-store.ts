@@ -17,7 +17,6 @@ import type {
   SecretsChange,
 } from '../domain/repository.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.js';
-import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from './commands.js';
 import {
   clientRevocationMarks,
   clientToItem,
@@ -29,7 +28,8 @@ import {
   secretsToMap,
   secretToEntry,
   tokenToItem,
-} from './items.js';
+} from './client-items.js';
+import { DeleteCommand, PutCommand, ScanCommand, UpdateCommand } from './commands.js';
 import { key } from './keys.js';
 import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
 

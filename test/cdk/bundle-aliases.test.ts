@@ -57,3 +57,10 @@ test('node:http: the webhook sender, the tracer, the bounded HTTP handler and th
     'shared/webhooks/send.ts (import-statement)',
   ]);
 });
+
+test("fast-sha256 and @stablelib/base64: only standardwebhooks' signing", () => {
+  // The stand-ins have only what it calls: sha256.hmac, base64.encode and base64.decode.
+  for (const specifier of ['fast-sha256', '@stablelib/base64']) {
+    expect(importersOf(specifier)).toEqual(['node_modules/standardwebhooks/dist/index.js (require-call)']);
+  }
+});

@@ -60,3 +60,10 @@ test('positions in our code map exactly as before; positions in node_modules map
   expect(ours).toBeGreaterThan(1000);
   expect(theirs).toBeGreaterThan(ours);
 });
+
+test("a bundling plugin's virtual module is not our code; our files and paths with colons elsewhere are", () => {
+  expect(isOwnSource('../../cdk.out/bundling-temp-1/follows-entry:/work/main/shared/lambda/node-http.ts')).toBe(false);
+  expect(isOwnSource('node_modules/@smithy/core/dist-es/index.js')).toBe(false);
+  expect(isOwnSource('shared/lambda/node-http.ts')).toBe(true);
+  expect(isOwnSource('functions/knaps/handler.ts')).toBe(true);
+});
