@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { jobs } from '../../functions/jobs.js';
-import { FUNCTIONS, type FunctionId, routesOf } from '../../functions/routes.js';
+import { FUNCTIONS, type FunctionId, routes, routesOf } from '../../functions/routes.js';
 import { createHandler as tokenHandler } from '../../functions/token/handler.js';
 import { functionLogicalId } from '../../lib/functions.js';
 import { ESM_REQUIRE_BANNER } from '../../lib/knap-function.js';
@@ -155,6 +155,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     );
     expect(routeFiles.length).toBe(area ? routesOf(id as FunctionId).length : 0);
     for (const file of routeFiles) expect(read.has(file)).toBe(false);
+    // The route table comes without its prose (scripts/bundle-function.mjs, test/cdk/route-table-source.test.ts).
+    for (const route of routes) expect(code()).not.toContain(route.description);
     // What every request of a DynamoDB function needs is read at a cold start: the client and the store.
     if (!PUBLIC.includes(id)) expect(atColdStart).toContain('DynamoDB_20120810');
   });
