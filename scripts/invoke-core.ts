@@ -28,7 +28,7 @@ import { useLocalDeliveryQueue } from '../shared/runtime.js';
 import { PutCommand } from '../shared/store/commands.js';
 import { createDocumentClient } from '../shared/store/dynamo-client.js';
 import { DynamoRepository } from '../shared/store/dynamo-repository.js';
-import { runToItem } from '../shared/store/items.js';
+import { runToItem } from '../shared/store/run-items.js';
 import { DEFAULT_TABLE_NAME } from '../shared/store/table.js';
 import {
   assertLocalEndpoint,

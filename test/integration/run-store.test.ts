@@ -6,8 +6,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ATTEMPT_LOG_SIZE, newRun, runId, type StoredRun } from '../../shared/domain/runs.js';
 import { listOrgRuns } from '../../shared/services/org-runs.js';
 import { createDocumentClient, roundTrips } from '../../shared/store/dynamo-client.js';
-import { runToItem } from '../../shared/store/items.js';
 import { key } from '../../shared/store/keys.js';
+import { runToItem } from '../../shared/store/run-items.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;

@@ -22,7 +22,7 @@ import { hashCredential } from '../../shared/domain/credentials.js';
 import type { Repository } from '../../shared/domain/repository.js';
 import { dispatchDueRuns } from '../../shared/services/dispatcher.js';
 import { createDocumentClient } from '../../shared/store/dynamo-client.js';
-import { runToItem } from '../../shared/store/items.js';
+import { runToItem } from '../../shared/store/run-items.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
