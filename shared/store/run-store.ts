@@ -8,8 +8,8 @@ import type { OrgRunFilter, Run, RunStatus, StoredRun } from '../domain/runs.js'
 import type { DeliveryAttempt } from '../domain/webhooks.js';
 import { QueryCommand, ScanCommand, UpdateCommand } from './commands.js';
 import { type CursorShape, decodeCursor, encodeCursor } from './cursor.js';
-import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './run-items.js';
 import { key, orgRunsCursor, runsCursor } from './keys.js';
+import { attemptLogAttribute, itemToRun, itemToStoredRun, orgRunsEntry, runToItem } from './run-items.js';
 import { type Item, type TableOps, unlessConditionFails } from './table-ops.js';
 
 /**
