@@ -52,10 +52,14 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   },
 };
 
-/** The routes whose functions create runs, or send one again (redelivery), and so use the delivery queue. */
+/**
+ * The routes whose functions create runs, or send one again (redelivery), or queue a run's
+ * outcome message (a terminal report), and so use the delivery queue.
+ */
 export const RUN_QUEUEING_ROUTES: readonly string[] = [
   'start-run',
   'report-meeting',
+  'report-run-event',
   'admin-redeliver-run',
   'admin-recover-webhook',
 ];

@@ -375,8 +375,11 @@ export interface Repository {
    * round that failed, or with `all` that are over); returns the endpoints started.
    */
   startDeliveries(round: DeliveryRoundInput, endpointIds: readonly string[]): Promise<string[]>;
-  /** Stores a message other than knap.run (its deliveries are started apart, as a run's are). */
-  putMessage(message: EventMessage, expiresAt: number): Promise<void>;
+  /**
+   * Stores a message other than knap.run (its deliveries are started apart, as a run's are):
+   * false when one with its id exists already (nothing is written then).
+   */
+  putMessage(message: EventMessage, expiresAt: number): Promise<boolean>;
   getMessage(messageId: string): Promise<EventMessage | null>;
   getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null>;
   /** Every endpoint's delivery of a run. */

@@ -1,5 +1,5 @@
 /** Webhook endpoints of an organization: where its Knaps' runs are delivered (Standard Webhooks). */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DeliveryAttemptEntry, MeetingFanOut } from './runs.js';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -84,6 +84,15 @@ export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9_-]{32}$/;
 export const newMessageId = (): string => `msg_${randomBytes(24).toString('base64url')}`;
 
 export const isMessageId = (id: string): boolean => MESSAGE_ID_PATTERN.test(id);
+
+/**
+ * The id of a run's one outcome message (`knap.run.succeeded` or `knap.run.failed`): `msg_`
+ * and 32 base64url characters derived from the run id, never the run id itself. A run has one
+ * terminal event, so one outcome message; deriving its id lets a retried send recognise the
+ * message it already stored, and a receiver dedupe a copy sent twice.
+ */
+export const outcomeMessageId = (runId: string): string =>
+  `msg_${createHash('sha256').update(`knap.run outcome\n${runId}`).digest().subarray(0, 24).toString('base64url')}`;
 
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
 

@@ -380,7 +380,7 @@ export class TableRepository implements Repository {
     return this.store('deliveries').startDeliveries(round, endpointIds);
   }
 
-  putMessage(message: EventMessage, expiresAt: number): Promise<void> {
+  putMessage(message: EventMessage, expiresAt: number): Promise<boolean> {
     return this.store('deliveries').putMessage(message, expiresAt);
   }
 
