@@ -30,7 +30,7 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { RecordingQueue, startTestTable, type TestTable } from '../support/dynamo.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -279,5 +279,42 @@ describe('round trips', () => {
     expect(queue.queued.slice(sent).map((message: { runId: string }) => message.runId)).toEqual([
       outcomeJobId(run.run_id, 'reported'),
     ]);
+  });
+
+  test('the deliverer sends it with 4 reads and writes and one write per endpoint that takes it; a second copy of the job writes nothing', async () => {
+    const { deps, receiver, endpointFor, deliveredRun, claimsOf, queue } = await setup();
+    const executor = await receiver();
+    await endpointFor(executor, ['knap.run']);
+    const watchers = [await endpointFor(await receiver(), ['knap.run.succeeded']), await endpointFor(await receiver(), null)];
+    const run = await deliveredRun();
+    // From here the queue records and runs nothing: the job is handled by hand.
+    const recording = new RecordingQueue();
+    deps.deliveries = recording;
+    await reportRun(deps, claimsOf(run.run_id), { type: 'succeeded' });
+    expect(recording.queued).toEqual([{ runId: outcomeJobId(run.run_id, 'reported'), delaySeconds: 0 }]);
+
+    roundTrips.reset();
+    await handleDelivery(deps, outcomeJobId(run.run_id, 'reported'), undefined, queue.settings);
+    // The run, the organization's endpoints (an index Query, their items), the message, a delivery per endpoint.
+    expect(roundTrips.byCommand).toEqual({
+      GetItemCommand: 1,
+      QueryCommand: 1,
+      BatchGetItemCommand: 1,
+      PutItemCommand: 1,
+      UpdateItemCommand: 2,
+    });
+    const messageId = outcomeMessageId(run.run_id);
+    expect(
+      recording.queued
+        .slice(1)
+        .map((queued) => [queued.runId, queued.endpointId])
+        .sort(),
+    ).toEqual(watchers.map((watcher) => [messageId, watcher.endpointId]).sort());
+
+    roundTrips.reset();
+    await handleDelivery(deps, outcomeJobId(run.run_id, 'reported'), undefined, queue.settings);
+    // The same reads, the message's Put refused, its deliveries read: nothing started or queued again.
+    expect(roundTrips.byCommand).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1, PutItemCommand: 1 });
+    expect(recording.queued).toHaveLength(3);
   });
 });
