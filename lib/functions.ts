@@ -79,7 +79,9 @@ const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:Ge
  * - report-run-event: no client metering (the report token is checked with no I/O); the
  *   organization's report meter (UpdateItem ORGREPORTS#), the chain's last event (Query
  *   RUNEVENTS#<run>), the event (conditional PutItem RUNEVENTS#), the run's outcome
- *   (UpdateItem RUN#); after the end, the run (GetItem RUN#) to settle a lost outcome write.
+ *   (UpdateItem RUN#); after the end, the run (GetItem RUN#) to settle a lost outcome write. A
+ *   terminal report then queues the run's outcome message (the delivery queue): the deliverer
+ *   reads the endpoints and sends it, so this route reads no endpoint and no signing secret.
  * - report-meeting: the after-meeting Knaps (Query on the meeting index, gsi3, keys only), the
  *   names of those that run (BatchGetItem KNAP#), one conditional PutItem per run, GetItem for a
  *   run that exists; then the delivery queue.

@@ -44,18 +44,24 @@ export const JOB_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
     'dynamodb:GetItem': [KEY_PREFIX.knap, KEY_PREFIX.run, KEY_PREFIX.webhook, KEY_PREFIX.delivery, KEY_PREFIX.message],
     // Webhook endpoints; the names of a meeting report's Knaps that run.
     'dynamodb:BatchGetItem': [KEY_PREFIX.webhook, KEY_PREFIX.knap],
-    // Runs and their events; messages other than knap.run (knap.run.failed...), stored once for every attempt.
+    // Runs and their events; messages other than knap.run (a run's outcome, queued by whoever
+    // ended its chain; endpoint.disabled...), stored once for every attempt.
     // An endpoint's automatic disabling is audited as `system`: its organization's audit partition, nothing else there.
     'dynamodb:PutItem': [KEY_PREFIX.run, KEY_PREFIX.runEvent, KEY_PREFIX.message, KEY_PARTITION.audit],
-    // An endpoint's streak of final failures, and its automatic disabling (endpoint-health.ts).
+    // An endpoint's failure record (its streak, the times of its last 10 final failures), and its
+    // automatic disabling (endpoint-health.ts).
     'dynamodb:UpdateItem': [KEY_PREFIX.run, KEY_PREFIX.delivery, KEY_PREFIX.webhook],
   },
 };
 
-/** The routes whose functions create runs, or send one again (redelivery), and so use the delivery queue. */
+/**
+ * The routes whose functions create runs, or send one again (redelivery), or queue a run's
+ * outcome message (a terminal report), and so use the delivery queue.
+ */
 export const RUN_QUEUEING_ROUTES: readonly string[] = [
   'start-run',
   'report-meeting',
+  'report-run-event',
   'admin-redeliver-run',
   'admin-recover-webhook',
 ];

@@ -1,6 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler.js';
 import { json } from '../../shared/http/responses.js';
 import { keyringFromEnv } from '../../shared/keys/token-keyring.js';
+import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { parseRunReport } from '../../shared/schemas/knap-request.js';
 import { reportOf } from '../../shared/services/request-state.js';
@@ -22,4 +23,6 @@ export const createHandler = (functionDeps: Deps) =>
 
 /** The stores this function's route uses (its table access: lib/functions.ts, lib/runs.ts). */
 export const stores: StoreClasses = { runs: RunStore, runEvents: RunEventStore };
-export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv }));
+// A terminal report queues the run's outcome message (services/run-outcomes.ts): the SQS client
+// loads with the first one, never for a progress report.
+export const handler = createHandler(defaultDeps({ stores, tokenKeys: keyringFromEnv, remoteDeliveries: lazySqsDeliveryQueue }));

@@ -20,7 +20,14 @@ import type {
   StoredRun,
 } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
+import type {
+  DeliveryAttempt,
+  EndpointDelivery,
+  EventMessage,
+  FailureRecord,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+} from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -341,13 +348,17 @@ export interface Repository {
   updateWebhookEndpoint(endpointId: string, orgName: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | null>;
 
   getWebhookEndpoint(endpointId: string): Promise<WebhookEndpoint | null>;
-  /** One more message finally failed at the endpoint (at `at`): its streak after, or null when it is gone. */
-  noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null>;
+  /**
+   * One more message finally failed at the endpoint: its failure record becomes `next`, in one
+   * conditional write on the record read (`seenRev`). 'applied'; the record as it is now when
+   * another write changed it first; null when the endpoint is gone.
+   */
+  noteEndpointFailure(endpointId: string, seenRev: string | null, next: FailureRecord): Promise<'applied' | FailureRecord | null>;
   /** A message reached the endpoint: its streak of failures ends. */
   clearEndpointFailures(endpointId: string): Promise<void>;
   /**
-   * Disables an enabled endpoint whose streak is at least `streak` and began at or before
-   * `startedBy`, in one conditional write (the streak ends with it); the endpoint when this
+   * Disables an enabled endpoint whose last `streak` recorded final failures began at or before
+   * `startedBy`, in one conditional write (the record ends with it); the endpoint when this
    * write did it, else null.
    */
   disableFailingEndpoint(endpointId: string, at: string, streak: number, startedBy: string): Promise<WebhookEndpoint | null>;
@@ -375,8 +386,11 @@ export interface Repository {
    * round that failed, or with `all` that are over); returns the endpoints started.
    */
   startDeliveries(round: DeliveryRoundInput, endpointIds: readonly string[]): Promise<string[]>;
-  /** Stores a message other than knap.run (its deliveries are started apart, as a run's are). */
-  putMessage(message: EventMessage, expiresAt: number): Promise<void>;
+  /**
+   * Stores a message other than knap.run (its deliveries are started apart, as a run's are):
+   * false when one with its id exists already (nothing is written then).
+   */
+  putMessage(message: EventMessage, expiresAt: number): Promise<boolean>;
   getMessage(messageId: string): Promise<EventMessage | null>;
   getDelivery(runId: string, endpointId: string): Promise<EndpointDelivery | null>;
   /** Every endpoint's delivery of a run. */

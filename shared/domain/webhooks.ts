@@ -1,5 +1,5 @@
 /** Webhook endpoints of an organization: where its Knaps' runs are delivered (Standard Webhooks). */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DeliveryAttemptEntry, MeetingFanOut } from './runs.js';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -36,6 +36,13 @@ export interface WebhookEndpoint {
    */
   failStreak?: number;
   failStreakSince?: string | null;
+  /**
+   * When the last AUTO_DISABLE_STREAK of those failed (ISO, oldest first), and the tag of the
+   * write that recorded them (the next write's condition). Absent on items of earlier versions,
+   * which have only the count and its start: see withFinalFailure.
+   */
+  recentFailures?: string[];
+  failRev?: string | null;
 }
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -49,6 +56,50 @@ export const signingSecrets = (endpoint: WebhookEndpoint, now: Date): string[] =
 
 /** An endpoint whose last this many messages all finally failed may be disabled automatically. */
 export const AUTO_DISABLE_STREAK = 10;
+
+/** An endpoint's final failures since its last success: what automatic disabling decides on. */
+export interface FailureRecord {
+  /** Messages in a row that finally failed. */
+  streak: number;
+  /** When the first of them failed. */
+  since: string | null;
+  /** When each of the last AUTO_DISABLE_STREAK of them failed (ISO seconds), oldest first: bounded. */
+  recent: string[];
+  /** The tag of the write that stored this record (null: none, or an item of an earlier version). */
+  rev: string | null;
+}
+
+export const failureRecordOf = (endpoint: WebhookEndpoint): FailureRecord => ({
+  streak: endpoint.failStreak ?? 0,
+  since: endpoint.failStreakSince ?? null,
+  recent: endpoint.recentFailures ?? [],
+  rev: endpoint.failRev ?? null,
+});
+
+/**
+ * The record after one more final failure at `at`, tagged `rev`. An item of an earlier version
+ * counted its streak and its start only: that first failure keeps its time, and the others of
+ * it count as failing at `at`, the latest they can have failed, so the rule never disables an
+ * endpoint earlier than its words say (at most D later, once).
+ */
+export const withFinalFailure = (seen: FailureRecord, at: string, rev: string): FailureRecord => {
+  const known =
+    seen.recent.length > 0 || seen.streak === 0
+      ? seen.recent
+      : [seen.since ?? at, ...Array<string>(Math.min(seen.streak, AUTO_DISABLE_STREAK) - 1).fill(at)];
+  return { streak: seen.streak + 1, since: seen.since ?? at, recent: [...known, at].slice(-AUTO_DISABLE_STREAK), rev };
+};
+
+/**
+ * The contract's rule, word for word: the last AUTO_DISABLE_STREAK messages all finally failed
+ * and the first of them failed at or before `startedBy` (now less D, ISO seconds). A streak
+ * longer than that is judged by its last ones, never by when it began.
+ */
+export const isDisableDue = (record: FailureRecord, startedBy: string): boolean =>
+  record.recent.length >= AUTO_DISABLE_STREAK && (record.recent[0] as string) <= startedBy;
+
+/** A new tag for a failure record's write. */
+export const newFailureRev = (): string => randomBytes(9).toString('base64url');
 
 /** What an admin may change on an endpoint (PATCH): members left out stay as they are. */
 export interface WebhookEndpointChanges {
@@ -84,6 +135,15 @@ export const MESSAGE_ID_PATTERN = /^msg_[A-Za-z0-9_-]{32}$/;
 export const newMessageId = (): string => `msg_${randomBytes(24).toString('base64url')}`;
 
 export const isMessageId = (id: string): boolean => MESSAGE_ID_PATTERN.test(id);
+
+/**
+ * The id of a run's one outcome message (`knap.run.succeeded` or `knap.run.failed`): `msg_`
+ * and 32 base64url characters derived from the run id, never the run id itself. A run has one
+ * terminal event, so one outcome message; deriving its id lets a retried send recognise the
+ * message it already stored, and a receiver dedupe a copy sent twice.
+ */
+export const outcomeMessageId = (runId: string): string =>
+  `msg_${createHash('sha256').update(`knap.run outcome\n${runId}`).digest().subarray(0, 24).toString('base64url')}`;
 
 export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')}`;
 

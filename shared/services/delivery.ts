@@ -28,7 +28,8 @@ import { urlPolicyFromEnv } from '../webhooks/urls.js';
 import { judgedAttempt } from './endpoint-attempt.js';
 import { disableAfterSecondsFromEnv, noteEndpointOutcome } from './endpoint-health.js';
 import { appendRunEvent } from './run-events.js';
-import { deliverMessageToEndpoint, emitEvent } from './webhook-messages.js';
+import { isOutcomeJob, queueOutcomeMessage } from './run-outcomes.js';
+import { deliverMessageToEndpoint, sendOutcomeMessage } from './webhook-messages.js';
 import { continueRecovery, isRecoveryPage } from './webhook-recovery.js';
 
 export interface DeliverySettings {
@@ -273,10 +274,9 @@ export const deliverToEndpoint = async (
       : { type: 'delivery_failed', at, endpoint_id: endpointId, error: entry.error ?? 'failed' },
   ];
   const reported = answeredOutcome(result);
+  // An outcome the answer reported is announced by its append (run-events.ts), as a report's is.
   if (reported) events.push({ ...reported, at });
-  const appended = await recordEvents(deps, runId, events);
-  if (appended.includes('succeeded')) await announceOutcome(deps, runId, 'knap.run.succeeded', 'reported');
-  if (appended.includes('failed')) await announceOutcome(deps, runId, 'knap.run.failed', 'reported');
+  await recordEvents(deps, runId, events);
   await settleRun(deps, runId, updated.round);
   return updated;
 };
@@ -297,21 +297,31 @@ const settleRun = async (deps: Deps, runId: string, round: number): Promise<Stor
   if (await deps.repo.finishRun(runId, status, lastError, round)) {
     const at = isoSeconds(deps.clock.now());
     if (failed.length === deliveries.length && deliveries.length > 0) {
-      await recordEvents(deps, runId, [{ type: 'delivery_failed', at, endpoint_id: null, error: FAILED_EVERYWHERE }], true);
-      await announceOutcome(deps, runId, 'knap.run.failed', 'delivery_failed');
+      const appended = await recordEvents(
+        deps,
+        runId,
+        [{ type: 'delivery_failed', at, endpoint_id: null, error: FAILED_EVERYWHERE }],
+        true,
+      );
+      // Only the append that ended the chain announces: a redelivery that fails again, or a
+      // run whose executor reported an outcome anyway, is not announced a second time.
+      if (appended.length > 0) await queueOutcomeMessage(deps, runId, 'delivery_failed');
     }
   }
   return deps.repo.getRun(runId);
 };
 
-/** The one entry point of the queue's delivery messages: a run's start, or one attempt at one endpoint (of a run, or of a `msg_` message). */
+/**
+ * The one entry point of the queue's delivery messages: a run's start, a run's outcome message
+ * (run-outcomes.ts), or one attempt at one endpoint (of a run, or of a `msg_` message).
+ */
 export const handleDelivery = (
   deps: Deps,
   runId: string,
   endpointId: string | undefined,
   settings: DeliverySettings = deliverySettingsFromEnv(),
 ): Promise<unknown> => {
-  if (!endpointId) return deliverRun(deps, runId, settings);
+  if (!endpointId) return isOutcomeJob(runId) ? sendOutcomeMessage(deps, runId) : deliverRun(deps, runId, settings);
   if (isRecoveryPage(runId)) return continueRecovery(deps, runId, endpointId, (id, round) => settleRun(deps, id, round));
   return isMessageId(runId)
     ? deliverMessageToEndpoint(deps, runId, endpointId, settings)
@@ -363,24 +373,4 @@ const recordEvents = async (
     deps.log.warn('Run events of a delivery attempt not recorded', { run_id: runId, error: (error as Error).name });
   }
   return appended;
-};
-
-/**
- * `knap.run.succeeded` or `knap.run.failed` to the endpoints that take it: an outcome was
- * reported (`reason: "reported"`), or the run's delivery failed at every endpoint
- * (`reason: "delivery_failed"`). A failure to send it is logged: the run's own record stands.
- */
-const announceOutcome = async (
-  deps: Deps,
-  runId: string,
-  type: 'knap.run.succeeded' | 'knap.run.failed',
-  reason: 'reported' | 'delivery_failed',
-): Promise<void> => {
-  try {
-    const stored = await deps.repo.getRun(runId);
-    if (!stored) return;
-    await emitEvent(deps, stored.orgName, type, { reason, run: stored.run });
-  } catch (error) {
-    deps.log.warn('Run outcome message not sent', { run_id: runId, type, error: (error as Error).name });
-  }
 };

@@ -1,13 +1,24 @@
 /**
  * Automatic disabling: an endpoint whose last AUTO_DISABLE_STREAK messages all finally failed,
  * the first of them at least `disableAfterSeconds` ago, is disabled, audited as `system`, and
- * announced as `endpoint.disabled` to the organization's other endpoints. The streak is a
- * counter on the endpoint's item (bounded, one UpdateItem per final outcome), not a query of
- * its deliveries.
+ * announced as `endpoint.disabled` to the organization's other endpoints. The endpoint's item
+ * keeps its failure record (domain/webhooks.ts FailureRecord: the streak, and the times of its
+ * last AUTO_DISABLE_STREAK final failures, bounded), one conditional UpdateItem per final
+ * failure, not a query of its deliveries. The age is that of the first of the last ten, not of
+ * the streak's start: a streak of 15 that began 6 days ago but whose 6th failure is an hour old
+ * is not disabled with D = 5 days.
  */
 import { SYSTEM_ACTOR } from '../domain/audit.js';
 import { isoSeconds } from '../domain/clock.js';
-import { AUTO_DISABLE_STREAK, type WebhookEndpoint } from '../domain/webhooks.js';
+import {
+  AUTO_DISABLE_STREAK,
+  type FailureRecord,
+  failureRecordOf,
+  isDisableDue,
+  newFailureRev,
+  type WebhookEndpoint,
+  withFinalFailure,
+} from '../domain/webhooks.js';
 import type { Deps } from '../runtime.js';
 import { describeUrlText } from '../webhooks/urls.js';
 import { recordAudit } from './audit-log.js';
@@ -21,6 +32,31 @@ export const disableAfterSecondsFromEnv = (env: NodeJS.ProcessEnv = process.env)
   return env.WEBHOOK_DISABLE_AFTER_SECONDS !== undefined && env.WEBHOOK_DISABLE_AFTER_SECONDS !== '' && value >= 0
     ? value
     : DEFAULT_DISABLE_AFTER_SECONDS;
+};
+
+/**
+ * Writers at one endpoint at once (its deliveries finish side by side) each lose a try only to
+ * another's success: this many tries record up to this many failures landing together.
+ */
+const RECORD_TRIES = 25;
+
+/**
+ * Counts one more final failure on the endpoint's record: one conditional write on the record
+ * as read (with the attempt's read of the endpoint first), counted again from the record as it
+ * is when another write came first. The record written; null when the endpoint is gone (or,
+ * beyond every try, not written: logged, and the next failure counts again).
+ */
+const recordFailure = async (deps: Deps, endpoint: WebhookEndpoint, at: string): Promise<FailureRecord | null> => {
+  let seen = failureRecordOf(endpoint);
+  for (let attempt = 0; attempt < RECORD_TRIES; attempt += 1) {
+    const next = withFinalFailure(seen, at, newFailureRev());
+    const result = await deps.repo.noteEndpointFailure(endpoint.endpointId, seen.rev, next);
+    if (result === 'applied') return next;
+    if (result === null) return null;
+    seen = result;
+  }
+  deps.log.warn('Endpoint failure not counted: too many at once', { endpoint_id: endpoint.endpointId });
+  return null;
 };
 
 /**
@@ -42,16 +78,17 @@ export const noteEndpointOutcome = async (
       return;
     }
     const now = deps.clock.now();
-    const streak = await deps.repo.noteEndpointFailure(endpoint.endpointId, isoSeconds(now));
-    if (!streak || streak.streak < AUTO_DISABLE_STREAK || endpoint.disabled) return;
+    const record = await recordFailure(deps, endpoint, isoSeconds(now));
+    if (!record || endpoint.disabled) return;
     const startedBy = isoSeconds(new Date(now.getTime() - disableAfterSeconds * 1000));
-    if (streak.since > startedBy) return;
+    if (!isDisableDue(record, startedBy)) return;
     const disabled = await deps.repo.disableFailingEndpoint(endpoint.endpointId, isoSeconds(now), AUTO_DISABLE_STREAK, startedBy);
     if (!disabled) return;
     deps.log.warn('Webhook endpoint disabled: its messages keep failing', {
       endpoint_id: disabled.endpointId,
-      streak: streak.streak,
-      since: streak.since,
+      streak: record.streak,
+      since: record.since,
+      first_of_last: record.recent[0],
     });
     await recordAudit(deps, SYSTEM_ACTOR, disabled.orgName, 'webhook.auto_disable', { type: 'webhook', id: disabled.endpointId });
     await emitEvent(

@@ -5,7 +5,9 @@
  * of the chain's last event, then a Put that holds only while the next id is free, read again
  * and retried when another writer took it. A change of the run's outcome is then written on
  * the run item too (a second write; if it is lost, a retried terminal report finds the chain
- * closed and writes the outcome again before it answers 409: see settleOutcome).
+ * closed and writes the outcome again before it answers 409: see settleOutcome). The writer
+ * whose write appended `succeeded` or `failed` then queues the run's outcome message, after the
+ * outcome is on the run (run-outcomes.ts): one writer can append it, so one message.
  */
 import { epochSeconds, isoSeconds } from '../domain/clock.js';
 import { checkReportToken, type ReportClaims } from '../domain/report-tokens.js';
@@ -27,6 +29,7 @@ import { toJson } from '../domain/storable-json.js';
 import { ApiError, bearerChallenge } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import { bearerToken } from './bearer-token.js';
+import { queueOutcomeMessage } from './run-outcomes.js';
 import { signalRunEvent } from './run-signals.js';
 
 /**
@@ -54,13 +57,14 @@ export const appendRunEvent = async (
     const head = await deps.repo.runChainHead(runId);
     const next = appendTo(head, event, epochSeconds(now), options.terminal);
     if (typeof next === 'string') {
-      if (next === 'terminal') await settleOutcome(deps, runId, head);
+      if (next === 'terminal') await settleOutcome(deps, runId, head, event);
       return next;
     }
     const stored = { ...event, id: next.lastId } as RunEvent;
     if (await deps.repo.putRunEvent(runId, stored, next, epochSeconds(now) + RUN_RETENTION_SECONDS)) {
       signalRunEvent(runId);
       if (next.outcome !== head.outcome) await writeOutcome(deps, runId, stored, next);
+      if (isOutcomeType(stored.type)) await queueOutcomeMessage(deps, runId, 'reported');
       return { event: stored, state: next };
     }
   }
@@ -78,18 +82,24 @@ const writeOutcome = async (deps: Deps, runId: string, event: RunEvent, state: C
   await deps.repo.setRunOutcome(runId, state.outcome, finished);
 };
 
+const isOutcomeType = (type: RunEvent['type']): boolean => type === 'succeeded' || type === 'failed';
+
 /**
  * The chain is closed: if it closed with an outcome whose write to the run item was lost (the
  * writer stopped between its two writes), write it now from the terminal event. Costs a read
- * only on this path (reports after the end), never on an accepted report.
+ * only on this path (reports after the end), never on an accepted report. That writer never
+ * queued the outcome message either: when the refused event is itself an outcome (a terminal
+ * report retried, a webhook answer; both come from functions with the queue), it is queued now.
  */
-const settleOutcome = async (deps: Deps, runId: string, head: ChainState): Promise<void> => {
+const settleOutcome = async (deps: Deps, runId: string, head: ChainState, refused: NewRunEvent): Promise<void> => {
   if (head.outcome !== 'succeeded' && head.outcome !== 'failed') return;
   const run = await deps.repo.getRun(runId);
   if (!run || run.run.outcome === head.outcome) return;
   const { events } = await deps.repo.runEventsAfter(runId, head.lastId - 1, 1);
   const last = events[0];
-  if (last) await writeOutcome(deps, runId, last, head);
+  if (!last) return;
+  await writeOutcome(deps, runId, last, head);
+  if (isOutcomeType(refused.type)) await queueOutcomeMessage(deps, runId, 'reported');
 };
 
 // --- Reports -------------------------------------------------------------------------------

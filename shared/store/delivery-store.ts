@@ -67,8 +67,8 @@ export const itemToDelivery = (item: Item): EndpointDelivery => {
 export class DeliveryStore {
   constructor(private readonly table: TableOps) {}
 
-  async putMessage(message: EventMessage, expiresAt: number): Promise<void> {
-    await this.table.putNew({
+  async putMessage(message: EventMessage, expiresAt: number): Promise<boolean> {
+    return this.table.putNew({
       ...key.message(message.messageId),
       type: 'message',
       message_id: message.messageId,

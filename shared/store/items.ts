@@ -193,4 +193,9 @@ export const itemToWebhook = (item: Item): WebhookEndpoint => ({
   previousSecretExpiresAt: typeof item.previous_secret_expires_at === 'string' ? item.previous_secret_expires_at : null,
   failStreak: typeof item.fail_streak === 'number' ? item.fail_streak : 0,
   failStreakSince: typeof item.fail_streak_since === 'string' ? item.fail_streak_since : null,
+  // Absent on items of earlier versions (and after a success): no recorded times.
+  recentFailures: Array.isArray(item.recent_failures)
+    ? item.recent_failures.filter((at): at is string => typeof at === 'string')
+    : [],
+  failRev: typeof item.fail_rev === 'string' ? item.fail_rev : null,
 });

@@ -35,6 +35,7 @@ import type {
   DeliveryAttempt,
   EndpointDelivery,
   EventMessage,
+  FailureRecord,
   WebhookEndpoint,
   WebhookEndpointChanges,
 } from '../domain/webhooks.js';
@@ -356,8 +357,12 @@ export class TableRepository implements Repository {
     return this.store('webhooks').rotateWebhookSecret(endpointId, orgName, rotation);
   }
 
-  noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null> {
-    return this.store('webhooks').noteEndpointFailure(endpointId, at);
+  noteEndpointFailure(
+    endpointId: string,
+    seenRev: string | null,
+    next: FailureRecord,
+  ): Promise<'applied' | FailureRecord | null> {
+    return this.store('webhooks').noteEndpointFailure(endpointId, seenRev, next);
   }
 
   clearEndpointFailures(endpointId: string): Promise<void> {
@@ -380,7 +385,7 @@ export class TableRepository implements Repository {
     return this.store('deliveries').startDeliveries(round, endpointIds);
   }
 
-  putMessage(message: EventMessage, expiresAt: number): Promise<void> {
+  putMessage(message: EventMessage, expiresAt: number): Promise<boolean> {
     return this.store('deliveries').putMessage(message, expiresAt);
   }
 

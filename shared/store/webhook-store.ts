@@ -3,7 +3,7 @@
  * Key design: keys.ts; item shapes: items.ts.
  */
 
-import type { WebhookEndpoint, WebhookEndpointChanges } from '../domain/webhooks.js';
+import { type FailureRecord, failureRecordOf, type WebhookEndpoint, type WebhookEndpointChanges } from '../domain/webhooks.js';
 import { DeleteCommand, PutCommand, UpdateCommand } from './commands.js';
 import { itemToWebhook, webhookToItem } from './items.js';
 import { key } from './keys.js';
@@ -122,25 +122,39 @@ export class WebhookStore {
   }
 
   /**
-   * One more message finally failed at the endpoint: its streak counted in one UpdateItem (the
-   * first failure of a streak sets its start). Null when the endpoint is gone.
+   * One more message finally failed at the endpoint: its failure record replaced by `next` in
+   * one UpdateItem, conditional on the record being the one read (`seenRev`; null: none, or an
+   * item of an earlier version). 'applied'; the record as it is now when another write came
+   * first (the caller counts again from it); null when the endpoint is gone.
    */
-  async noteEndpointFailure(endpointId: string, at: string): Promise<{ streak: number; since: string } | null> {
-    const updated = await unlessConditionFails(
+  async noteEndpointFailure(
+    endpointId: string,
+    seenRev: string | null,
+    next: FailureRecord,
+  ): Promise<'applied' | FailureRecord | null> {
+    const written = await unlessConditionFails(
       this.table.db.send(
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: key.webhook(endpointId),
-          UpdateExpression:
-            'SET fail_streak = if_not_exists(fail_streak, :zero) + :one, fail_streak_since = if_not_exists(fail_streak_since, :at)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':at': at },
-          ReturnValues: 'ALL_NEW',
+          UpdateExpression: 'SET fail_streak = :streak, fail_streak_since = :since, recent_failures = :recent, fail_rev = :rev',
+          ConditionExpression:
+            seenRev === null
+              ? 'attribute_exists(pk) AND attribute_not_exists(fail_rev)'
+              : 'attribute_exists(pk) AND fail_rev = :seen',
+          ExpressionAttributeValues: {
+            ':streak': next.streak,
+            ':since': next.since,
+            ':recent': next.recent,
+            ':rev': next.rev,
+            ...(seenRev === null ? {} : { ':seen': seenRev }),
+          },
         }),
       ),
     );
-    const item = updated?.Attributes;
-    return item ? { streak: Number(item.fail_streak), since: String(item.fail_streak_since) } : null;
+    if (written) return 'applied';
+    const item = await this.table.getItem(key.webhook(endpointId));
+    return item ? failureRecordOf(itemToWebhook(item)) : null;
   }
 
   /** A message reached the endpoint: the streak ends (written only while there is one). */
@@ -150,7 +164,7 @@ export class WebhookStore {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: key.webhook(endpointId),
-          UpdateExpression: 'REMOVE fail_streak, fail_streak_since',
+          UpdateExpression: 'REMOVE fail_streak, fail_streak_since, recent_failures, fail_rev',
           ConditionExpression: 'attribute_exists(fail_streak)',
         }),
       ),
@@ -158,9 +172,11 @@ export class WebhookStore {
   }
 
   /**
-   * Disables the endpoint if it is enabled, its streak is at least `streak` and began at or
-   * before `startedBy`: one conditional write, so of two deliverers only one disables (and
-   * announces) it. The streak ends with it: enabled again, it starts from nothing.
+   * Disables the endpoint if it is enabled and the first of its last `streak` recorded final
+   * failures (its bounded list holds that many at most) was at or before `startedBy`: the
+   * rule itself, on the item as it is at the write, so of two deliverers only one disables (and
+   * announces) it, and a success in between (which empties the list) stops it. The record ends
+   * with it: enabled again, it starts from nothing.
    */
   async disableFailingEndpoint(
     endpointId: string,
@@ -173,9 +189,10 @@ export class WebhookStore {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: key.webhook(endpointId),
-          UpdateExpression: 'SET disabled = :true, disabled_at = :at REMOVE fail_streak, fail_streak_since',
+          UpdateExpression:
+            'SET disabled = :true, disabled_at = :at REMOVE fail_streak, fail_streak_since, recent_failures, fail_rev',
           ConditionExpression:
-            'attribute_exists(pk) AND fail_streak >= :streak AND fail_streak_since <= :by AND (attribute_not_exists(disabled) OR disabled = :false)',
+            'attribute_exists(pk) AND size(recent_failures) >= :streak AND recent_failures[0] <= :by AND (attribute_not_exists(disabled) OR disabled = :false)',
           ExpressionAttributeValues: { ':true': true, ':false': false, ':at': at, ':streak': streak, ':by': startedBy },
           ReturnValues: 'ALL_NEW',
         }),

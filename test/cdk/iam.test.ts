@@ -550,6 +550,15 @@ describe('least privilege, per function', () => {
     },
   );
 
+  test("the report route's function reads no webhook endpoint: a terminal report queues its outcome message for the deliverer", () => {
+    // The endpoints' items hold their signing secrets and URL secrets: only the deliverer and the admin function read them.
+    for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem']) {
+      expect(allowed('knaps', action, key.webhook('we_1').pk)).toBe(false);
+      expect(allowed('deliver-runs', action, key.webhook('we_1').pk)).toBe(true);
+    }
+    expect(allowed('knaps', 'dynamodb:PutItem', key.message('msg_1').pk)).toBe(false);
+  });
+
   test('Query of the table itself only with dynamodb:LeadingKeys; elsewhere only on named indexes', () => {
     for (const id of functionIds) {
       const queries = statementsOf(id).filter(

@@ -3,6 +3,8 @@
  * local server: input, the report token and its attackers first, then the loop (reports, the
  * run, its events as JSON and as Server-Sent Events), a webhook answer that reports at once.
  */
+import { Webhook } from 'standardwebhooks';
+import type { WebhookEndpoint } from '../../shared/domain/webhooks.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { key } from '../../shared/store/keys.js';
 import { bearer, createKnap, getToken, startTestApi, type TestApi, tokenOperation } from '../support/api.js';
@@ -16,6 +18,8 @@ process.env.STREAM_POLL_MS = '100';
 
 let api: TestApi;
 let receiver: Receiver;
+/** The receiver's endpoint: it takes every type (knap.run and the outcome messages too). */
+let endpoint: WebhookEndpoint;
 let answer: (n: number) => Answer = () => ({ status: 204 });
 const client = { clientId: '', clientSecret: '' };
 const tokens = { access: '', refresh: '', stranger: '' };
@@ -24,7 +28,7 @@ let stranger = { clientId: '', clientSecret: '' };
 beforeAll(async () => {
   api = await startTestApi({ deliveries: {}, admins: true });
   receiver = await startReceiver((n) => answer(n));
-  await addWebhook(api.deps, { orgName: 'reports', url: receiver.url }, { allowLocalhost: true });
+  endpoint = await addWebhook(api.deps, { orgName: 'reports', url: receiver.url }, { allowLocalhost: true });
   Object.assign(client, await api.newClient({ orgName: 'reports', rateLimit: 100_000 }));
   stranger = await api.newClient({ orgName: 'elsewhere', rateLimit: 100_000 });
   const granted = await getToken(api.url, client);
@@ -281,6 +285,42 @@ describe('the loop', () => {
       expect((await sse(run.run_id, 3)).status).toBe(204);
     } finally {
       answer = () => ({ status: 204 });
+    }
+  });
+
+  test('a succeeded or failed report is announced once, as knap.run.succeeded or knap.run.failed (reason "reported")', async () => {
+    for (const [outcome, body] of [
+      ['succeeded', { type: 'succeeded', output: { rows: 7 } }],
+      ['failed', { type: 'failed', error: 'quota exceeded upstream' }],
+    ] as const) {
+      const { run, message } = await deliveredRun();
+      const url = message.report_url as string;
+      const token = message.report_token as string;
+      expect((await report(url, token, body)).status).toBe(201);
+      // Retried after a lost answer: refused, and nothing more is sent.
+      expect((await report(url, token, body)).status).toBe(409);
+      const isOutcome = (received: Receiver['received'][number]) => {
+        const parsed = JSON.parse(received.body);
+        return parsed.type !== 'knap.run' && parsed.data.run.run_id === run.run_id;
+      };
+      const announced = await waitFor(`the knap.run.${outcome} message`, () => receiver.received.find(isOutcome));
+      // Signed by the endpoint's secret; the test API's clock is fixed, so the library signs at the header's time.
+      const headers = announced.headers as Record<string, string>;
+      const signature = new Webhook(endpoint.secret).sign(
+        headers['webhook-id'] as string,
+        new Date(Number(headers['webhook-timestamp']) * 1000),
+        announced.body,
+      );
+      expect(headers['webhook-signature']?.split(' ')).toContain(signature);
+      const verified = JSON.parse(announced.body) as { type: string; data: { reason: string; run: Record<string, unknown> } };
+      expect(verified.type).toBe(`knap.run.${outcome}`);
+      expect(verified.data.reason).toBe('reported');
+      expect(verified.data.run).toMatchObject({ run_id: run.run_id, outcome });
+      expect(verified.data.run).not.toHaveProperty('report_token');
+      expect(announced.headers['webhook-id']).toMatch(/^msg_[A-Za-z0-9_-]{32}$/);
+      expect(announced.headers['webhook-id']).not.toBe(run.run_id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received.filter(isOutcome)).toHaveLength(1);
     }
   });
 });

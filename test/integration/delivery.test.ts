@@ -193,8 +193,11 @@ describe('run delivery', () => {
     });
     expect(await deliveredTo(repo, run.run_id)).toEqual([]);
     expect(target.received).toHaveLength(RETRY_POLICY.maxAttempts);
-    // The run's start, its endpoint's first attempt, and one per failure but the last.
-    expect(queue.queued).toHaveLength(RETRY_POLICY.maxAttempts + 1);
+    // The run's start, its endpoint's first attempt, one per failure but the last, and its
+    // knap.run.failed message (queued once the run's chain has ended).
+    await waitFor('the outcome message', () => (queue.queued.length > RETRY_POLICY.maxAttempts + 1 ? true : undefined));
+    expect(queue.queued).toHaveLength(RETRY_POLICY.maxAttempts + 2);
+    expect(queue.queued.at(-1)).toEqual({ runId: `outcome.delivery_failed.${run.run_id}`, delaySeconds: 0 });
     const everything = JSON.stringify([stored, (await repo.listRuns(knap.uuid, { limit: 10 })).runs, deps.log.lines]);
     expect(everything).not.toContain('Traceback');
     expect(everything).not.toContain('whsec_');

@@ -4,8 +4,12 @@
  * `endpoint.disabled` to the organization's other endpoints; then it receives nothing more.
  * On the fake clock: D is 5 days here, as deployed.
  */
+
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { newEndpointId, newWebhookSecret, type WebhookEndpoint, type WebhookEventType } from '../../shared/domain/webhooks.js';
+import { noteEndpointOutcome } from '../../shared/services/endpoint-health.js';
+import { key } from '../../shared/store/keys.js';
 import { RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import { FakeClock } from '../support/clock.js';
 import {
@@ -143,7 +147,7 @@ describe('automatic disabling', () => {
     for (let n = 0; n < 9; n++) await run('failed');
     answer = 204;
     await run('delivered');
-    expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ failStreak: 0 });
+    expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ failStreak: 0, recentFailures: [] });
     answer = 500;
     clock.advance(6 * DAY);
     for (let n = 0; n < 9; n++) {
@@ -165,5 +169,130 @@ describe('automatic disabling', () => {
     expect(failing.received).toHaveLength(10);
     const audit = await deps.repo.listAuditEvents(orgName, { limit: 10 });
     expect(audit.events.map((event) => event.action)).toEqual(['webhook.auto_disable']);
+  });
+
+  test('exactly 10 final failures, the first of them D old: the tenth disables, audited as system, announced', async () => {
+    const { clock, deps, orgName, receiver, endpointFor, run } = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    const watcher = await receiver();
+    const broken = await endpointFor(failing, ['knap.run']);
+    await endpointFor(watcher, ['endpoint.disabled']);
+    await run('failed');
+    clock.advance(5 * DAY);
+    for (let n = 0; n < 8; n++) await run('failed');
+    expect(await deps.repo.getWebhookEndpoint(broken.endpointId)).toMatchObject({ disabled: false, failStreak: 9 });
+    await run('failed');
+    expect(await deps.repo.getWebhookEndpoint(broken.endpointId)).toMatchObject({
+      disabled: true,
+      failStreak: 0,
+      recentFailures: [],
+    });
+    const audit = await deps.repo.listAuditEvents(orgName, { limit: 10 });
+    expect(audit.events).toEqual([expect.objectContaining({ actor: 'system', action: 'webhook.auto_disable' })]);
+    const [message] = await waitFor('the endpoint.disabled message', () =>
+      watcher.received.length > 0 ? watcher.received : undefined,
+    );
+    expect(JSON.parse(message?.body ?? '{}')).toMatchObject({
+      type: 'endpoint.disabled',
+      data: { endpoint_id: broken.endpointId },
+    });
+  });
+
+  test('a streak of 15 that began 6 days ago but whose 6th failure is an hour old is not disabled (D = 5 days)', async () => {
+    const { clock, deps, receiver, endpointFor, run } = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    const endpoint = await endpointFor(failing, ['knap.run']);
+    // Deliveries cannot reach this state under the rule (its 10th failure, with the 1st 6 days
+    // old, would have disabled it), so it is planted: 14 failures, the first 5 six days ago,
+    // the 6th to 14th in the last hour; the record holds the last 10 of them (the 5th on).
+    const now = clock.now().getTime();
+    const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const old = now - 6 * DAY * 1000;
+    const recent = Array.from({ length: 9 }, (_, n) => at(now - 3600 * 1000 + n * 60 * 1000));
+    await table.documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: key.webhook(endpoint.endpointId),
+        UpdateExpression: 'SET fail_streak = :streak, fail_streak_since = :since, recent_failures = :recent, fail_rev = :rev',
+        ExpressionAttributeValues: {
+          ':streak': 14,
+          ':since': at(old),
+          ':recent': [at(old + 4 * 60 * 1000), ...recent],
+          ':rev': 'planted',
+        },
+      }),
+    );
+    clock.advance(30 * 60);
+    await run('failed');
+    // The streak is 15 and began 6 days ago, but the first of its last 10 (the 6th) is an hour old.
+    const stored = await deps.repo.getWebhookEndpoint(endpoint.endpointId);
+    expect(stored).toMatchObject({ disabled: false, failStreak: 15, failStreakSince: at(old) });
+    expect(stored?.recentFailures).toEqual([...recent, at(clock.now().getTime())]);
+  });
+
+  test('a streak longer than 10 is judged by its last 10, through deliveries: the first D old is not enough', async () => {
+    const { clock, deps, receiver, endpointFor, run } = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    const endpoint = await endpointFor(failing, ['knap.run']);
+    await run('failed');
+    clock.advance(2 * DAY);
+    for (let n = 0; n < 9; n++) await run('failed');
+    // Ten, the first 2 days old: kept.
+    expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ disabled: false, failStreak: 10 });
+    clock.advance(4 * DAY);
+    await run('failed');
+    // The streak began 6 days ago, but the first of the last 10 (the 2nd) is 4 days old: kept.
+    expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ disabled: false, failStreak: 11 });
+    clock.advance(DAY);
+    await run('failed');
+    // Now the first of the last 10 (the 3rd) is 5 days old: disabled.
+    expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ disabled: true });
+  });
+
+  test('final failures landing together are each counted once; the record stays at 10 times', async () => {
+    const { deps, receiver, endpointFor } = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    const endpoint = await endpointFor(failing, ['knap.run']);
+    // Twelve deliveries that read the endpoint before any of them failed, finishing at once.
+    await Promise.all(Array.from({ length: 12 }, () => noteEndpointOutcome(deps, endpoint, 'failed', 5 * DAY)));
+    const stored = await deps.repo.getWebhookEndpoint(endpoint.endpointId);
+    expect(stored).toMatchObject({ disabled: false, failStreak: 12 });
+    expect(stored?.recentFailures).toHaveLength(10);
+  });
+
+  describe('endpoints whose streak an earlier version counted (fail_streak and its start, no times)', () => {
+    const plantOldStreak = async (endpoint: WebhookEndpoint, streak: number, since: Date) => {
+      await table.documents.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: key.webhook(endpoint.endpointId),
+          UpdateExpression: 'SET fail_streak = :streak, fail_streak_since = :since',
+          ExpressionAttributeValues: { ':streak': streak, ':since': since.toISOString().replace(/\.\d{3}Z$/, 'Z') },
+        }),
+      );
+    };
+
+    test('9 of them, the first 6 days old: the tenth disables (its start is the first of the last 10)', async () => {
+      const { clock, deps, receiver, endpointFor, run } = await setup();
+      const failing = await receiver(() => ({ status: 500 }));
+      const endpoint = await endpointFor(failing, ['knap.run']);
+      await plantOldStreak(endpoint, 9, new Date(clock.now().getTime() - 6 * DAY * 1000));
+      await run('failed');
+      expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ disabled: true });
+    });
+
+    test('12 of them, the first 6 days old: not yet (the others count as failing now), D later it disables', async () => {
+      const { clock, deps, receiver, endpointFor, run } = await setup();
+      const failing = await receiver(() => ({ status: 500 }));
+      const endpoint = await endpointFor(failing, ['knap.run']);
+      await plantOldStreak(endpoint, 12, new Date(clock.now().getTime() - 6 * DAY * 1000));
+      await run('failed');
+      const stored = await deps.repo.getWebhookEndpoint(endpoint.endpointId);
+      expect(stored).toMatchObject({ disabled: false, failStreak: 13 });
+      expect(stored?.recentFailures).toHaveLength(10);
+      clock.advance(5 * DAY);
+      await run('failed');
+      expect(await deps.repo.getWebhookEndpoint(endpoint.endpointId)).toMatchObject({ disabled: true });
+    });
   });
 });
