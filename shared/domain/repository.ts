@@ -20,7 +20,14 @@ import type {
   StoredRun,
 } from './runs.js';
 import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
-import type { DeliveryAttempt, EndpointDelivery, EventMessage, WebhookEndpoint, WebhookEndpointChanges } from './webhooks.js';
+import type {
+  DeliveryAttempt,
+  EndpointDelivery,
+  EndpointDeliveryPage,
+  EventMessage,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+} from './webhooks.js';
 
 /** A client together with its rate-limit counter, as the meter sees it. */
 export interface MeteredClient {
@@ -385,6 +392,8 @@ export interface Repository {
   recordEndpointAttempt(runId: string, endpointId: string, attempt: EndpointAttemptInput): Promise<EndpointDelivery | null>;
   /** The runs whose delivery to the endpoint finally failed at or after `since`, oldest first, a page at a time. */
   failedDeliveries(endpointId: string, since: string, page: PageRequest): Promise<{ runIds: string[]; next: string | null }>;
+  /** One page of an endpoint's deliveries, the one attempted last first. */
+  endpointDeliveries(endpointId: string, page: PageRequest): Promise<EndpointDeliveryPage>;
 }
 
 /** A round of a run's deliveries (see Repository.startDeliveries). */
@@ -396,6 +405,8 @@ export interface DeliveryRoundInput {
   all: boolean;
   now: string;
   expiresAt: number;
+  /** A message's type (not knap.run), kept on its deliveries for the endpoint's attempts listing. */
+  messageType?: string;
 }
 
 /** One attempt at one endpoint (see Repository.recordEndpointAttempt). */

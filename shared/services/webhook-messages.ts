@@ -30,7 +30,7 @@ export const emitEvent = async (
   const body = toJson({ type, timestamp: now.toISOString(), data });
   await deps.repo.putMessage({ messageId, orgName, type, body, createdAt: isoSeconds(now) }, expiresAt);
   const started = await deps.repo.startDeliveries(
-    { runId: messageId, orgName, round: 1, all: false, now: isoSeconds(now), expiresAt },
+    { runId: messageId, orgName, round: 1, all: false, now: isoSeconds(now), expiresAt, messageType: type },
     endpoints.map((endpoint) => endpoint.endpointId),
   );
   for (const endpointId of started) await deps.deliveries.enqueue(messageId, 0, { endpointId, orgName });
