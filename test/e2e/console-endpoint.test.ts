@@ -218,7 +218,12 @@ describe("the console's webhook endpoint page", () => {
 
       // A phone: cards, nothing wider than the screen; the switch works from the keyboard.
       await page().setViewportSize({ width: 390, height: 844 });
+      await page().getByRole('link', { name: 'All endpoints' }).click();
+      await page().getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
+      expect(await noSidewaysScroll()).toBe(true);
+      await page().getByRole('link', { name: `Attempts and settings of ${endpoint.url}` }).click();
       await attemptRow(failed, 2).waitFor();
+      await attemptRow(delivered).locator('pre.answer').getByText('ok').waitFor();
       expect(await noSidewaysScroll()).toBe(true);
       await page().screenshot({ path: 'docs/console/endpoint-390.png', fullPage: true });
       const onPhone = page().getByRole('switch', { name: /Enabled/ });
