@@ -221,7 +221,9 @@ describe("the console's webhook endpoint page", () => {
       await page().getByRole('link', { name: 'All endpoints' }).click();
       await page().getByRole('heading', { name: 'Webhook endpoints' }).waitFor();
       expect(await noSidewaysScroll()).toBe(true);
-      await page().getByRole('link', { name: `Attempts and settings of ${endpoint.url}` }).click();
+      await page()
+        .getByRole('link', { name: `Attempts and settings of ${endpoint.url}` })
+        .click();
       await attemptRow(failed, 2).waitFor();
       await attemptRow(delivered).locator('pre.answer').getByText('ok').waitFor();
       expect(await noSidewaysScroll()).toBe(true);
