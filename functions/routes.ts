@@ -319,6 +319,14 @@ export const routes: readonly RouteDefinition[] = [
     description: 'Send an endpoint again the runs whose delivery to it failed since a time (admins only)',
   },
   {
+    id: 'admin-list-webhook-attempts',
+    fn: 'admin',
+    method: 'GET',
+    path: '/api/admin/webhooks/{endpoint_id}/attempts',
+    entry: 'functions/admin/admin-list-webhook-attempts.ts',
+    description: "A webhook endpoint's recent delivery attempts, newest first (admins only)",
+  },
+  {
     id: 'admin-list-runs',
     fn: 'admin',
     method: 'GET',

@@ -101,7 +101,8 @@ const QUOTA_COUNTS: TableAccess = { 'dynamodb:UpdateItem': [QUOTA], 'dynamodb:Ge
  *   admin-rotate-webhook-secret: one conditional UpdateItem WEBHOOK# (of this organization).
  *   admin-test-webhook: GetItem WEBHOOK#, then the send itself.
  *   admin-recover-webhook: GetItem WEBHOOK# (of this organization), then the delivery queue
- *   (the deliverer reads the failed deliveries a page at a time).
+ *   (the deliverer reads the failed deliveries a page at a time). admin-list-webhook-attempts:
+ *   GetItem WEBHOOK# (of this organization), then one Query on gsi2 (its deliveries) a page.
  * - admin-list-runs: each run's endpoint deliveries, their attempts (Query DLV#<run>); the organization's runs (Query on gsi2), or a Knap's (Query on gsi1, kept
  *   only when of the organization); filtered by status or outcome, at most 4 Queries a page.
  * - admin-get-run, admin-list-run-events: reads of the run (GetItem RUN#, of this organization)
@@ -196,6 +197,7 @@ export const ROUTE_TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'admin-test-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:GetItem': [WEBHOOK] }),
   'admin-update-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:UpdateItem': [WEBHOOK] }),
   'admin-recover-webhook': combine(ADMIN_AUTH, ADMIN_AUDIT, { 'dynamodb:GetItem': [WEBHOOK] }),
+  'admin-list-webhook-attempts': combine(ADMIN_AUTH, { 'dynamodb:GetItem': [WEBHOOK], 'dynamodb:Query': ['gsi2'] }),
   'admin-list-runs': combine(ADMIN_AUTH, { 'dynamodb:Query': ['gsi1', 'gsi2', KEY_PARTITION.deliveries] }),
   'admin-get-run': combine(ADMIN_AUTH, {
     'dynamodb:GetItem': [RUN],

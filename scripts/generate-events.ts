@@ -828,6 +828,17 @@ const LATER_CASES: Record<string, Case[]> = {
       body: { since: '2026-11-01T00:00:00Z' },
     },
   ],
+  'admin-list-webhook-attempts': [
+    { name: '200-attempts', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asOtherOrgAdmin },
+    {
+      name: '400-invalid-cursor',
+      params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId },
+      headers: asOtherOrgAdmin,
+      query: { cursor: 'not-a-cursor' },
+    },
+    { name: '401-missing-token', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId } },
+    { name: '404-other-org', params: { endpoint_id: FIXTURE_WEBHOOKS.otherOrg.endpointId }, headers: asAdmin },
+  ],
 };
 
 /** An event of a job (functions/jobs.ts): named for what it is; no HTTP status. */

@@ -49,6 +49,29 @@ export interface Endpoint {
   disabled_at?: string | null;
 }
 
+/** An endpoint as its own page shows it: with its failure streak. */
+export interface EndpointDetail extends Endpoint {
+  /** Messages in a row that finally failed here (0 since the last success). */
+  fail_streak: number;
+  fail_streak_since: string | null;
+}
+
+/** One attempt at one endpoint (GET /api/admin/webhooks/{id}/attempts). */
+export interface EndpointAttempt {
+  at: string;
+  message_id: string;
+  run_id: string | null;
+  type: string | null;
+  attempt: number;
+  status: 'delivered' | 'failed' | 'no_endpoint';
+  error: string | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  /** The first 1 KB of the answer: text to show as text, never markup. */
+  response_body: string | null;
+  delivery_status: 'pending' | 'delivered' | 'failed';
+}
+
 export interface NewEndpoint {
   url: string;
   event_types?: string[] | null;
@@ -206,6 +229,20 @@ export class Api {
   updateEndpoint = (id: string, changes: { event_types?: string[] | null; disabled?: boolean; description?: string | null }) =>
     this.call<Endpoint>('PATCH', `/api/admin/webhooks/${encodeURIComponent(id)}`, changes);
   removeEndpoint = (id: string) => this.call<void>('DELETE', `/api/admin/webhooks/${encodeURIComponent(id)}`);
+  endpointAttempts = (id: string, cursor?: string) =>
+    this.call<{ endpoint: EndpointDetail; attempts: EndpointAttempt[]; next_cursor: string | null }>(
+      'GET',
+      `/api/admin/webhooks/${encodeURIComponent(id)}/attempts?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+  rotateEndpointSecret = (id: string) =>
+    this.call<{ secret: string }>('POST', `/api/admin/webhooks/${encodeURIComponent(id)}/secret`);
+  testEndpoint = (id: string) =>
+    this.call<{ response_status: number | null; duration_ms: number | null; error: string | null }>(
+      'POST',
+      `/api/admin/webhooks/${encodeURIComponent(id)}/test`,
+    );
+  recoverEndpoint = (id: string, since: string) =>
+    this.call<{ endpoint_id: string; since: string }>('POST', `/api/admin/webhooks/${encodeURIComponent(id)}/recover`, { since });
   knaps = (cursor?: string) =>
     this.call<{ knaps: AdminKnap[]; next_cursor: string | null }>(
       'GET',

@@ -22,7 +22,8 @@ const PAGES = [
 
 const auth = new Auth(readConfig());
 
-const pageOf = (hash: string) => PAGES.find((page) => page.hash === hash) ?? PAGES[0];
+/** `#webhooks/<id>` is the webhooks page's endpoint page: a page is named by the hash's first part. */
+const pageOf = (hash: string) => PAGES.find((page) => page.hash === hash.split('/')[0]) ?? PAGES[0];
 
 const SignedOut = ({ error }: { error: string | null }) => (
   <main class="signed-out">
@@ -79,7 +80,7 @@ const Console = ({ session }: { session: Session }) => {
         </div>
       </header>
       <main>
-        <current.Page key={current.hash} api={api} />
+        <current.Page key={hash.split('/')[0] === current.hash ? hash : current.hash} api={api} />
       </main>
     </>
   );

@@ -28,6 +28,7 @@ export const { handler, createHandler } = areaFunction('admin', {
   'admin-test-webhook': () => import('./admin-test-webhook.js'),
   'admin-update-webhook': () => import('./admin-update-webhook.js'),
   'admin-recover-webhook': () => import('./admin-recover-webhook.js'),
+  'admin-list-webhook-attempts': () => import('./admin-list-webhook-attempts.js'),
   'admin-list-runs': () => import('./admin-list-runs.js'),
   'admin-get-run': () => import('./admin-get-run.js'),
   'admin-list-run-events': () => import('./admin-list-run-events.js'),

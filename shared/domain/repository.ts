@@ -23,6 +23,7 @@ import type { GrantRecord, TokenRecord, TokenStanding } from './tokens.js';
 import type {
   DeliveryAttempt,
   EndpointDelivery,
+  EndpointDeliveryPage,
   EventMessage,
   FailureRecord,
   WebhookEndpoint,
@@ -399,6 +400,8 @@ export interface Repository {
   recordEndpointAttempt(runId: string, endpointId: string, attempt: EndpointAttemptInput): Promise<EndpointDelivery | null>;
   /** The runs whose delivery to the endpoint finally failed at or after `since`, oldest first, a page at a time. */
   failedDeliveries(endpointId: string, since: string, page: PageRequest): Promise<{ runIds: string[]; next: string | null }>;
+  /** One page of an endpoint's deliveries, the one attempted last first. */
+  endpointDeliveries(endpointId: string, page: PageRequest): Promise<EndpointDeliveryPage>;
 }
 
 /** A round of a run's deliveries (see Repository.startDeliveries). */
@@ -410,6 +413,8 @@ export interface DeliveryRoundInput {
   all: boolean;
   now: string;
   expiresAt: number;
+  /** A message's type (not knap.run), kept on its deliveries for the endpoint's attempts listing. */
+  messageType?: string;
 }
 
 /** One attempt at one endpoint (see Repository.recordEndpointAttempt). */

@@ -195,6 +195,12 @@ export interface EndpointDelivery {
   log: DeliveryAttemptEntry[];
 }
 
+/** A page of one endpoint's deliveries, the one attempted last first, with each one's message type when stored. */
+export interface EndpointDeliveryPage {
+  deliveries: { delivery: EndpointDelivery; messageType: string | null }[];
+  next: string | null;
+}
+
 /** The attempts a delivery item keeps (its ring): with 1 KB of answer each, a few KB in all. */
 export const DELIVERY_LOG_SIZE = 8;
 

@@ -49,6 +49,7 @@ import { AdminKnapPageSchema, AdminKnapPatchSchema, AdminKnapSchema } from '../s
 import { KnapDeletedSchema, KnapPatchSchema, StartRunSchema } from '../schemas/knap-request.js';
 import { ErrorSchema, TokenResponseSchema } from '../schemas/responses.js';
 import { TokenFormSchema } from '../schemas/token-request.js';
+import { WebhookAttemptPageSchema } from '../schemas/webhook-attempts.js';
 import { RecoverWebhookRequestSchema, WebhookRecoverySchema } from '../schemas/webhook-recovery.js';
 import { messageBody, RUN_EVENT_TYPE, RunMessageSchema, signedHeaders } from '../webhooks/message.js';
 import * as examples from './examples.js';
@@ -327,6 +328,7 @@ export const componentSchemas = {
   UpdateWebhookRequest: UpdateWebhookRequestSchema,
   RecoverWebhookRequest: RecoverWebhookRequestSchema,
   WebhookRecovery: WebhookRecoverySchema,
+  WebhookAttemptPage: WebhookAttemptPageSchema,
   WebhookEndpoint: WebhookEndpointSchema,
   NewWebhookEndpoint: NewWebhookEndpointSchema,
   WebhookEndpointList: WebhookEndpointListSchema,
@@ -1155,6 +1157,71 @@ export const openApiDocument = (serverUrl = LOCAL_SERVER_URL, adminIssuer = `${s
             headers: { 'Retry-After': integerHeader('Seconds to wait') },
             content: json('Error'),
           },
+        },
+      },
+    },
+    '/api/admin/webhooks/{endpoint_id}/attempts': {
+      get: {
+        operationId: 'adminListWebhookAttempts',
+        tags: ['Organization admins'],
+        summary: "An endpoint's recent delivery attempts, newest first, with the endpoint and its failure streak",
+        description:
+          '`limit` counts messages (deliveries to this endpoint), each with its recorded attempts (its last 8), newest first; messages come in the order of their last attempt, newest first, so one still retried may move to the front between pages. Deliveries last attempted before this listing existed are not listed. They expire with their run or message (90 days).',
+        security: adminSecurity,
+        parameters: [pathId('endpoint_id', 'The webhook endpoint id (`we_...`)'), ...adminPageParameters],
+        responses: {
+          '200': adminOk('One page of attempts', 'WebhookAttemptPage', {
+            page: {
+              summary: 'A failed attempt, then its successful retry',
+              value: {
+                endpoint: {
+                  endpoint_id: 'we_0123456789abcdef01234567',
+                  url: 'https://hooks.example.com/knap',
+                  created_at: '2026-11-20T09:00:00Z',
+                  event_types: null,
+                  description: 'Production receiver',
+                  disabled: false,
+                  disabled_at: null,
+                  fail_streak: 0,
+                  fail_streak_since: null,
+                },
+                attempts: [
+                  {
+                    at: '2026-11-23T10:00:06Z',
+                    message_id: 'run_0123456789abcdef',
+                    run_id: 'run_0123456789abcdef',
+                    type: 'knap.run',
+                    attempt: 2,
+                    status: 'delivered',
+                    error: null,
+                    response_status: 200,
+                    duration_ms: 84,
+                    response_body: 'ok',
+                    delivery_status: 'delivered',
+                  },
+                  {
+                    at: '2026-11-23T10:00:01Z',
+                    message_id: 'run_0123456789abcdef',
+                    run_id: 'run_0123456789abcdef',
+                    type: 'knap.run',
+                    attempt: 1,
+                    status: 'failed',
+                    error: 'HTTP 500 from https://hooks.example.com',
+                    response_status: 500,
+                    duration_ms: 120,
+                    response_body: '{"error":"database unavailable"}',
+                    delivery_status: 'delivered',
+                  },
+                ],
+                next_cursor: null,
+              },
+            },
+          }),
+          '400': adminProblem('Invalid limit or cursor'),
+          '404': adminProblem(
+            "No webhook endpoint with this id in the admin's organization (another organization's is never disclosed)",
+          ),
+          ...adminErrors,
         },
       },
     },

@@ -47,7 +47,7 @@ export const emitEvent = async (
     if (targets.length === 0) return messageId;
   }
   const started = await deps.repo.startDeliveries(
-    { runId: messageId, orgName, round: 1, all: false, now: isoSeconds(now), expiresAt },
+    { runId: messageId, orgName, round: 1, all: false, now: isoSeconds(now), expiresAt, messageType: type },
     targets,
   );
   for (const endpointId of started) await deps.deliveries.enqueue(messageId, 0, { endpointId, orgName });

@@ -3,11 +3,12 @@
  * holding that endpoint's status, attempt count and a ring of its last DELIVERY_LOG_SIZE
  * attempts (`da_<n mod size>`, overwritten by the attempt's own write: no read before it).
  * One that finally failed enters gsi1 under its endpoint (sparse), so recovery lists them by
- * time without a scan. Key design: keys.ts.
+ * time without a scan; every attempt moves it in gsi2 under its endpoint, by its last attempt,
+ * for the endpoint's attempts listing. Key design: keys.ts.
  */
 import type { DeliveryRoundInput, EndpointAttemptInput } from '../domain/repository.js';
 import type { DeliveryAttemptEntry } from '../domain/runs.js';
-import { DELIVERY_LOG_SIZE, type EndpointDelivery, type EventMessage } from '../domain/webhooks.js';
+import { DELIVERY_LOG_SIZE, type EndpointDelivery, type EndpointDeliveryPage, type EventMessage } from '../domain/webhooks.js';
 import { GetCommand, QueryCommand, UpdateCommand } from './commands.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { key } from './keys.js';
@@ -107,7 +108,9 @@ export class DeliveryStore {
               TableName: this.table.tableName,
               Key: key.delivery(round.runId, endpointId),
               UpdateExpression:
-                'SET #type = :type, run_id = :run, endpoint_id = :ep, org_name = :org, expires_at = :exp, #status = :pending, dl_round = :round, next_at = :now, ' +
+                `SET #type = :type, run_id = :run, endpoint_id = :ep, org_name = :org, expires_at = :exp, #status = :pending, dl_round = :round, next_at = :now, ${
+                  round.messageType === undefined ? '' : 'message_type = :mtype, '
+                }` +
                 'attempts = if_not_exists(attempts, :zero), retry_base = if_not_exists(attempts, :zero) REMOVE gsi1pk, gsi1sk, failed_at',
               ConditionExpression: round.all
                 ? 'attribute_not_exists(pk) OR (dl_round < :round AND #status <> :pending)'
@@ -124,6 +127,7 @@ export class DeliveryStore {
                 ':now': round.now,
                 ':zero': 0,
                 ...(round.all ? {} : { ':failed': 'failed' }),
+                ...(round.messageType === undefined ? {} : { ':mtype': round.messageType }),
               },
             }),
           ),
@@ -171,7 +175,7 @@ export class DeliveryStore {
         new UpdateCommand({
           TableName: this.table.tableName,
           Key: key.delivery(runId, endpointId),
-          UpdateExpression: `SET attempts = :n, last_attempt_id = :id, #status = :status, #slot = :ring, next_at = :next${
+          UpdateExpression: `SET attempts = :n, last_attempt_id = :id, #status = :status, #slot = :ring, next_at = :next, gsi2pk = :apk, gsi2sk = :ask${
             failed ? ', failed_at = :at, gsi1pk = :fpk, gsi1sk = :fsk' : ''
           }`,
           ConditionExpression: 'attribute_exists(pk) AND attempts = :before AND #status = :pending',
@@ -184,6 +188,8 @@ export class DeliveryStore {
             ':pending': 'pending',
             ':ring': { n: attempt.number, entry: attempt.entry },
             ':next': attempt.nextAt,
+            ':apk': key.endpointDeliveries(endpointId),
+            ':ask': `${attempt.entry.at}#${runId}`,
             ...(failed
               ? {
                   ':at': attempt.entry.at,
@@ -231,5 +237,37 @@ export class DeliveryStore {
       }),
     );
     return { runIds: (result.Items ?? []).map((item) => String(item.run_id)), next: encodeCursor(result.LastEvaluatedKey) };
+  }
+
+  /**
+   * One page of an endpoint's deliveries, the one attempted last first (gsi2: each attempt moves
+   * its delivery to the front), each with its recorded attempts. One Query; `next` resumes after
+   * the last one. Deliveries last attempted before gsi2 held them are not listed.
+   */
+  async endpointDeliveries(endpointId: string, page: { limit: number; cursor?: string }): Promise<EndpointDeliveryPage> {
+    const partition = key.endpointDeliveries(endpointId);
+    const result = await this.table.db.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: page.limit,
+        ExclusiveStartKey: decodeCursor(page.cursor, {
+          pk: (value) => value.startsWith('DLV#'),
+          sk: (value) => value === `EP#${endpointId}`,
+          gsi2pk: (value) => value === partition,
+          gsi2sk: () => true,
+        }),
+      }),
+    );
+    return {
+      deliveries: (result.Items ?? []).map((item) => ({
+        delivery: itemToDelivery(item),
+        messageType: str(item.message_type),
+      })),
+      next: encodeCursor(result.LastEvaluatedKey),
+    };
   }
 }

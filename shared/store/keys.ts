@@ -25,6 +25,7 @@
  * | webhook     | `WEBHOOK#<endpoint_id>` | `WEBHOOK`     | gsi3 (keys only): `ORG#<org>#WEBHOOKS` / `<created>#<id>`          |
  * | message     | `MSG#<msg_id>`          | `MSG`         | - (a message other than knap.run; its deliveries: `DLV#<msg_id>`; TTL 90 days) |
  * | delivery    | `DLV#<run_id>`          | `EP#<endpoint_id>` | gsi1 (finally failed only): `EPFAILED#<endpoint_id>` / `<failed_at>#<run_id>` (TTL as its run's) |
+ * |             |                         |               | gsi2 (once attempted): `EPDLV#<endpoint_id>` / `<last attempt at>#<run_id>` |
  * | admin       | `ADMIN#<email>`         | `ADMIN`       | - (an organization admin of the local identity provider)          |
  * | admin meter | `ADMINRATE#<org>#<sub>` | `<window>`    | - (an admin's admin-API requests per minute; TTL)                  |
  * | quota       | `QUOTA#<org>`           | `QUOTA`       | - (an organization's counts and own quotas: quota-store.ts)       |
@@ -68,7 +69,9 @@
  * - A run's delivery to each endpoint is an item of its own (`DLV#<run_id>`, one per endpoint,
  *   with a ring of its last attempts), never members of the run item: the run stays the same
  *   size whatever the endpoints and attempts. Those that finally failed are listed per
- *   endpoint by gsi1 (sparse), for recovery since a time.
+ *   endpoint by gsi1 (sparse), for recovery since a time. Each attempt moves its item in gsi2
+ *   under its endpoint (`<at>#<run_id>`), for the endpoint's attempts listing, newest first;
+ *   items last attempted by earlier versions are not there.
  * - Every write is a single-item conditional write: no transactions (dynalite has none) and
  *   nothing half-written.
  * - Writes the SDK may send twice (a lost answer) carry a write token, `wt`, in the item they
@@ -100,6 +103,8 @@ export const key = {
   message: (messageId: string) => ({ pk: `MSG#${messageId}`, sk: 'MSG' }),
   /** gsi1: an endpoint's deliveries that finally failed, by when. */
   failedDeliveries: (endpointId: string) => `EPFAILED#${endpointId}`,
+  /** gsi2: an endpoint's deliveries, by their last attempt. */
+  endpointDeliveries: (endpointId: string) => `EPDLV#${endpointId}`,
   runEvents: (runId: string) => `RUNEVENTS#${runId}`,
   runEvent: (runId: string, id: number) => ({ pk: `RUNEVENTS#${runId}`, sk: `EVENT#${String(id).padStart(10, '0')}` }),
   reportMeter: (orgName: string, window: number) => ({ pk: `ORGREPORTS#${orgName}`, sk: String(window) }),

@@ -34,6 +34,7 @@ import type { GrantRecord, TokenRecord, TokenStanding } from '../domain/tokens.j
 import type {
   DeliveryAttempt,
   EndpointDelivery,
+  EndpointDeliveryPage,
   EventMessage,
   FailureRecord,
   WebhookEndpoint,
@@ -411,6 +412,10 @@ export class TableRepository implements Repository {
     page: { limit: number; cursor?: string },
   ): Promise<{ runIds: string[]; next: string | null }> {
     return this.store('deliveries').failedDeliveries(endpointId, since, page);
+  }
+
+  endpointDeliveries(endpointId: string, page: { limit: number; cursor?: string }): Promise<EndpointDeliveryPage> {
+    return this.store('deliveries').endpointDeliveries(endpointId, page);
   }
 
   putNewAdmin(admin: AdminAccount): Promise<boolean> {

@@ -47,7 +47,7 @@ const adminRoutesOf = (template: Template) => {
   }
 };
 
-test('the twenty-five admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/', () => {
+test('the twenty-six admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/', () => {
   expect(ADMIN_ROUTES.map((route) => route.id).sort()).toEqual([
     'admin-add-secret',
     'admin-add-webhook',
@@ -61,6 +61,7 @@ test('the twenty-five admin routes: GET/POST/PUT/PATCH/DELETE under /api/admin/'
     'admin-list-knaps',
     'admin-list-run-events',
     'admin-list-runs',
+    'admin-list-webhook-attempts',
     'admin-list-webhooks',
     'admin-recover-webhook',
     'admin-redeliver-run',

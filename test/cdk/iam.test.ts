@@ -255,6 +255,8 @@ const expectedGrants = (): Record<string, Record<string, unknown[]>> => {
       'dynamodb:PutItem': [items(A)],
       'dynamodb:UpdateItem': [items(AR, W)],
     },
+    // The endpoint read (of this organization), then one Query of its deliveries (gsi2) a page.
+    'admin-list-webhook-attempts': { ...admin, 'dynamodb:GetItem': [items(AR, W)], 'dynamodb:Query': [indexArn('gsi2')] },
     // The endpoint read (of this organization), then the delivery queue: the deliverer reads the failed deliveries.
     'admin-recover-webhook': {
       'dynamodb:GetItem': [items(AR, W)],

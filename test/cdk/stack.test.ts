@@ -49,6 +49,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
       'GET /api/admin/runs/{run_id}',
       'GET /api/admin/runs/{run_id}/events',
       'GET /api/admin/webhooks',
+      'GET /api/admin/webhooks/{endpoint_id}/attempts',
       'GET /api/docs',
       'GET /api/docs/assets/{file}',
       'GET /api/openapi.json',
@@ -173,7 +174,7 @@ describe('HTTP API routes, from functions/routes.ts', () => {
     expect(limits('GET /api/studio/knap-tools')).toEqual([100, 200]);
     // Admin routes are not metered per client: each has its own bucket (adminThrottle, 20/s, burst 40).
     const adminRoutes = routes.filter((route) => route.path.startsWith('/api/admin/'));
-    expect(adminRoutes).toHaveLength(25);
+    expect(adminRoutes).toHaveLength(26);
     for (const route of adminRoutes) expect(limits(`${route.method} ${route.path}`)).toEqual([20, 40]);
     expect(limits('ANY /api/admin/{proxy+}')).toEqual([20, 40]);
     expect(limits('ANY /api/studio/{proxy+}')).toEqual([100, 200]);

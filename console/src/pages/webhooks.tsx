@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Api, type Endpoint, EVENT_TYPES } from '../api.js';
 import { Alert, Confirm, Dialog, Empty, Listed, PageFrame, SecretReveal, useLoad, When } from '../ui.js';
+import { EndpointPage } from './endpoint.js';
 
 type Open =
   | { kind: 'add' }
@@ -8,7 +9,13 @@ type Open =
   | { kind: 'remove'; endpoint: Endpoint }
   | null;
 
+/** The list, or one endpoint's page (`#webhooks/<endpoint_id>`; the console remounts the page when the hash changes). */
 export const WebhooksPage = ({ api }: { api: Api }) => {
+  const id = location.hash.startsWith('#webhooks/') ? decodeURIComponent(location.hash.slice('#webhooks/'.length)) : '';
+  return id ? <EndpointPage api={api} endpointId={id} /> : <EndpointList api={api} />;
+};
+
+const EndpointList = ({ api }: { api: Api }) => {
   const list = useLoad(api.endpoints);
   const [open, setOpen] = useState<Open>(null);
   const [error, setError] = useState<string | null>(null);
@@ -61,6 +68,13 @@ export const WebhooksPage = ({ api }: { api: Api }) => {
                   <When at={endpoint.created_at} />
                 </td>
                 <td class="row-actions">
+                  <a
+                    class="link"
+                    href={`#webhooks/${encodeURIComponent(endpoint.endpoint_id)}`}
+                    aria-label={`Attempts and settings of ${endpoint.url}`}
+                  >
+                    Attempts and settings
+                  </a>{' '}
                   <button type="button" class="link danger" onClick={() => setOpen({ kind: 'remove', endpoint })}>
                     Remove
                   </button>
