@@ -59,6 +59,8 @@ export interface PhaseResult {
   worstSeconds: number;
   /** Seconds of each of Y's runs, in the order asked (Infinity: never received). */
   yLatenessSeconds: number[];
+  /** Y's runs never received, counted by what became of them. */
+  yMissing: Record<string, number>;
   /** X's receiver: connections taken, and most held open at once (what the stall cost in sockets). */
   xConnections: number;
   xMostOpen: number;
@@ -251,6 +253,16 @@ const runPhase = async (kind: PhaseKind, options: StalledOptions): Promise<Phase
       if (run.trigger === 'scheduled' && run.scheduled_for && Date.parse(run.scheduled_for) < windowEnd)
         asked.set(run.run_id, Date.parse(run.scheduled_for));
     }
+    // What became of Y's runs that never arrived: the run's status and its delivery's last error.
+    const missing: Record<string, number> = {};
+    for (const [runId] of asked) {
+      if (received.has(runId)) continue;
+      const stored = await repo.getRun(runId).catch(() => null);
+      const deliveries = await repo.runDeliveries(runId).catch(() => []);
+      const last = deliveries[0]?.log.at(-1);
+      const why = `${stored?.run.status ?? 'no run'}; ${deliveries.length === 0 ? 'no delivery started' : `${deliveries[0]?.attempts} attempt(s), last: ${last?.error ?? last?.status ?? 'none'}`}`;
+      missing[why] = (missing[why] ?? 0) + 1;
+    }
     const lateness = [...asked].map(([runId, at]) => {
       const arrived = received.get(runId);
       return arrived === undefined ? Number.POSITIVE_INFINITY : (arrived - at) / 1000;
@@ -262,6 +274,7 @@ const runPhase = async (kind: PhaseKind, options: StalledOptions): Promise<Phase
       medianSeconds: tenth(median(lateness)),
       worstSeconds: tenth(Math.max(...lateness)),
       yLatenessSeconds: lateness.map(tenth),
+      yMissing: missing,
       xConnections: x.stats.connections,
       xMostOpen: x.stats.most,
       xRunsAsked,
@@ -282,7 +295,9 @@ export const runStalledBench = async (options: StalledOptions) => {
     phases.push(await runPhase(kind, options));
   }
   const baseline = phases[0] as PhaseResult;
-  const ratio = (value: number, base: number) => Math.round((value / Math.max(base, 0.1)) * 100) / 100;
+  // Null when either side never arrived (Infinity) or was not measured: no ratio to show.
+  const ratio = (value: number, base: number) =>
+    Number.isFinite(value) && Number.isFinite(base) ? Math.round((value / Math.max(base, 0.1)) * 100) / 100 : null;
   return {
     checkout: options.projectDir ?? 'this one',
     minutes: options.minutes,
@@ -309,9 +324,12 @@ export const printStalledBench = (result: Awaited<ReturnType<typeof runStalledBe
   console.log('|---|---|---|---|---|---|---|---|');
   for (const phase of result.phases) {
     console.log(
-      `| ${phase.phase === 'healthy' ? 'healthy (baseline)' : phase.phase} | ${phase.yRuns} (${phase.yReceived}) | ${phase.medianSeconds} | ${phase.worstSeconds} | ${phase.medianRatio}x | ${phase.worstRatio}x | ${phase.xConnections} (${phase.xMostOpen}) | ${phase.loadAverage.join(', ')} |`,
+      `| ${phase.phase === 'healthy' ? 'healthy (baseline)' : phase.phase} | ${phase.yRuns} (${phase.yReceived}) | ${phase.medianSeconds} | ${phase.worstSeconds} | ${phase.medianRatio ?? '-'}x | ${phase.worstRatio ?? '-'}x | ${phase.xConnections} (${phase.xMostOpen}) | ${phase.loadAverage.join(', ')} |`,
     );
   }
+  for (const phase of result.phases)
+    for (const [why, count] of Object.entries(phase.yMissing))
+      console.log(`${phase.phase}: ${count} of Y's runs never arrived (${why})`);
   const stalled = result.phases.slice(1);
   const worst = Math.max(...stalled.map((phase) => phase.worstSeconds));
   if (stalled.length > 0)
