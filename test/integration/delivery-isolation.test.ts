@@ -9,8 +9,10 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { MAX_PER_LANE } from '../../local/delivery-queue.js';
+import type { ApiClient } from '../../shared/domain/clients.js';
 import { systemClock } from '../../shared/domain/clock.js';
 import { adminRunView } from '../../shared/services/org-runs.js';
+import { startManualRun } from '../../shared/services/runs.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import {
@@ -27,6 +29,7 @@ import {
   waitForRunStatus,
 } from '../support/deliveries.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { overriding } from '../support/failing-repo.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -272,4 +275,41 @@ describe("one organization's stalled endpoints beside another's healthy one (the
     },
     120_000,
   );
+});
+
+describe("a run's start (the message with no endpoint yet) under the local queue", () => {
+  test("X's starts that never end hold up no start of Y's: each organization's wait in its own lane", async () => {
+    const { deps, repo } = setup();
+    const x = newOrg();
+    const y = newOrg();
+    // X's runs hang on the store when their delivery reads them (until the test ends); Y's are served.
+    const release: (() => void)[] = [];
+    deps.repo = overriding(repo, (inner) => ({
+      getRun: async (id: string) => {
+        const stored = await inner.getRun(id);
+        return stored?.orgName === x ? new Promise((resolve) => release.push(() => resolve(null))) : stored;
+      },
+    }));
+    cleanups.unshift(async () => {
+      for (const end of release) end();
+    });
+    const caller = (orgName: string) => ({
+      client: { clientId: `knap_ci_${orgName}`, orgName } as ApiClient,
+      scopes: ['write:knaps'],
+    });
+    const healthy = await receiver();
+    await addWebhook(deps, { orgName: x, url: healthy.url }, { allowLocalhost: true });
+    await addWebhook(deps, { orgName: y, url: healthy.url }, { allowLocalhost: true });
+    const knapX = await putTestKnap(repo, { orgName: x, creatorClientId: `knap_ci_${x}` });
+    const knapY = await putTestKnap(repo, { orgName: y, creatorClientId: `knap_ci_${y}` });
+    // More of X's runs than one lane starts at once, made the way the run endpoint makes them.
+    for (let n = 0; n < MAX_PER_LANE + 5; n += 1) await startManualRun(deps, caller(x), knapX.uuid);
+    await waitFor("X's starts under way", () => (release.length === MAX_PER_LANE ? true : undefined), 30_000);
+
+    const runY = await startManualRun(deps, caller(y), knapY.uuid);
+    await waitForRunStatus(repo, runY.run_id, 'delivered', 30_000);
+    // X's starts still hang, no more of them under way than its lane allows.
+    expect(release).toHaveLength(MAX_PER_LANE);
+    expect(healthy.received).toHaveLength(1);
+  }, 90_000);
 });
