@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --fairness [--minutes 5] [--knaps 1500] [--stalled] [--project-dir DIR]`
+ * `npm run bench -- --fairness [--minutes 5] [--knaps 1500] [--project-dir DIR]`
  *
  * Fairness across organizations under `npm start` (contract, "Webhooks operators trust"): one
  * organization, X, has `--knaps` every-minute Knaps (its sub-hourly quota set to allow them)
@@ -10,13 +10,12 @@
  * minus its due minute: the contract's "created at most 10 s after". No clock is faked. Prints
  * the median and worst of both.
  *
- * `--stalled`: X also has 20 webhook endpoints on a server that accepts connections and never
- * answers, beside Y's healthy one: Y's deliveries should still arrive within 5 s.
+ * `--stalled` is another bench (bench/stalled.ts): X's 20 stalled endpoints beside Y's healthy one.
  * `--project-dir /work/main`: the same bench against another checkout (before/after).
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knap } from '../shared/domain/knaps.js';
 import { runId } from '../shared/domain/runs.js';
@@ -27,7 +26,6 @@ import { startStackProcess } from './local-server.js';
 export interface FairnessOptions {
   minutes: number;
   knaps: number;
-  stalled: boolean;
   projectDir?: string;
 }
 
@@ -46,17 +44,12 @@ const median = (values: number[]): number => {
       : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-/** A receiver: Y's answers 204 at once and records each knap.run; X's stalled one never answers. */
-const startServer = async (answer: boolean, receipts: Receipt[] = []) => {
-  const hanging = new Set<ServerResponse>();
+/** Y's receiver: answers 204 at once and records each knap.run. */
+const startServer = async (receipts: Receipt[]) => {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (!answer) {
-        hanging.add(response);
-        return;
-      }
       const at = Date.now();
       try {
         const message = JSON.parse(Buffer.concat(chunks).toString()) as {
@@ -78,7 +71,6 @@ const startServer = async (answer: boolean, receipts: Receipt[] = []) => {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     close: async () => {
-      for (const response of hanging) response.destroy();
       server.closeAllConnections();
       server.close();
     },
@@ -107,8 +99,7 @@ const everyMinute = (name: string, now: Date, firstRun: string): Knap => {
 
 export const runFairnessBench = async (options: FairnessOptions) => {
   const receipts: Receipt[] = [];
-  const y = await startServer(true, receipts);
-  const stalled = options.stalled ? await startServer(false) : undefined;
+  const y = await startServer(receipts);
   const stack = await startStackProcess({ WEBHOOKS_ALLOW_LOCALHOST: 'true' }, { projectDir: options.projectDir });
   const { repo } = stack.deps;
   try {
@@ -122,7 +113,6 @@ export const runFairnessBench = async (options: FairnessOptions) => {
       createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     });
     await repo.putWebhookEndpoint(endpoint('y-org', y.url));
-    if (stalled) for (let n = 0; n < 20; n += 1) await repo.putWebhookEndpoint(endpoint('x-org', `${stalled.url}/${n}`));
     // The first due minute: at least 20 s after seeding starts, so every Knap is in place.
     const now = new Date();
     const first = new Date(Math.ceil((now.getTime() + 20_000) / 60_000) * 60_000);
@@ -161,7 +151,6 @@ export const runFairnessBench = async (options: FairnessOptions) => {
       checkout: options.projectDir ?? 'this one',
       minutes: options.minutes,
       xKnaps: options.knaps,
-      stalledEndpoints: stalled ? 20 : 0,
       /** Seconds from each due minute to when Y's run existed (Infinity: not within the window). */
       yCreationSeconds: creation.map((value) => Math.round(value * 10) / 10),
       creationMedianSeconds: Math.round(median(creation) * 10) / 10,
@@ -174,6 +163,5 @@ export const runFairnessBench = async (options: FairnessOptions) => {
   } finally {
     await stack.stop();
     await y.close();
-    await stalled?.close();
   }
 };

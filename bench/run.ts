@@ -22,8 +22,11 @@
  * 20 alternating rounds of 1.5 s by default, written to bench/routes.json; the servers get a
  * core of their own (`--no-pin`: not);
  * `--project-dir DIR` benches another checkout (an earlier commit) against this floor.
- * `--fairness [--minutes 5] [--knaps 1500] [--stalled] [--project-dir DIR]`: only the fairness
- * bench (bench/fairness.ts): another organization's lateness beside one's hot minute.
+ * `--fairness [--minutes 5] [--knaps 1500] [--project-dir DIR]`: only the fairness bench
+ * (bench/fairness.ts): another organization's lateness beside one's hot minute.
+ * `--fairness --stalled [--minutes 2] [--knaps 20] [--stall accept,read,reset] [--every 5]`:
+ * Y's deliveries beside X's 20 stalled endpoints, against a baseline in the same run
+ * (bench/stalled.ts; written to bench/stalled.json, --out).
  * `--handlers`: each Knap route's own CPU per request in process, the table's answers from
  * memory (bench/handlers.ts; `--requests N`, `--route get,patch`).
  * After the token bench, the latency from a run's report to a waiting stream and the reads of
@@ -51,6 +54,7 @@ import { startPeerProcess } from './peer/process.js';
 import { cpuMs, startDynaliteProcess } from './processes.js';
 import { runRouteBench } from './routes.js';
 import { printStreamBench, runStreamBench, type StreamBenchReport } from './run-stream.js';
+import { printStalledBench, runStalledBench, STALL_KINDS, type StallKind } from './stalled.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,10 +81,15 @@ const { values } = parseArgs({
     route: { type: 'string' },
     /** Only the fairness bench (bench/fairness.ts): Y's lateness beside X's hot minute. */
     fairness: { type: 'boolean', default: false },
-    /** --fairness: minutes to watch (default 5), X's every-minute Knaps (1500), X's 20 stalled endpoints too. */
-    minutes: { type: 'string', default: '5' },
-    knaps: { type: 'string', default: '1500' },
+    /** --fairness: minutes to watch (default 5; --stalled: 2 per phase), X's every-minute Knaps (1500; --stalled: 20). */
+    minutes: { type: 'string' },
+    knaps: { type: 'string' },
+    /** --fairness: X's 20 endpoints stalled beside Y's healthy one instead (bench/stalled.ts). */
     stalled: { type: 'boolean', default: false },
+    /** --stalled: the kinds of X's receiver, each a phase after the healthy baseline (accept, read, reset). */
+    stall: { type: 'string', default: STALL_KINDS.join(',') },
+    /** --stalled: seconds between Y's manual runs. */
+    every: { type: 'string', default: '5' },
     /** The peer's table: its own by default; the project's (`knap`) shows what that table's indexes cost dynalite. */
     'peer-table': { type: 'string' },
     /** Only the report-to-stream bench (bench/run-stream.ts). */
@@ -184,16 +193,37 @@ const median = (numbers: number[]): number => {
 };
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
+if (values.fairness && values.stalled) {
+  const kinds = values.stall.split(',') as StallKind[];
+  const unknownKind = kinds.find((kind) => !STALL_KINDS.includes(kind));
+  if (unknownKind !== undefined) throw new Error(`--stall: ${STALL_KINDS.join(', ')}, not "${unknownKind}"`);
+  const result = await runStalledBench({
+    minutes: Number(values.minutes ?? 2),
+    knaps: Number(values.knaps ?? 20),
+    kinds,
+    every: Number(values.every),
+    projectDir: values['project-dir'],
+  });
+  const out = values.out ?? 'bench/stalled.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ when: new Date().toISOString(), command, machine: { cpus: cpus().length, node: process.version }, ...result }, null, 2)}\n`,
+  );
+  printStalledBench(result, command);
+  console.log(`Written to ${out}`);
+  process.exit(0);
+}
+
 if (values.fairness) {
   const result = await runFairnessBench({
-    minutes: Number(values.minutes),
-    knaps: Number(values.knaps),
-    stalled: values.stalled,
+    minutes: Number(values.minutes ?? 5),
+    knaps: Number(values.knaps ?? 1500),
     projectDir: values['project-dir'],
   });
   console.log(JSON.stringify({ command, ...result }, null, 2));
   console.log(
-    `\nY's lateness over ${result.minutes} minute(s) beside X's ${result.xKnaps} every-minute Knaps${result.stalledEndpoints ? ` and ${result.stalledEndpoints} stalled endpoints` : ''} (${result.checkout}): run created median ${result.creationMedianSeconds} s, worst ${result.creationWorstSeconds} s; message received median ${result.medianSeconds} s, worst ${result.worstSeconds} s (${result.yMessages} message(s))`,
+    `\nY's lateness over ${result.minutes} minute(s) beside X's ${result.xKnaps} every-minute Knaps (${result.checkout}): run created median ${result.creationMedianSeconds} s, worst ${result.creationWorstSeconds} s; message received median ${result.medianSeconds} s, worst ${result.worstSeconds} s (${result.yMessages} message(s))`,
   );
   process.exit(0);
 }

@@ -19,7 +19,7 @@
  * gone, and reporting the meeting again makes what is missing.
  */
 import type { MeetingFanOut } from '../shared/domain/runs.js';
-import type { DeliveryQueue, DeliveryTarget } from '../shared/domain/webhooks.js';
+import type { DeliveryQueue, DeliveryTarget, RunStartTarget } from '../shared/domain/webhooks.js';
 import { RETRY_POLICY, type RetryPolicy } from '../shared/webhooks/retry.js';
 
 export const LOCAL_TIME_SCALE = 1 / 30;
@@ -69,7 +69,7 @@ export const THROWN_RETRY_SECONDS = 30;
 export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Jobs that are due, by lane (an organization; '' for runs' starts and meeting pages), served in turn. */
+  /** Jobs that are due, by lane (an organization; '' for meeting pages, resumes and starts whose organization was not given), served in turn. */
   private readonly lanes = new Map<string, { ready: { job: Job; tryNumber: number }[]; running: number }>();
   private readonly timeScale: number;
   private readonly maxRunning: number;
@@ -89,16 +89,19 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     return this.startingNow > 0 || this.inFlight.size > 0 || [...this.lanes.values()].some((lane) => lane.ready.length > 0);
   }
 
-  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
+  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget | RunStartTarget): Promise<void> {
     if (this.closed) return;
-    const job: Job = target
+    // A run's start waits in its organization's lane too (when the caller says whose it is):
+    // one organization's burst of starts never holds up another's.
+    const lane = target ? `org:${target.orgName}` : '';
+    const job: Job = target?.endpointId
       ? {
           id: runId,
-          lane: `org:${target.orgName}`,
+          lane,
           what: `Delivering run ${runId} to ${target.endpointId}`,
           work: () => this.options.deliver(runId, target),
         }
-      : { id: runId, lane: '', what: `Delivering run ${runId}`, work: () => this.options.deliver(runId) };
+      : { id: runId, lane, what: `Delivering run ${runId}`, work: () => this.options.deliver(runId) };
     this.schedule(job, delaySeconds, 1);
   }
 

@@ -204,13 +204,23 @@ export interface EndpointDeliveryPage {
 /** The attempts a delivery item keeps (its ring): with 1 KB of answer each, a few KB in all. */
 export const DELIVERY_LOG_SIZE = 8;
 
+/**
+ * Whose a run's start is (a message with no endpoint yet): under npm start it waits in its
+ * organization's lane, so one organization's burst of starts never holds up another's.
+ */
+export interface RunStartTarget {
+  orgName: string;
+  endpointId?: undefined;
+}
+
 /** Where runs wait for their next delivery attempt: SQS when deployed, a timer under npm start. */
 export interface DeliveryQueue {
   /**
    * Asks for an attempt to deliver `runId` in `delaySeconds` (0: now): to the endpoint named
-   * by `target`, or, without one, to start the run's delivery to every endpoint that takes it.
+   * by `target`, or, without an endpoint, to start the run's delivery to every endpoint that
+   * takes it (its organization, when given, is the lane it waits in under npm start).
    */
-  enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void>;
+  enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget | RunStartTarget): Promise<void>;
   /** Asks for the next page of a meeting report's runs to be made now (services/meeting-fan-out.ts). */
   enqueueMeetingFanOut(task: MeetingFanOut): Promise<void>;
 }

@@ -14,7 +14,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { MeetingFanOut } from '../domain/runs.js';
-import type { DeliveryQueue, DeliveryTarget } from '../domain/webhooks.js';
+import type { DeliveryQueue, DeliveryTarget, RunStartTarget } from '../domain/webhooks.js';
 import { boundedHttpHandler } from '../lambda/bounded-http.js';
 import type { DeliveryMessage } from './messages.js';
 
@@ -53,10 +53,10 @@ export class SqsDeliveryQueue implements DeliveryQueue {
     return queue;
   }
 
-  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
+  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget | RunStartTarget): Promise<void> {
     const wait = Math.max(0, Math.ceil(delaySeconds));
     const message: DeliveryMessage = { run_id: runId };
-    if (target) message.endpoint_id = target.endpointId;
+    if (target?.endpointId) message.endpoint_id = target.endpointId;
     if (wait > MAX_SQS_DELAY_SECONDS) message.not_before = new Date(this.now() + wait * 1000).toISOString();
     await this.send(JSON.stringify(message), Math.min(wait, MAX_SQS_DELAY_SECONDS));
   }

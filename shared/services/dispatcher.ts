@@ -116,7 +116,7 @@ const dispatchOne = async (
   const created = await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [], knapName: knap.name });
   if (created) {
     result.created += 1;
-    await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
+    await sendBy(deps.deliveries.enqueue(run.run_id, 0, { orgName: stored.ownership.orgName }), options, 'The delivery queue');
   }
   // A one-off, or a schedule past its `until` (a `count` is stored as the `until` of its last
   // run): no next occurrence, and the Knap leaves the due index.
@@ -124,7 +124,8 @@ const dispatchOne = async (
   const claimed = await deps.repo.claimOccurrence(stored, next === null ? null : isoSeconds(next));
   if (claimed) {
     result.claimed += 1;
-    if (!created) await sendBy(deps.deliveries.enqueue(run.run_id, 0), options, 'The delivery queue');
+    if (!created)
+      await sendBy(deps.deliveries.enqueue(run.run_id, 0, { orgName: stored.ownership.orgName }), options, 'The delivery queue');
   }
 };
 

@@ -57,7 +57,7 @@ export const meetingRuns = async (deps: Deps, orgName: string, uuids: readonly s
       created_at: createdAt,
     });
     if (await deps.repo.putRun({ run, orgName, deliveredTo: [], knapName: names.get(uuid) ?? null })) {
-      await deps.deliveries.enqueue(run.run_id, 0);
+      await deps.deliveries.enqueue(run.run_id, 0, { orgName });
       return run;
     }
     const earlier = await deps.repo.getRun(run.run_id);

@@ -78,7 +78,7 @@ export const redeliverOrgRun = async (deps: Deps, admin: OrgAdmin, runId: string
   const outcome = await deps.repo.redeliverRun(runId, admin.orgName);
   if (outcome === 'not_found') throw notFound('run', runId);
   if (outcome === 'redelivering') {
-    await deps.deliveries.enqueue(runId, 0);
+    await deps.deliveries.enqueue(runId, 0, { orgName: admin.orgName });
     await recordAudit(deps, admin.actor, admin.orgName, 'run.redeliver', { type: 'run', id: runId });
   }
   return { run_id: runId, status: 'pending' };

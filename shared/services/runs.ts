@@ -41,7 +41,7 @@ export const startManualRun = async (
     input,
   });
   await deps.repo.putRun({ run, orgName: stored.ownership.orgName, deliveredTo: [], knapName: stored.knap.name });
-  await deps.deliveries.enqueue(run.run_id, 0);
+  await deps.deliveries.enqueue(run.run_id, 0, { orgName: stored.ownership.orgName });
   return run;
 };
 

@@ -7,9 +7,12 @@
 
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { MAX_PER_LANE } from '../../local/delivery-queue.js';
+import type { ApiClient } from '../../shared/domain/clients.js';
 import { systemClock } from '../../shared/domain/clock.js';
 import { adminRunView } from '../../shared/services/org-runs.js';
+import { startManualRun } from '../../shared/services/runs.js';
 import { addWebhook } from '../../shared/services/webhook-admin.js';
 import { RETRY_POLICY } from '../../shared/webhooks/retry.js';
 import {
@@ -26,6 +29,7 @@ import {
   waitForRunStatus,
 } from '../support/deliveries.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { overriding } from '../support/failing-repo.js';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -209,4 +213,103 @@ describe('isolation', () => {
     expect(stalled.stats().most).toBeLessThanOrEqual(4);
     expect(queue.queue.size.running).toBeLessThanOrEqual(5);
   });
+});
+
+/**
+ * X's receiver that takes connections and never answers: `read` reads each request, `accept`
+ * never reads it. Counts the connections and how many are open.
+ */
+const neverAnswering = async (kind: 'read' | 'accept') => {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const track = (socket: Socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  };
+  const server =
+    kind === 'accept'
+      ? createTcpServer({ pauseOnConnect: true }, track)
+      : createServer((request) => request.resume()).on('connection', track);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return { origin: `http://127.0.0.1:${port}`, stats: () => ({ connections, open: sockets.size }) };
+};
+
+describe("one organization's stalled endpoints beside another's healthy one (the local queue's default bounds)", () => {
+  // No timing is measured: X's attempts cannot end while the test runs (a 10-minute timeout), so
+  // Y's run can only be delivered if its attempt is not queued behind any of X's.
+  test.each(['read', 'accept'] as const)(
+    "X's 20 endpoints stalled (%s) with a backlog of attempts: Y's run is delivered while every one of X's still hangs",
+    async (kind) => {
+      const { deps, queue, repo } = setup({ settings: { timeoutMs: 600_000 } });
+      const stalled = await neverAnswering(kind);
+      const x = newOrg();
+      // Its quota's 20 endpoints, added the way an admin adds them.
+      for (let index = 0; index < 20; index += 1)
+        await addWebhook(deps, { orgName: x, url: `${stalled.origin}/hook/${index}` }, { allowLocalhost: true });
+      const knapX = await putTestKnap(repo, { ...OWNER, orgName: x });
+      for (let n = 0; n < 3; n += 1) await deps.deliveries.enqueue((await putPendingRun(repo, knapX.uuid, x)).run_id, 0);
+      // Every slot X may hold is held, and the rest of its attempts wait behind them.
+      await waitFor("X's stalled sends", () => (stalled.stats().open >= MAX_PER_LANE ? true : undefined), 60_000);
+      await waitFor("X's backlog", () => (queue.queue.size.waiting >= 2 * 20 ? true : undefined), 60_000);
+
+      const y = newOrg();
+      const healthy = await receiver();
+      await addWebhook(deps, { orgName: y, url: healthy.url }, { allowLocalhost: true });
+      const knapY = await putTestKnap(repo, { ...OWNER, orgName: y });
+      const runY = await putPendingRun(repo, knapY.uuid, y);
+      await deps.deliveries.enqueue(runY.run_id, 0);
+      await waitForRunStatus(repo, runY.run_id, 'delivered', 60_000);
+
+      expect(healthy.received).toHaveLength(1);
+      // None of X's attempts ended, and X never held more than its lane's slots.
+      expect(stalled.stats()).toEqual({ connections: MAX_PER_LANE, open: MAX_PER_LANE });
+      expect(queue.queue.size.waiting).toBeGreaterThanOrEqual(2 * 20);
+    },
+    120_000,
+  );
+});
+
+describe("a run's start (the message with no endpoint yet) under the local queue", () => {
+  test("X's starts that never end hold up no start of Y's: each organization's wait in its own lane", async () => {
+    const { deps, repo } = setup();
+    const x = newOrg();
+    const y = newOrg();
+    // X's runs hang on the store when their delivery reads them (until the test ends); Y's are served.
+    const release: (() => void)[] = [];
+    deps.repo = overriding(repo, (inner) => ({
+      getRun: async (id: string) => {
+        const stored = await inner.getRun(id);
+        return stored?.orgName === x ? new Promise((resolve) => release.push(() => resolve(null))) : stored;
+      },
+    }));
+    cleanups.unshift(async () => {
+      for (const end of release) end();
+    });
+    const caller = (orgName: string) => ({
+      client: { clientId: `knap_ci_${orgName}`, orgName } as ApiClient,
+      scopes: ['write:knaps'],
+    });
+    const healthy = await receiver();
+    await addWebhook(deps, { orgName: x, url: healthy.url }, { allowLocalhost: true });
+    await addWebhook(deps, { orgName: y, url: healthy.url }, { allowLocalhost: true });
+    const knapX = await putTestKnap(repo, { orgName: x, creatorClientId: `knap_ci_${x}` });
+    const knapY = await putTestKnap(repo, { orgName: y, creatorClientId: `knap_ci_${y}` });
+    // More of X's runs than one lane starts at once, made the way the run endpoint makes them.
+    for (let n = 0; n < MAX_PER_LANE + 5; n += 1) await startManualRun(deps, caller(x), knapX.uuid);
+    await waitFor("X's starts under way", () => (release.length === MAX_PER_LANE ? true : undefined), 30_000);
+
+    const runY = await startManualRun(deps, caller(y), knapY.uuid);
+    await waitForRunStatus(repo, runY.run_id, 'delivered', 30_000);
+    // X's starts still hang, no more of them under way than its lane allows.
+    expect(release).toHaveLength(MAX_PER_LANE);
+    expect(healthy.received).toHaveLength(1);
+  }, 90_000);
 });

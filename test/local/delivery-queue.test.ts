@@ -1,4 +1,4 @@
-import { LocalDeliveryQueue, MAX_TRIES } from '../../local/delivery-queue.js';
+import { LocalDeliveryQueue, MAX_PER_LANE, MAX_TRIES } from '../../local/delivery-queue.js';
 import { waitFor } from '../support/deliveries.js';
 
 /** A deliver function whose attempts the test ends by hand. */
@@ -93,5 +93,19 @@ describe('LocalDeliveryQueue', () => {
     await expect(new LocalDeliveryQueue({ deliver: async () => {} }).enqueueMeetingFanOut(task)).rejects.toThrow(
       /makes no meeting runs/,
     );
+  });
+
+  test("a run's start waits in its organization's lane: X's backlog of starts never holds up Y's", async () => {
+    // X's starts never end (the store hangs for them); Y's start must still run, by counting, not timing.
+    const { started, finish, deliver } = controlled();
+    const queue = new LocalDeliveryQueue({ deliver, timeScale: 1 });
+    for (let n = 0; n < 3 * MAX_PER_LANE; n += 1) await queue.enqueue(`run_x_${n}`, 0, { orgName: 'x-org' });
+    await waitFor("X's starts", () => (started.length === MAX_PER_LANE ? true : undefined), 2000);
+    await queue.enqueue('run_y', 0, { orgName: 'y-org' });
+    await waitFor("Y's start", () => (started.includes('run_y') ? true : undefined), 2000);
+    expect(started.filter((id) => id.startsWith('run_x_'))).toHaveLength(MAX_PER_LANE);
+    expect(queue.size).toEqual({ waiting: 2 * MAX_PER_LANE, running: MAX_PER_LANE + 1 });
+    for (const end of finish.values()) end();
+    await queue.close();
   });
 });

@@ -15,7 +15,7 @@ import {
   runId,
   type StoredRun,
 } from '../../shared/domain/runs.js';
-import type { DeliveryTarget } from '../../shared/domain/webhooks.js';
+import type { DeliveryTarget, RunStartTarget } from '../../shared/domain/webhooks.js';
 import type { Deps } from '../../shared/runtime.js';
 import {
   type DeliverySettings,
@@ -58,7 +58,7 @@ export class DeliveringQueue extends RecordingQueue {
     });
   }
 
-  override async enqueue(id: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
+  override async enqueue(id: string, delaySeconds: number, target?: DeliveryTarget | RunStartTarget): Promise<void> {
     await super.enqueue(id, delaySeconds, target);
     await this.queue.enqueue(id, delaySeconds, target);
   }

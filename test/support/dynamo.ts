@@ -3,7 +3,7 @@ import { openLocalTable } from '../../local/local-table.js';
 import { DEFAULT_RATE_LIMIT } from '../../shared/domain/clients.js';
 import { type Clock, systemClock } from '../../shared/domain/clock.js';
 import type { MeetingFanOut } from '../../shared/domain/runs.js';
-import type { DeliveryQueue, DeliveryTarget } from '../../shared/domain/webhooks.js';
+import type { DeliveryQueue, DeliveryTarget, RunStartTarget } from '../../shared/domain/webhooks.js';
 import { MemoryMetrics } from '../../shared/metrics.js';
 import { correlationKeys, type RequestScope } from '../../shared/request-scope.js';
 import type { Deps, Log } from '../../shared/runtime.js';
@@ -44,8 +44,8 @@ export class RecordingQueue implements DeliveryQueue {
   readonly queued: { runId: string; delaySeconds: number; endpointId?: string }[] = [];
   /** The rest of meeting reports, queued (tests run them with continueMeetingFanOut). */
   readonly fanOuts: MeetingFanOut[] = [];
-  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget): Promise<void> {
-    this.queued.push(target ? { runId, delaySeconds, endpointId: target.endpointId } : { runId, delaySeconds });
+  async enqueue(runId: string, delaySeconds: number, target?: DeliveryTarget | RunStartTarget): Promise<void> {
+    this.queued.push(target?.endpointId ? { runId, delaySeconds, endpointId: target.endpointId } : { runId, delaySeconds });
   }
   async enqueueMeetingFanOut(task: MeetingFanOut): Promise<void> {
     this.fanOuts.push(task);
