@@ -507,6 +507,8 @@ export const FIXTURE_WEBHOOKS = {
     previousSecretExpiresAt: null,
     failStreak: 0,
     failStreakSince: null,
+    recentFailures: [],
+    failRev: null,
   },
   /** Removed by events/admin-remove-webhook/204-own-endpoint; each such event finds it back (resetFixtureWebhook). */
   toRemove: {
@@ -523,6 +525,8 @@ export const FIXTURE_WEBHOOKS = {
     previousSecretExpiresAt: null,
     failStreak: 0,
     failStreakSince: null,
+    recentFailures: [],
+    failRev: null,
   },
 } as const satisfies Record<string, WebhookEndpoint>;
 
