@@ -13,11 +13,6 @@ import { build } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
 
 /**
- * @param {string} root
- * @param {string} entry
- * @param {string} outdir
- */
-/**
  * The route table's prose (each entry's `description`, and its `entry` and `assets`, which only
  * the CDK app and the local server read) is a third of what the table weighs in a bundle,
  * parsed at every cold start of the functions that route: the bundles get the table without it.
@@ -25,20 +20,30 @@ import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from
 const PROSE =
   /^[ \t]+(?:description|entry|assets):\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\[[^\]]*\])(?:\s*\+\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))*,\n/gm;
 
-/** The route table's text as bundled: without PROSE (test/cdk/bundle.test.ts checks what is left). */
+/** The route table's text as bundled: without PROSE (test/cdk/route-table-source.test.ts checks what is left). */
 export const routeTableSource = (/** @type {string} */ text) => text.replace(PROSE, '');
+
+const ROUTE_TABLE = /[\\/]functions[\\/]routes\.ts$/;
+
+/** A module's text as bundled: the route table's without its prose, any other's as it is. */
+const sourceOf = (/** @type {string} */ path) => {
+  const text = readFileSync(path, 'utf8');
+  return ROUTE_TABLE.test(path) ? routeTableSource(text) : text;
+};
 
 /** @type {import('esbuild').Plugin} */
 const routeTableWithoutProse = {
   name: 'route-table-without-prose',
   setup(plugin) {
-    plugin.onLoad({ filter: /[\\/]functions[\\/]routes\.ts$/ }, (args) => ({
-      contents: routeTableSource(readFileSync(args.path, 'utf8')),
-      loader: 'ts',
-    }));
+    plugin.onLoad({ filter: ROUTE_TABLE }, (args) => ({ contents: sourceOf(args.path), loader: 'ts' }));
   },
 };
 
+/**
+ * @param {string} root
+ * @param {string} entry
+ * @param {string} outdir
+ */
 export const bundleFunction = async (root, entry, outdir) => {
   /** @type {import('esbuild').BuildOptions} */
   const options = {
@@ -118,7 +123,7 @@ export const bundleFunction = async (root, entry, outdir) => {
       plugin.onLoad({ filter: /\.(ts|m?js)$/ }, (args) => {
         if (args.namespace !== 'file' || !lazy.has(args.path)) return undefined;
         const loader = args.path.endsWith('.ts') ? 'ts' : 'js';
-        return { contents: `${readFileSync(args.path, 'utf8')}${followEntry}`, loader };
+        return { contents: `${sourceOf(args.path)}${followEntry}`, loader };
       });
     },
   };
