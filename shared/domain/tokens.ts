@@ -88,22 +88,6 @@ export interface TokenOperation {
   token: string;
 }
 
-/**
- * The token endpoint's answer (RFC 6749 section 5.1). Its schema (shared/schemas/responses.ts,
- * held equal to this type there) is for the OpenAPI document and tests, not for every function
- * that checks a token.
- */
-export interface TokenResponse {
-  /** `knap_at_...` */
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: 3600;
-  /** `knap_rt_...` */
-  refresh_token: string;
-  /** Space-separated scopes granted. */
-  scope: string;
-}
-
 export interface IssuedToken {
   token: string;
   record: TokenRecord;

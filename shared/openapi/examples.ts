@@ -19,7 +19,6 @@ import {
   runId,
 } from '../domain/runs.js';
 import type { SchedulePreview, SchedulePreviewRequest } from '../domain/schedule-preview.js';
-import type { TokenResponse } from '../domain/tokens.js';
 import type {
   AddSecretRequestSchema,
   AddWebhookRequest,
@@ -39,6 +38,7 @@ import type {
   WebhookTestResultSchema,
 } from '../schemas/admin.js';
 import type { KnapPatchSchema } from '../schemas/knap-request.js';
+import type { TokenResponse } from '../schemas/responses.js';
 import type { TokenForm } from '../schemas/token-request.js';
 import { RUN_EVENT_TYPE, type RunMessage } from '../webhooks/message.js';
 

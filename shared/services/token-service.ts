@@ -1,7 +1,6 @@
 import type { ApiClient } from '../domain/clients.js';
 import { scopesWithin } from '../domain/scopes.js';
 import { grantIdOf } from '../domain/sealed-tokens.js';
-import type { TokenResponse } from '../domain/tokens.js';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   grantScope,
@@ -14,6 +13,7 @@ import {
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import { METRIC } from '../metrics.js';
 import type { Deps } from '../runtime.js';
+import type { TokenResponse } from '../schemas/responses.js';
 import { authenticateClient } from './client-auth.js';
 import type { RequestState } from './request-state.js';
 import { standsInTable, storedTokensAccepted } from './token-standing.js';
