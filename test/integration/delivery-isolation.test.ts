@@ -28,31 +28,21 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 import { overriding } from '../support/failing-repo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 const setup = (options: TestDeliveryOptions = {}) => {
-  const deps = table.deps(systemClock);
+  const deps = file.table.deps(systemClock);
   const queue: DeliveringQueue = deliverWith(deps, options);
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   return { deps, queue, repo: deps.repo };
 };
 
 const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
   const started = await startReceiver(answer);
-  cleanups.push(() => started.close());
+  file.cleanup(() => started.close());
   return started;
 };
 
@@ -61,9 +51,9 @@ const newOrg = () => `isolation-org-${++orgs}`;
 
 /** Everything stored about a run that a user could read: its item, its delivery items, the admin view. */
 const storedText = async (runId: string): Promise<string> => {
-  const run = await table.item({ pk: `RUN#${runId}`, sk: 'RUN' });
-  const stored = await table.deps().repo.getRun(runId);
-  const deliveries = await table.deps().repo.runDeliveries(runId);
+  const run = await file.table.item({ pk: `RUN#${runId}`, sk: 'RUN' });
+  const stored = await file.table.deps().repo.getRun(runId);
+  const deliveries = await file.table.deps().repo.runDeliveries(runId);
   return JSON.stringify([run, stored && adminRunView(stored, deliveries)]);
 };
 
@@ -127,7 +117,7 @@ describe('a run item stays bounded', () => {
       throw new Error(`${error.message}: the run is ${seen}`);
     });
     expect(again.run.status).toBe('failed');
-    const item = await table.item({ pk: `RUN#${run.run_id}`, sk: 'RUN' });
+    const item = await file.table.item({ pk: `RUN#${run.run_id}`, sk: 'RUN' });
     expect(JSON.stringify(item).length).toBeLessThan(4_000);
     // Every attempt is still there to read, each endpoint's last ones on its own item, none quoting a path.
     const view = adminRunView(again, await repo.runDeliveries(run.run_id));
@@ -175,7 +165,7 @@ const stallingServer = async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  cleanups.push(async () => {
+  file.cleanup(async () => {
     server.closeAllConnections();
     server.close();
   });
@@ -235,7 +225,7 @@ const neverAnswering = async (kind: 'read' | 'accept') => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  cleanups.push(async () => {
+  file.cleanup(async () => {
     for (const socket of sockets) socket.destroy();
     server.close();
   });
@@ -290,9 +280,9 @@ describe("a run's start (the message with no endpoint yet) under the local queue
         return stored?.orgName === x ? new Promise((resolve) => release.push(() => resolve(null))) : stored;
       },
     }));
-    cleanups.unshift(async () => {
+    file.cleanup(async () => {
       for (const end of release) end();
-    });
+    }, 'first');
     const caller = (orgName: string) => ({
       client: { clientId: `knap_ci_${orgName}`, orgName } as ApiClient,
       scopes: ['write:knaps'],

@@ -22,31 +22,21 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 /** Deps over the test table with the real local queue (waits 1000 times shorter unless said). */
 const setup = (options: TestDeliveryOptions = {}) => {
-  const deps = table.deps(systemClock);
+  const deps = file.table.deps(systemClock);
   const queue: DeliveringQueue = deliverWith(deps, options);
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   return { deps, queue, repo: deps.repo };
 };
 
 const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
   const started = await startReceiver(answer);
-  cleanups.push(() => started.close());
+  file.cleanup(() => started.close());
   return started;
 };
 
@@ -330,7 +320,7 @@ describe('run delivery', () => {
     const { endpoint, run } = await pendingRunFor(deps, () => ({ status: 503 }));
     await startWithoutSending(deps, run.run_id, endpoint.endpointId);
     // The first UpdateItem reaches the table, then its answer is lost: the SDK tries it again.
-    const client = createDynamoClient({ endpoint: table.endpoint });
+    const client = createDynamoClient({ endpoint: file.table.endpoint });
     let lost = 0;
     client.middlewareStack.add(
       (next, context) => async (args) => {
@@ -342,8 +332,11 @@ describe('run delivery', () => {
       // Inside the SDK's retry middleware, after the request was answered.
       { step: 'deserialize', name: 'loseFirstAnswer' },
     );
-    cleanups.push(async () => client.destroy());
-    const lossy = { ...deps, repo: new DynamoRepository(sdkDocuments(DynamoDBDocumentClient.from(client)), table.tableName) };
+    file.cleanup(async () => client.destroy());
+    const lossy = {
+      ...deps,
+      repo: new DynamoRepository(sdkDocuments(DynamoDBDocumentClient.from(client)), file.table.tableName),
+    };
 
     const stored = await deliverToEndpoint(lossy, run.run_id, endpoint.endpointId, queue.settings);
     expect(lost).toBe(1);

@@ -23,35 +23,25 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 
 const DAY = 24 * 3600;
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 let orgs = 0;
 
 const setup = async (disableAfterSeconds = 5 * DAY) => {
   const clock = new FakeClock();
-  const deps = table.deps(clock);
+  const deps = file.table.deps(clock);
   // One attempt each: every run's delivery to a failing endpoint fails finally at once.
   const queue = deliverWith(deps, { settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 }, disableAfterSeconds } });
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   const orgName = `disable-org-${++orgs}`;
   const knap = await putTestKnap(deps.repo, { ...OWNER, orgName });
   const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
     const started = await startReceiver(answer);
-    cleanups.push(() => started.close());
+    file.cleanup(() => started.close());
     return started;
   };
   const endpointFor = async (target: Receiver, eventTypes: WebhookEventType[] | null, path = ''): Promise<WebhookEndpoint> => {
@@ -209,9 +199,9 @@ describe('automatic disabling', () => {
     const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const old = now - 6 * DAY * 1000;
     const recent = Array.from({ length: 9 }, (_, n) => at(now - 3600 * 1000 + n * 60 * 1000));
-    await table.documents.send(
+    await file.table.documents.send(
       new UpdateCommand({
-        TableName: table.tableName,
+        TableName: file.table.tableName,
         Key: key.webhook(endpoint.endpointId),
         UpdateExpression: 'SET fail_streak = :streak, fail_streak_since = :since, recent_failures = :recent, fail_rev = :rev',
         ExpressionAttributeValues: {
@@ -262,9 +252,9 @@ describe('automatic disabling', () => {
 
   describe('endpoints whose streak an earlier version counted (fail_streak and its start, no times)', () => {
     const plantOldStreak = async (endpoint: WebhookEndpoint, streak: number, since: Date) => {
-      await table.documents.send(
+      await file.table.documents.send(
         new UpdateCommand({
-          TableName: table.tableName,
+          TableName: file.table.tableName,
           Key: key.webhook(endpoint.endpointId),
           UpdateExpression: 'SET fail_streak = :streak, fail_streak_since = :since',
           ExpressionAttributeValues: { ':streak': streak, ':since': since.toISOString().replace(/\.\d{3}Z$/, 'Z') },

@@ -30,30 +30,20 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { RecordingQueue, startTestTable, type TestTable } from '../support/dynamo.js';
+import { RecordingQueue, tableForFile } from '../support/dynamo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 let orgs = 0;
 
 const setup = async () => {
-  const deps = table.deps(systemClock);
+  const deps = file.table.deps(systemClock);
   const queue = deliverWith(deps, { settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   const orgName = `outcome-org-${++orgs}`;
   const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
     const started = await startReceiver(answer);
-    cleanups.push(() => started.close());
+    file.cleanup(() => started.close());
     return started;
   };
   const endpointFor = async (target: Receiver, eventTypes: WebhookEventType[] | null): Promise<WebhookEndpoint> => {

@@ -24,28 +24,18 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 let orgs = 0;
 
 const setup = async (receiver: Receiver) => {
   const clock = new FakeClock();
-  const deps = table.deps(clock);
+  const deps = file.table.deps(clock);
   // Two attempts per message; D far away: these failures never disable the endpoint.
   const queue = deliverWith(deps, { settings: { retry: { ...RETRY_POLICY, maxAttempts: 2 }, disableAfterSeconds: 1e9 } });
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   const orgName = `attempts-org-${++orgs}`;
   const knap = await putTestKnap(deps.repo, { ...OWNER, orgName });
   const endpoint: WebhookEndpoint = {
@@ -81,7 +71,7 @@ test('each attempt with its status, duration and answer, newest first, a page pe
     { status: 500, body: 'x'.repeat(3000) },
   ];
   const receiver = await startReceiver((n) => answers[n - 1] ?? { status: 204 });
-  cleanups.push(() => receiver.close());
+  file.cleanup(() => receiver.close());
   const { clock, deps, orgName, admin, endpoint, run, quiet } = await setup(receiver);
 
   const messageId = await emitEvent(deps, orgName, 'endpoint.disabled', { endpoint_id: 'we_other' });
@@ -200,7 +190,7 @@ test('each attempt with its status, duration and answer, newest first, a page pe
 
 test("another organization's endpoint is a 404, a foreign cursor a 400; items of earlier versions are not listed", async () => {
   const receiver = await startReceiver();
-  cleanups.push(() => receiver.close());
+  file.cleanup(() => receiver.close());
   const { deps, admin, endpoint, run } = await setup(receiver);
   const stranger = { ...admin, orgName: 'someone-else' };
   await expect(listWebhookAttempts(deps, stranger, endpoint.endpointId, { limit: 10 })).rejects.toMatchObject({ status: 404 });
@@ -217,9 +207,9 @@ test("another organization's endpoint is a 404, a foreign cursor a 400; items of
 
   const delivered = await run('delivered');
   // A delivery item as earlier versions wrote it: no gsi2 entry.
-  await table.documents.send(
+  await file.table.documents.send(
     new PutCommand({
-      TableName: table.tableName,
+      TableName: file.table.tableName,
       Item: {
         ...key.delivery('run_earlier', endpoint.endpointId),
         type: 'delivery',

@@ -20,28 +20,18 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 let orgs = 0;
 
 const setup = async () => {
   const clock = new FakeClock();
-  const deps = table.deps(clock);
+  const deps = file.table.deps(clock);
   // D far away: these failures never disable the endpoint here.
   const queue = deliverWith(deps, { settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 }, disableAfterSeconds: 1e9 } });
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   const orgName = `recover-org-${++orgs}`;
   const knap = await putTestKnap(deps.repo, { ...OWNER, orgName });
   const endpointFor = async (target: Receiver): Promise<WebhookEndpoint> => {
@@ -71,9 +61,9 @@ describe('recover', () => {
     const { clock, deps, orgName, admin, endpointFor, failedRun } = await setup();
     let up = false;
     const receiver = await startReceiver(() => ({ status: up ? 204 : 500 }));
-    cleanups.push(() => receiver.close());
+    file.cleanup(() => receiver.close());
     const healthy = await startReceiver();
-    cleanups.push(() => healthy.close());
+    file.cleanup(() => healthy.close());
     const endpoint = await endpointFor(receiver);
 
     const before = await failedRun();
@@ -118,7 +108,7 @@ describe('recover', () => {
   test("another organization's endpoint is a 404; a bad since a 400", async () => {
     const { deps, admin, endpointFor } = await setup();
     const receiver = await startReceiver();
-    cleanups.push(() => receiver.close());
+    file.cleanup(() => receiver.close());
     const endpoint = await endpointFor(receiver);
     const stranger = { ...admin, orgName: 'someone-else' };
     await expect(recoverOrgWebhook(deps, stranger, endpoint.endpointId, { since: '2026-11-01T00:00:00Z' })).rejects.toMatchObject(

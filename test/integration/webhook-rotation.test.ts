@@ -26,19 +26,9 @@ import {
   waitFor,
   waitForRunStatus,
 } from '../support/deliveries.js';
-import { startTestTable, type TestTable } from '../support/dynamo.js';
+import { tableForFile } from '../support/dynamo.js';
 
-let table: TestTable;
-beforeAll(async () => {
-  table = await startTestTable();
-});
-afterAll(() => table.close());
-
-let cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.map((cleanup) => cleanup()));
-  cleanups = [];
-});
+const file = tableForFile();
 
 let orgs = 0;
 const newAdmin = (): OrgAdmin => ({ orgName: `rotation-org-${++orgs}`, actor: { name: 'ada@example.com', sourceIp: null } });
@@ -46,15 +36,15 @@ const newAdmin = (): OrgAdmin => ({ orgName: `rotation-org-${++orgs}`, actor: { 
 /** Standard Webhooks verification checks the timestamp against the real time: the fake clock starts there. */
 const setup = () => {
   const clock = new FakeClock(new Date());
-  const deps = table.deps(clock);
+  const deps = file.table.deps(clock);
   const queue = deliverWith(deps, { settings: { retry: { ...RETRY_POLICY, maxAttempts: 1 } } });
-  cleanups.push(() => queue.close());
+  file.cleanup(() => queue.close());
   return { clock, deps, repo: deps.repo };
 };
 
 const receiver = async (answer?: (n: number) => Answer): Promise<Receiver> => {
   const started = await startReceiver(answer);
-  cleanups.push(() => started.close());
+  file.cleanup(() => started.close());
   return started;
 };
 
@@ -117,7 +107,7 @@ describe('secret rotation', () => {
 
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(secret).not.toBe(endpoint.secret);
-    const stored = await table.item(key.webhook(endpoint.endpointId));
+    const stored = await file.table.item(key.webhook(endpoint.endpointId));
     expect(stored).toMatchObject({
       secret,
       previous_secret: endpoint.secret,

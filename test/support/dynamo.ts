@@ -94,3 +94,35 @@ export const startTestTable = async (): Promise<TestTable> => {
     },
   };
 };
+
+/** One test table for the whole file, and what each test starts (a queue, a receiver) stopped after it. */
+export interface FileTable {
+  /** The file's table (from its beforeAll on). */
+  readonly table: TestTable;
+  /** Stopped after the test that calls this, with everything else it started (`first`: started before the others). */
+  cleanup(stop: () => Promise<void>, first?: 'first'): void;
+}
+
+/** Registers the hooks of a FileTable: call it at the top level of a test file. */
+export const tableForFile = (): FileTable => {
+  let table: TestTable | undefined;
+  let cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    table = await startTestTable();
+  });
+  afterAll(() => table?.close());
+  afterEach(async () => {
+    await Promise.all(cleanups.map((stop) => stop()));
+    cleanups = [];
+  });
+  return {
+    get table() {
+      if (!table) throw new Error('The file table opens in beforeAll: use it inside a test or hook');
+      return table;
+    },
+    cleanup: (stop, first) => {
+      if (first) cleanups.unshift(stop);
+      else cleanups.push(stop);
+    },
+  };
+};
