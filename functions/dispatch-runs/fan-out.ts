@@ -2,10 +2,10 @@
  * The deployed fan-out: one SQS message per worker share, `{"shards": [..], "by": ISO}`, on the
  * dispatch queue (DISPATCH_QUEUE_URL, lib/runs.ts), whose event source starts a dispatcher
  * invocation per message, at most maxConcurrency at once. Sent as the delivery queue sends
- * (shared/queue/sqs-queue.ts): the SDK's SQS client, each send bounded.
+ * (shared/queue/sqs-queue.ts): the SDK's SQS client, each send bounded, loaded with the first
+ * fan-out (a minute with little due sends none).
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { sendMessage, sharedSqsClient } from '../../shared/queue/sqs-queue.js';
 import type { DispatchFanOut, DispatchMessage } from '../../shared/services/dispatcher.js';
 
 export class SqsDispatchFanOut implements DispatchFanOut {
@@ -16,6 +16,7 @@ export class SqsDispatchFanOut implements DispatchFanOut {
   ) {}
 
   async send(message: DispatchMessage): Promise<void> {
+    const { sendMessage, sharedSqsClient } = await import('../../shared/queue/sqs-queue.js');
     this.client ??= sharedSqsClient();
     await sendMessage(this.client, this.url, JSON.stringify(message));
   }

@@ -4,7 +4,7 @@ import { DUE_SHARDS } from '../../shared/domain/runs.js';
 import { startInvocation } from '../../shared/lambda/invocation.js';
 import { EmfMetrics, METRICS_NAMESPACE } from '../../shared/lambda/metrics.js';
 import { type Metrics, noMetrics } from '../../shared/metrics.js';
-import { SqsDeliveryQueue } from '../../shared/queue/sqs-queue.js';
+import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
 import { scopedDeps } from '../../shared/scoped-deps.js';
 import {
@@ -181,7 +181,7 @@ let deps: Deps | undefined;
 let settings: DispatchSettings | undefined;
 
 export const handler = async (event?: unknown, context?: Context): Promise<DispatchResult> => {
-  deps ??= { ...defaultDeps({ stores, remoteDeliveries: SqsDeliveryQueue.forUrl }), metrics: dispatcherMetrics() };
+  deps ??= { ...defaultDeps({ stores, remoteDeliveries: lazySqsDeliveryQueue }), metrics: dispatcherMetrics() };
   settings ??= dispatchSettingsFromEnv();
   await startInvocation(deps.log, context);
   return createHandler(deps, settings)(event, context);

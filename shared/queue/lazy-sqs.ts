@@ -1,7 +1,8 @@
 /**
  * The delivery queue of a function that sends to it only now and then (the deliverer: a retry,
- * a long wait, the next page of a meeting report): the SQS client is a file beside the bundle,
- * loaded by the first message sent, so an invocation that sends none never reads it.
+ * a long wait, the next page of a meeting report; the dispatcher: a minute with runs due): the
+ * SQS client is a file beside the bundle, loaded by the first message sent, so an invocation
+ * that sends none never reads it.
  */
 import type { DeliveryQueue } from '../domain/webhooks.js';
 
