@@ -107,7 +107,7 @@ export function resolveZone(name: string): string {
 }
 
 function offsetZone(token: Token): string {
-  const m = /([+\-−])\s?(\d{1,2})(?::?(\d{2}))?$/u.exec(token.text);
+  const m = /([+\-\u2212])\s?(\d{1,2})(?::?(\d{2}))?$/u.exec(token.text);
   const hours = Number(m?.[2] ?? NaN);
   const minutes = Number(m?.[3] ?? 0);
   // IANA's fixed-offset zones (Etc/GMT-2) are whole hours from UTC-12 to UTC+14: a +05:30 zone would not be exact.

@@ -28,8 +28,9 @@ interface Rule {
 
 // Order matters: the first rule matching at the current position wins.
 const RULES: Rule[] = [
-  { kind: 'skip', re: /[\s,;!?()[\]{}"“”:.]+/uy },
-  { kind: 'offset', re: /(?:utc|gmt)\s?[+\-−]\s?\d{1,2}(?::?\d{2})?(?!\d)/iuy },
+  // Characters past ASCII as \u escapes: one left as it is and V8 holds the whole bundle as two-byte text.
+  { kind: 'skip', re: /[\s,;!?()[\]{}"\u201C\u201D:.]+/uy },
+  { kind: 'offset', re: /(?:utc|gmt)\s?[+\-\u2212]\s?\d{1,2}(?::?\d{2})?(?!\d)/iuy },
   { kind: 'zone', re: /\p{L}[\p{L}\d_]*(?:\/[\p{L}\d_+-]+)+/uy },
   { kind: 'ampm', re: /[ap]\.?m\.?(?![\p{L}\d])/iuy, lower: (t) => (t[0]?.toLowerCase() === 'a' ? 'am' : 'pm') },
   { kind: 'word', re: /bi-(?:weekly|monthly)(?!\p{L})/iuy, lower: (t) => t.toLowerCase().replace('-', '') },
@@ -48,7 +49,7 @@ const ALL_RULES = [...RULES, SYMBOL];
 
 // Typographic variants replaced one code unit for one, so offsets still index the original.
 function normalize(text: string): string {
-  return text.replace(/[’‘`]/g, "'").replace(/[–—−]/g, '-');
+  return text.replace(/[\u2019\u2018`]/g, "'").replace(/[\u2013\u2014\u2212]/g, '-');
 }
 
 function numericValue(kind: TokenKind, text: string): number {
