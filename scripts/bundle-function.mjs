@@ -8,6 +8,7 @@
  * Usage: node scripts/bundle-function.mjs <project root> <entry> <out dir>
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
@@ -25,19 +26,155 @@ export const routeTableSource = (/** @type {string} */ text) => text.replace(PRO
 
 const ROUTE_TABLE = /[\\/]functions[\\/]routes\.ts$/;
 
-/** A module's text as bundled: the route table's without its prose, any other's as it is. */
-const sourceOf = (/** @type {string} */ path) => {
-  const text = readFileSync(path, 'utf8');
-  return ROUTE_TABLE.test(path) ? routeTableSource(text) : text;
+/**
+ * valibot's functions that build schemas and actions, which it marks `@__NO_SIDE_EFFECTS__`:
+ * a schema nothing uses could then be left out. esbuild honours that mark only for calls in
+ * the file that declares the function (evanw/esbuild#4369), so every schema a module declared
+ * was bundled, and built at every cold start, used or not: the run and admin schemas in the
+ * dispatcher. `parse` and `assert` throw, and are not marked.
+ */
+const valibotPureFunctions = () => {
+  const dist = readFileSync(require.resolve('valibot'), 'utf8');
+  return new Set([...dist.matchAll(/\/\* @__NO_SIDE_EFFECTS__ \*\/\s*function (\w+)\(/g)].map((match) => match[1]));
 };
 
-/** @type {import('esbuild').Plugin} */
-const routeTableWithoutProse = {
-  name: 'route-table-without-prose',
-  setup(plugin) {
-    plugin.onLoad({ filter: ROUTE_TABLE }, (args) => ({ contents: sourceOf(args.path), loader: 'ts' }));
-  },
+/** @type {Set<string> | undefined} */
+let pureNames;
+const require = createRequire(import.meta.url);
+/** TypeScript's parser, loaded by the first module that imports valibot. @type {typeof import('typescript') | undefined} */
+let typescript;
+
+/**
+ * The module's text with each call of a marked valibot function (`v.object(...)`, through the
+ * module's `import * as v from 'valibot'`) marked `@__PURE__` itself, which esbuild honours
+ * across modules. With `describe` false, the schemas' `v.description(...)` pipe items are left
+ * out too: they are words for the OpenAPI document, which only the function that serves it
+ * builds, and a description that interpolates (`${RUN_ID_PATTERN}`) would keep its schema in
+ * a bundle that never uses it. Calls are found by TypeScript's parser, never in a string or a
+ * comment.
+ */
+export const withPureSchemaCalls = (/** @type {string} */ text, /** @type {string} */ path, { describe = true } = {}) => {
+  const namespace = /^import \* as (\w+) from 'valibot';$/m.exec(text)?.[1];
+  if (!namespace) return text;
+  pureNames ??= valibotPureFunctions();
+  typescript ??= /** @type {typeof import('typescript')} */ (require('typescript'));
+  const names = pureNames;
+  const ts = typescript;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  /** @type {{ at: number; end: number; text: string }[]} */
+  const edits = [];
+  /** The valibot function a call names, or undefined. */
+  const valibotCall = (/** @type {import('typescript').Node} */ node) =>
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    ts.isIdentifier(node.expression.expression) &&
+    node.expression.expression.text === namespace
+      ? node.expression.name.text
+      : undefined;
+  /** Whether a valibot call holds the node (as an argument, at any depth). */
+  const inValibotCall = (/** @type {import('typescript').Node} */ node) => {
+    for (let up = node.parent; up; up = up.parent) if (valibotCall(up) !== undefined) return true;
+    return false;
+  };
+  const helpers = new Set();
+  const visit = (/** @type {import('typescript').Node} */ node) => {
+    const name = valibotCall(node);
+    // `v.object({ ...A.entries, ...shape, b })`: an object spread, which esbuild never drops,
+    // becomes `__knapSchemaWith(v.object, [[A], shape], { b })` (SCHEMA_HELPERS; `[A]` for A's
+    // entries), when the spreads come first.
+    const [shape] = ts.isCallExpression(node) && name !== undefined && names.has(name) ? node.arguments : [];
+    if (shape && ts.isObjectLiteralExpression(shape)) {
+      const spreads = [];
+      for (const member of shape.properties) {
+        if (!ts.isSpreadAssignment(member)) break;
+        const base = member.expression;
+        if (ts.isIdentifier(base)) spreads.push(base.text);
+        else if (ts.isPropertyAccessExpression(base) && base.name.text === 'entries' && ts.isIdentifier(base.expression)) {
+          spreads.push(`[${base.expression.text}]`);
+        } else break;
+      }
+      const rest = shape.properties.slice(spreads.length);
+      if (spreads.length > 0 && !rest.some(ts.isSpreadAssignment)) {
+        helpers.add('with');
+        const call = /** @type {import('typescript').CallExpression} */ (node);
+        edits.push({
+          at: call.getStart(source),
+          end: shape.getStart(source),
+          text: `/* @__PURE__ */ __knapSchemaWith(${call.expression.getText(source)}, [${spreads.join(', ')}], `,
+        });
+        edits.push({ at: shape.getStart(source) + 1, end: rest[0] ? rest[0].getStart(source) : shape.end - 1, text: ' ' });
+        for (const member of rest) visit(member);
+        for (const argument of call.arguments.slice(1)) visit(argument);
+        return;
+      }
+    }
+    // `A.entries.name` inside a schema: a property read, which esbuild never drops either.
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'entries' &&
+      ts.isIdentifier(node.expression.expression) &&
+      inValibotCall(node)
+    ) {
+      helpers.add('entry');
+      const schema = node.expression.expression.text;
+      edits.push({
+        at: node.getStart(source),
+        end: node.end,
+        text: `/* @__PURE__ */ __knapSchemaEntry(${schema}, ${JSON.stringify(node.name.text)})`,
+      });
+      return;
+    }
+    if (name === 'description' && !describe && ts.isCallExpression(node.parent) && valibotCall(node.parent) === 'pipe') {
+      // From the end of the pipe item before it: `v.pipe(schema, v.description('...'))` is `v.pipe(schema)`.
+      const items = node.parent.arguments;
+      const index = items.indexOf(/** @type {import('typescript').Expression} */ (node));
+      const before = items[index - 1];
+      if (before) {
+        edits.push({ at: before.end, end: node.end, text: '' });
+        return;
+      }
+    }
+    if (name !== undefined && names.has(name))
+      edits.push({ at: node.getStart(source), end: node.getStart(source), text: '/* @__PURE__ */ ' });
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let edited = text;
+  for (const edit of edits.sort((a, b) => b.at - a.at || b.end - a.end)) {
+    edited = `${edited.slice(0, edit.at)}${edit.text}${edited.slice(edit.end)}`;
+  }
+  return `${edited}${[...helpers].map((helper) => SCHEMA_HELPERS[/** @type {'with' | 'entry'} */ (helper)]).join('')}`;
 };
+
+/** Same-file functions marked `@__NO_SIDE_EFFECTS__`, which esbuild honours: withPureSchemaCalls's stand-ins. */
+const SCHEMA_HELPERS = {
+  with: `
+/* @__NO_SIDE_EFFECTS__ */ function __knapSchemaWith(make: any, bases: any[], own: any, ...more: any[]) {
+  return make(Object.assign({}, ...bases.map((base) => (Array.isArray(base) ? base[0].entries : base)), own), ...more);
+}
+`,
+  entry: `
+/* @__NO_SIDE_EFFECTS__ */ function __knapSchemaEntry(schema: any, key: string) {
+  return schema.entries[key];
+}
+`,
+};
+
+/**
+ * A module's text as bundled: the route table's without its prose, valibot's calls marked pure
+ * (and without descriptions unless `describe`).
+ */
+const sourceOf = (/** @type {string} */ path, describe = true) => {
+  const text = readFileSync(path, 'utf8');
+  return withPureSchemaCalls(ROUTE_TABLE.test(path) ? routeTableSource(text) : text, path, { describe });
+};
+
+/** The module that builds the OpenAPI document from the schemas, with their descriptions. */
+const OPENAPI_DOCUMENT = /(?:^|[\\/])shared[\\/]openapi[\\/]document\.ts$/;
+
+/** Our own TypeScript (not a package's): what sourceOf transforms. */
+const OWN_SOURCE = /^(?![\s\S]*[\\/]node_modules[\\/])[\s\S]*\.ts$/;
 
 /**
  * @param {string} root
@@ -80,6 +217,8 @@ export const bundleFunction = async (root, entry, outdir) => {
   for (const file of closure) {
     for (const { kind, path } of inputs[file]?.imports ?? []) if (kind === 'import-statement') closure.add(path);
   }
+  // Schemas keep their descriptions only where the OpenAPI document is built from them.
+  const describe = Object.keys(inputs).some((file) => OPENAPI_DOCUMENT.test(file));
   /** Lazily imported ESM modules (a CommonJS one takes no `import` statement), by absolute path. */
   const lazy = new Set();
   /** Modules of the cold start that some code also imports dynamically (the SDK does, for `node:http`). */
@@ -121,13 +260,15 @@ export const bundleFunction = async (root, entry, outdir) => {
         return { contents: `${reexport}${followEntry}`, loader: 'js', resolveDir: root };
       });
       plugin.onLoad({ filter: /\.(ts|m?js)$/ }, (args) => {
-        if (args.namespace !== 'file' || !lazy.has(args.path)) return undefined;
-        const loader = args.path.endsWith('.ts') ? 'ts' : 'js';
-        return { contents: `${sourceOf(args.path)}${followEntry}`, loader };
+        if (args.namespace !== 'file') return undefined;
+        const own = OWN_SOURCE.test(args.path);
+        if (!own && !lazy.has(args.path)) return undefined;
+        const contents = own ? sourceOf(args.path, describe) : readFileSync(args.path, 'utf8');
+        return { contents: lazy.has(args.path) ? `${contents}${followEntry}` : contents, loader: own ? 'ts' : 'js' };
       });
     },
   };
-  await build({ ...options, outdir, plugins: [lazyModulesFollowTheEntry, routeTableWithoutProse] });
+  await build({ ...options, outdir, plugins: [lazyModulesFollowTheEntry] });
   foldSharedChunkIntoIndex(outdir);
 };
 
