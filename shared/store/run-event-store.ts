@@ -129,11 +129,6 @@ export class RunEventStore {
     return { events: items.map(itemToEvent), state: last ? stateOf(last) : null };
   }
 
-  /** The Repository port's applyOutcome: the change as arguments. */
-  setRunOutcome(runId: string, outcome: RunOutcome, finished?: OutcomeChange['finished']): Promise<boolean> {
-    return this.applyOutcome(runId, { outcome, finished });
-  }
-
   /** Sets a run's outcome (and output, error, finished_at when it finished); false when there is no such run. */
   async applyOutcome(runId: string, change: OutcomeChange): Promise<boolean> {
     const values: Item = { ':outcome': change.outcome };
