@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import MagicString from 'magic-string';
 import { BUNDLE_ALIASES, BUNDLE_TARGET, CHUNK_DEFINES, ESM_REQUIRE_BANNER } from './lambda-bundle.mjs';
 
 /**
@@ -51,7 +52,10 @@ let typescript;
  * out too: they are words for the OpenAPI document, which only the function that serves it
  * builds, and a description that interpolates (`${RUN_ID_PATTERN}`) would keep its schema in
  * a bundle that never uses it. Calls are found by TypeScript's parser, never in a string or a
- * comment.
+ * comment; only a call whose value is used is marked (a call in a statement of its own, or one
+ * whose result is called, is left as written), and a module that names anything else `v` is
+ * left as it is. The text ends with an inline source map of the edits, which esbuild follows:
+ * stack traces still name the lines and columns of the file as written.
  */
 export const withPureSchemaCalls = (/** @type {string} */ text, /** @type {string} */ path, { describe = true } = {}) => {
   const namespace = /^import \* as (\w+) from 'valibot';$/m.exec(text)?.[1];
@@ -61,8 +65,20 @@ export const withPureSchemaCalls = (/** @type {string} */ text, /** @type {strin
   const names = pureNames;
   const ts = typescript;
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  /** @type {{ at: number; end: number; text: string }[]} */
-  const edits = [];
+  /** Whether the module declares the namespace's name again (a parameter, a variable): then `v.x` may not be valibot's. */
+  let shadowed = false;
+  const findShadows = (/** @type {import('typescript').Node} */ node) => {
+    const declared =
+      (ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isFunctionDeclaration(node) || ts.isBindingElement(node)) &&
+      node.name !== undefined &&
+      ts.isIdentifier(node.name) &&
+      node.name.text === namespace;
+    if (declared) shadowed = true;
+    else ts.forEachChild(node, findShadows);
+  };
+  findShadows(source);
+  if (shadowed) return text;
+  const edited = new MagicString(text);
   /** The valibot function a call names, or undefined. */
   const valibotCall = (/** @type {import('typescript').Node} */ node) =>
     ts.isCallExpression(node) &&
@@ -76,20 +92,38 @@ export const withPureSchemaCalls = (/** @type {string} */ text, /** @type {strin
     for (let up = node.parent; up; up = up.parent) if (valibotCall(up) !== undefined) return true;
     return false;
   };
+  /** Whether the call's value is used as a value: not a statement of its own, not itself called. */
+  const valueUsed = (/** @type {import('typescript').CallExpression} */ call) =>
+    !ts.isExpressionStatement(call.parent) && !(ts.isCallExpression(call.parent) && call.parent.expression === call);
   const helpers = new Set();
   const visit = (/** @type {import('typescript').Node} */ node) => {
     const name = valibotCall(node);
+    const pure = name !== undefined && names.has(name) && valueUsed(/** @type {import('typescript').CallExpression} */ (node));
+    if (name === 'description' && !describe && ts.isCallExpression(node.parent) && valibotCall(node.parent) === 'pipe') {
+      // From the end of the pipe item before it: `v.pipe(schema, v.description('...'))` is `v.pipe(schema)`.
+      const items = node.parent.arguments;
+      const before = items[items.indexOf(/** @type {import('typescript').Expression} */ (node)) - 1];
+      if (before) {
+        edited.remove(before.end, node.end);
+        return;
+      }
+    }
     // `v.object({ ...A.entries, ...shape, b })`: an object spread, which esbuild never drops,
     // becomes `__knapSchemaWith(v.object, [[A], shape], { b })` (SCHEMA_HELPERS; `[A]` for A's
     // entries), when the spreads come first.
-    const [shape] = ts.isCallExpression(node) && name !== undefined && names.has(name) ? node.arguments : [];
+    const [shape] = pure ? /** @type {import('typescript').CallExpression} */ (node).arguments : [];
     if (shape && ts.isObjectLiteralExpression(shape)) {
       const spreads = [];
       for (const member of shape.properties) {
         if (!ts.isSpreadAssignment(member)) break;
         const base = member.expression;
         if (ts.isIdentifier(base)) spreads.push(base.text);
-        else if (ts.isPropertyAccessExpression(base) && base.name.text === 'entries' && ts.isIdentifier(base.expression)) {
+        else if (
+          ts.isPropertyAccessExpression(base) &&
+          base.name.text === 'entries' &&
+          ts.isIdentifier(base.expression) &&
+          !base.questionDotToken
+        ) {
           spreads.push(`[${base.expression.text}]`);
         } else break;
       }
@@ -97,54 +131,46 @@ export const withPureSchemaCalls = (/** @type {string} */ text, /** @type {strin
       if (spreads.length > 0 && !rest.some(ts.isSpreadAssignment)) {
         helpers.add('with');
         const call = /** @type {import('typescript').CallExpression} */ (node);
-        edits.push({
-          at: call.getStart(source),
-          end: shape.getStart(source),
-          text: `/* @__PURE__ */ __knapSchemaWith(${call.expression.getText(source)}, [${spreads.join(', ')}], `,
-        });
-        edits.push({ at: shape.getStart(source) + 1, end: rest[0] ? rest[0].getStart(source) : shape.end - 1, text: ' ' });
+        edited.overwrite(
+          call.getStart(source),
+          shape.getStart(source),
+          `/* @__PURE__ */ __knapSchemaWith(${call.expression.getText(source)}, [${spreads.join(', ')}], `,
+        );
+        edited.overwrite(shape.getStart(source) + 1, rest[0] ? rest[0].getStart(source) : shape.end - 1, ' ');
         for (const member of rest) visit(member);
         for (const argument of call.arguments.slice(1)) visit(argument);
         return;
       }
     }
-    // `A.entries.name` inside a schema: a property read, which esbuild never drops either.
+    // `A.entries.name`, read inside a schema: a property read, which esbuild never drops either.
     if (
       ts.isPropertyAccessExpression(node) &&
+      !node.questionDotToken &&
       ts.isPropertyAccessExpression(node.expression) &&
+      !node.expression.questionDotToken &&
       node.expression.name.text === 'entries' &&
       ts.isIdentifier(node.expression.expression) &&
+      !(ts.isCallExpression(node.parent) && node.parent.expression === node) &&
+      !(ts.isBinaryExpression(node.parent) && node.parent.left === node) &&
       inValibotCall(node)
     ) {
       helpers.add('entry');
       const schema = node.expression.expression.text;
-      edits.push({
-        at: node.getStart(source),
-        end: node.end,
-        text: `/* @__PURE__ */ __knapSchemaEntry(${schema}, ${JSON.stringify(node.name.text)})`,
-      });
+      edited.overwrite(
+        node.getStart(source),
+        node.end,
+        `/* @__PURE__ */ __knapSchemaEntry(${schema}, ${JSON.stringify(node.name.text)})`,
+      );
       return;
     }
-    if (name === 'description' && !describe && ts.isCallExpression(node.parent) && valibotCall(node.parent) === 'pipe') {
-      // From the end of the pipe item before it: `v.pipe(schema, v.description('...'))` is `v.pipe(schema)`.
-      const items = node.parent.arguments;
-      const index = items.indexOf(/** @type {import('typescript').Expression} */ (node));
-      const before = items[index - 1];
-      if (before) {
-        edits.push({ at: before.end, end: node.end, text: '' });
-        return;
-      }
-    }
-    if (name !== undefined && names.has(name))
-      edits.push({ at: node.getStart(source), end: node.getStart(source), text: '/* @__PURE__ */ ' });
+    if (pure) edited.appendLeft(node.getStart(source), '/* @__PURE__ */ ');
     ts.forEachChild(node, visit);
   };
   visit(source);
-  let edited = text;
-  for (const edit of edits.sort((a, b) => b.at - a.at || b.end - a.end)) {
-    edited = `${edited.slice(0, edit.at)}${edit.text}${edited.slice(edit.end)}`;
-  }
-  return `${edited}${[...helpers].map((helper) => SCHEMA_HELPERS[/** @type {'with' | 'entry'} */ (helper)]).join('')}`;
+  if (!edited.hasChanged()) return text;
+  for (const helper of helpers) edited.append(SCHEMA_HELPERS[/** @type {'with' | 'entry'} */ (helper)]);
+  const map = edited.generateMap({ source: path, hires: 'boundary', includeContent: false });
+  return `${edited.toString()}\n//# sourceMappingURL=${map.toUrl()}\n`;
 };
 
 /** Same-file functions marked `@__NO_SIDE_EFFECTS__`, which esbuild honours: withPureSchemaCalls's stand-ins. */
@@ -293,7 +319,8 @@ export const foldSharedChunkIntoIndex = (/** @type {string} */ outdir) => {
       return /** @type {[string, string]} */ ([from ?? '', to]);
     });
   const chunkText = read(chunk);
-  const chunkExports = [...chunkText.matchAll(/export\{([^}]*)\}/g)].at(-1)?.[1];
+  // The chunk ends with its export list, then any license comments esbuild gathered.
+  const chunkExports = /export\{([^}]*)\};?\s*(?:\/\*[\s\S]*?\*\/\s*)*$/.exec(chunkText.replace(MAP_COMMENT, ''))?.[1];
   if (chunkExports === undefined) throw new Error(`${chunk}: no export list to fold into index.mjs`);
   /** The chunk's local binding of each name it exports. */
   const localOf = new Map(pairs(chunkExports).map(([local, name]) => [name, local]));

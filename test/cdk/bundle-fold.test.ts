@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleFunction, foldSharedChunkIntoIndex } from '../../scripts/bundle-function.mjs';
+import { ESM_REQUIRE_BANNER } from '../../scripts/lambda-bundle.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -82,4 +83,21 @@ test('an index.mjs with code of its own is left as it is', () => {
   foldSharedChunkIntoIndex(out);
   expect(readdirSync(out)).toEqual(['index.mjs']);
   expect(readFileSync(join(out, 'index.mjs'), 'utf8')).toBe(text);
+});
+
+test("the chunk's export list is the one that ends its code, not one a license comment after it quotes", () => {
+  const out = join(dir, 'licensed');
+  execFileSync('mkdir', ['-p', out]);
+  writeFileSync(
+    join(out, 'index.mjs'),
+    `${ESM_REQUIRE_BANNER}\nimport{b as a}from"./chunk-ABCDEFGH.mjs";export{a as handler};\n//# sourceMappingURL=index.mjs.map\n`,
+  );
+  writeFileSync(
+    join(out, 'chunk-ABCDEFGH.mjs'),
+    `${ESM_REQUIRE_BANNER}\nvar t=()=>"ok";export{t as b};\n/*! Bundled license information:\n\nsome-package:\n  (* export{LICENSE} *)\n*/\n//# sourceMappingURL=chunk-ABCDEFGH.mjs.map\n`,
+  );
+  writeFileSync(join(out, 'chunk-ABCDEFGH.mjs.map'), JSON.stringify({ version: 3, sources: [], names: [], mappings: '' }));
+  foldSharedChunkIntoIndex(out);
+  expect(readdirSync(out).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+  expect(run(out, 'process.stdout.write(m.handler())')).toBe('ok');
 });

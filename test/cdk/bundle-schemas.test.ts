@@ -6,11 +6,12 @@
  * in order.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { withPureSchemaCalls } from '../../scripts/bundle-function.mjs';
+import * as v from 'valibot';
+import { bundleFunction, withPureSchemaCalls } from '../../scripts/bundle-function.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -73,6 +74,38 @@ const shapeOf = (value: unknown, describe: boolean): string => {
   return JSON.stringify(walk(value));
 };
 
+const SAMPLES: unknown[] = [
+  undefined,
+  null,
+  '',
+  'x',
+  '2026-01-01T00:00:00Z',
+  0,
+  1.5,
+  -1,
+  10 ** 6,
+  true,
+  [],
+  [1, 'x'],
+  {},
+  { a: 1 },
+];
+
+/** What a schema answers for each sample, and for objects of its own members all 'x', all 1, all null; '' for a value that is no schema. */
+const answersOf = (value: unknown): string => {
+  if ((value as { kind?: unknown } | null)?.kind !== 'schema') return '';
+  const schema = value as v.GenericSchema;
+  const members = Object.keys((schema as { entries?: object }).entries ?? {});
+  const samples = [...SAMPLES, ...['x', 1, null].map((member) => Object.fromEntries(members.map((name) => [name, member])))];
+  return JSON.stringify(
+    samples.map((sample) => {
+      const result = v.safeParse(schema, sample);
+      const issues = result.issues?.map((issue) => [issue.kind, issue.type, issue.expected, issue.message, v.getDotPath(issue)]);
+      return [result.success, result.success ? result.output : null, issues ?? null];
+    }),
+  );
+};
+
 test('the modules that import valibot are found', () => {
   expect(MODULES).toEqual(
     expect.arrayContaining(['shared/domain/runs.ts', 'shared/schemas/admin.ts', 'shared/webhooks/message.ts']),
@@ -86,6 +119,7 @@ describe.each(MODULES.map((module, index) => [module, index] as const))('%s', (m
     expect(Object.keys(bundled).sort()).toEqual(Object.keys(written).sort());
     for (const name of Object.keys(written)) {
       expect([name, shapeOf(bundled[name], describe)]).toEqual([name, shapeOf(written[name], describe)]);
+      expect([name, answersOf(bundled[name])]).toEqual([name, answersOf(written[name])]);
     }
   });
 });
@@ -116,4 +150,85 @@ test('a schema nothing uses is left out of a bundle, and with it, descriptions t
   expect(text).not.toContain('delivery_attempts');
   expect(text).not.toContain('base64url characters');
   expect(text).toContain('no_endpoint');
+});
+
+test("an error in a rewritten module names the line and column of the file as written: the rewrite's map is followed", async () => {
+  const src = join(dir, 'mapped', 'src');
+  mkdirSync(src, { recursive: true });
+  // The fixture's packages are the project's.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'mapped', 'node_modules'));
+  // Three lines of description, left out of the bundle, before the throw.
+  writeFileSync(
+    join(src, 'schemas.ts'),
+    [
+      "import * as v from 'valibot';",
+      'export const Named = v.pipe(',
+      '  v.string(),',
+      '  v.description(',
+      "    'a name',",
+      '  ),',
+      ');',
+      'export const check = (value: unknown): string => {',
+      "  if (typeof value !== 'string') throw new TypeError('not a string');",
+      '  return v.parse(Named, value);',
+      '};',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(src, 'entry.ts'),
+    "import { check } from './schemas.js';\nexport const handler = async (value: unknown) => check(value);\n",
+  );
+  const out = join(dir, 'mapped', 'out');
+  await bundleFunction(ROOT, join(src, 'entry.ts'), out);
+  expect(readFileSync(join(out, 'index.mjs'), 'utf8')).not.toContain('a name');
+  const stack = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      'const m = await import(process.argv[1]); try { await m.handler(1); } catch (error) { process.stdout.write(error.stack); }',
+      join(out, 'index.mjs'),
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(stack).toMatch(/^TypeError: not a string/);
+  expect(stack).toMatch(/schemas\.ts:9:40\)/);
+  expect(
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import(process.argv[1]); process.stdout.write(await m.handler('x'))",
+        join(out, 'index.mjs'),
+      ],
+      { encoding: 'utf8' },
+    ),
+  ).toBe('x');
+});
+
+describe('what the rewrite leaves as written', () => {
+  const rewrite = (body: string) =>
+    withPureSchemaCalls(`import * as v from 'valibot';\n${body}\n`, 'case.ts', { describe: false }).split(
+      '\n//# sourceMappingURL=',
+    )[0];
+
+  test('a call whose value is used is marked; one in a statement of its own, or one whose result is called, is not', () => {
+    expect(rewrite('export const S = v.string();')).toContain('export const S = /* @__PURE__ */ v.string();');
+    expect(rewrite('v.string();')).toContain('\nv.string();');
+    expect(rewrite('export const check = (input: unknown) => v.parser(S)(input);')).toContain('=> v.parser(S)(input)');
+  });
+
+  test('a module that names anything else v is left as it is', () => {
+    const text =
+      "import * as v from 'valibot';\nexport const S = v.string();\nexport const f = (v: Map<string, number>) => v.set('a', 1);\n";
+    expect(withPureSchemaCalls(text, 'case.ts')).toBe(text);
+  });
+
+  test('an optional read of entries, or a member called, stays as written', () => {
+    expect(rewrite('export const S = v.optional(A.entries?.name);')).toContain('A.entries?.name');
+    expect(rewrite('export const S = v.optional(A.entries.name);')).toContain('__knapSchemaEntry(A, "name")');
+    expect(rewrite('export const S = v.optional(A.entries.make());')).toContain('A.entries.make()');
+  });
 });
