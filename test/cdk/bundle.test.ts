@@ -166,6 +166,11 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     if (!PUBLIC.includes(id)) expect(atColdStart).toContain('DynamoDB_20120810');
   });
 
+  test('schemas keep their descriptions only in the function that serves the OpenAPI document (bundle-function.mjs)', () => {
+    // A run id's description, in the run schema that the OpenAPI document and the runs routes share.
+    expect(code().includes('32 base64url characters')).toBe(id === 'pages');
+  });
+
   test('X-Ray is not in the bundle: the DynamoDB functions have it beside, for the first sampled invocation', () => {
     // The X-Ray SDK's daemon setting names it; Powertools' Tracer class is in no bundle either.
     expect(code()).not.toMatch(/AWS_XRAY_DAEMON_ADDRESS|captureAWSv3Client/);
