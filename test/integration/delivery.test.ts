@@ -396,15 +396,29 @@ describe('run delivery', () => {
     const ok = await receiver();
     const bad = await receiver(() => ({ status: 404 }));
     const worse = await receiver(() => ({ status: 502 }));
-    for (const target of [ok, bad, worse]) await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true });
+    const endpoints: string[] = [];
+    for (const target of [ok, bad, worse]) {
+      endpoints.push((await addWebhook(deps, { orgName: org, url: target.url }, { allowLocalhost: true })).endpointId);
+    }
     const knap = await putTestKnap(repo, { ...OWNER, orgName: org });
     const run = await putPendingRun(repo, knap.uuid, org);
     await deps.deliveries.enqueue(run.run_id, 0);
     const stored = await waitForRunStatus(repo, run.run_id, 'failed');
+    const deliveries = await repo.runDeliveries(run.run_id);
     // In the organization's endpoint order (by creation; these were made in the same second).
-    expect(stored.run.last_error?.split('; ').sort()).toEqual(
-      [`HTTP 404 from ${origin(bad)}`, `HTTP 502 from ${origin(worse)}`].sort(),
-    );
-    expect(await deliveredTo(repo, run.run_id)).toHaveLength(1);
+    // With each endpoint's delivery beside it, so that a failure says which one went astray.
+    expect({
+      lastError: stored.run.last_error?.split('; ').sort(),
+      deliveries: deliveries.map((delivery) => [delivery.endpointId, delivery.status]).sort(),
+      received: [ok, bad, worse].map((target) => target.received.length),
+    }).toEqual({
+      lastError: [`HTTP 404 from ${origin(bad)}`, `HTTP 502 from ${origin(worse)}`].sort(),
+      deliveries: [
+        [endpoints[0], 'delivered'],
+        [endpoints[1], 'failed'],
+        [endpoints[2], 'failed'],
+      ].sort(),
+      received: [1, 1, 1],
+    });
   });
 });
