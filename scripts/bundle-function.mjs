@@ -290,7 +290,12 @@ export const bundleFunction = async (root, entry, outdir) => {
         const own = OWN_SOURCE.test(args.path);
         if (!own && !lazy.has(args.path)) return undefined;
         const contents = own ? sourceOf(args.path, describe) : readFileSync(args.path, 'utf8');
-        return { contents: lazy.has(args.path) ? `${contents}${followEntry}` : contents, loader: own ? 'ts' : 'js' };
+        if (!lazy.has(args.path)) return { contents, loader: own ? 'ts' : 'js' };
+        // Before a rewritten module's map comment, which stays last: the map covers the lines above.
+        const map = contents.lastIndexOf('\n//# sourceMappingURL=');
+        const followed =
+          map < 0 ? `${contents}${followEntry}` : `${contents.slice(0, map)}${followEntry}${contents.slice(map + 1)}`;
+        return { contents: followed, loader: own ? 'ts' : 'js' };
       });
     },
   };
