@@ -196,6 +196,9 @@ const sourceOf = (/** @type {string} */ path, describe = true) => {
   return withPureSchemaCalls(ROUTE_TABLE.test(path) ? routeTableSource(text) : text, path, { describe });
 };
 
+/** A file's closing source-map comment, with the line break before it. */
+const MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
+
 /** The module that builds the OpenAPI document from the schemas, with their descriptions. */
 const OPENAPI_DOCUMENT = /(?:^|[\\/])shared[\\/]openapi[\\/]document\.ts$/;
 
@@ -290,20 +293,17 @@ export const bundleFunction = async (root, entry, outdir) => {
         const own = OWN_SOURCE.test(args.path);
         if (!own && !lazy.has(args.path)) return undefined;
         const contents = own ? sourceOf(args.path, describe) : readFileSync(args.path, 'utf8');
-        if (!lazy.has(args.path)) return { contents, loader: own ? 'ts' : 'js' };
+        const loader = own ? 'ts' : 'js';
+        if (!lazy.has(args.path)) return { contents, loader };
         // Before a rewritten module's map comment, which stays last: the map covers the lines above.
-        const map = contents.lastIndexOf('\n//# sourceMappingURL=');
-        const followed =
-          map < 0 ? `${contents}${followEntry}` : `${contents.slice(0, map)}${followEntry}${contents.slice(map + 1)}`;
-        return { contents: followed, loader: own ? 'ts' : 'js' };
+        const map = MAP_COMMENT.exec(contents)?.index ?? contents.length;
+        return { contents: `${contents.slice(0, map)}${followEntry}${contents.slice(map + 1)}`, loader };
       });
     },
   };
   await build({ ...options, outdir, plugins: [lazyModulesFollowTheEntry] });
   foldSharedChunkIntoIndex(outdir);
 };
-
-const MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
 
 /**
  * Once every module of the cold start is in one shared chunk, index.mjs only re-exports it, and
@@ -323,9 +323,9 @@ export const foldSharedChunkIntoIndex = (/** @type {string} */ outdir) => {
       const [from, to = from] = pair.trim().split(/\s+as\s+/);
       return /** @type {[string, string]} */ ([from ?? '', to]);
     });
-  const chunkText = read(chunk);
+  const code = read(chunk).replace(MAP_COMMENT, '');
   // The chunk ends with its export list, then any license comments esbuild gathered.
-  const chunkExports = /export\{([^}]*)\};?\s*(?:\/\*[\s\S]*?\*\/\s*)*$/.exec(chunkText.replace(MAP_COMMENT, ''))?.[1];
+  const chunkExports = /export\{([^}]*)\};?\s*(?:\/\*[\s\S]*?\*\/\s*)*$/.exec(code)?.[1];
   if (chunkExports === undefined) throw new Error(`${chunk}: no export list to fold into index.mjs`);
   /** The chunk's local binding of each name it exports. */
   const localOf = new Map(pairs(chunkExports).map(([local, name]) => [name, local]));
@@ -336,7 +336,6 @@ export const foldSharedChunkIntoIndex = (/** @type {string} */ outdir) => {
     if (!local || localOf.has(name)) throw new Error(`${chunk}: cannot export ${name} from index.mjs`);
     return `${local} as ${name}`;
   });
-  const code = chunkText.replace(MAP_COMMENT, '');
   writeFileSync(join(outdir, 'index.mjs'), `${code}\nexport{${entryExports.join(',')}};\n//# sourceMappingURL=index.mjs.map\n`);
   const map = JSON.parse(read(`${chunk}.map`));
   writeFileSync(join(outdir, 'index.mjs.map'), JSON.stringify({ ...map, file: 'index.mjs' }));
