@@ -2,12 +2,12 @@
  * scripts/bundle-function.mjs folds the chunk every cold start reads into index.mjs: a
  * function's cold start is one file. A small function bundled for real, then imported.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleFunction, foldSharedChunkIntoIndex } from '../../scripts/bundle-function.mjs';
 import { ESM_REQUIRE_BANNER } from '../../scripts/lambda-bundle.mjs';
+import { runWithModule } from '../support/run-module.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -30,21 +30,14 @@ const SOURCES = {
 
 const bundle = async (): Promise<string> => {
   const src = join(dir, 'src');
-  execFileSync('mkdir', ['-p', src]);
+  mkdirSync(src, { recursive: true });
   for (const [file, text] of Object.entries(SOURCES)) writeFileSync(join(src, file), text);
   const out = join(dir, 'out');
   await bundleFunction(ROOT, join(src, 'entry.ts'), out);
   return out;
 };
 
-const run = (out: string, script: string): string =>
-  execFileSync(
-    process.execPath,
-    ['--input-type=module', '-e', `const m = await import(process.argv[1]); ${script}`, join(out, 'index.mjs')],
-    {
-      encoding: 'utf8',
-    },
-  );
+const run = (out: string, script: string): string => runWithModule(join(out, 'index.mjs'), script);
 
 test('the shared chunk becomes index.mjs: one file at a cold start, the entry exports its names, the route imports index.mjs', async () => {
   const out = await bundle();
@@ -77,7 +70,7 @@ test("an error thrown in the route, through index.mjs's code, maps to both sourc
 
 test('an index.mjs with code of its own is left as it is', () => {
   const out = join(dir, 'plain');
-  execFileSync('mkdir', ['-p', out]);
+  mkdirSync(out, { recursive: true });
   const text = 'export const handler = async () => 1;\n//# sourceMappingURL=index.mjs.map\n';
   writeFileSync(join(out, 'index.mjs'), text);
   foldSharedChunkIntoIndex(out);
@@ -87,7 +80,7 @@ test('an index.mjs with code of its own is left as it is', () => {
 
 test("the chunk's export list is the one that ends its code, not one a license comment after it quotes", () => {
   const out = join(dir, 'licensed');
-  execFileSync('mkdir', ['-p', out]);
+  mkdirSync(out, { recursive: true });
   writeFileSync(
     join(out, 'index.mjs'),
     `${ESM_REQUIRE_BANNER}\nimport{b as a}from"./chunk-ABCDEFGH.mjs";export{a as handler};\n//# sourceMappingURL=index.mjs.map\n`,

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import * as v from 'valibot';
 import { bundleFunction, withPureSchemaCalls } from '../../scripts/bundle-function.mjs';
+import { runWithModule } from '../support/run-module.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -182,30 +183,11 @@ test("an error in a rewritten module names the line and column of the file as wr
   const out = join(dir, 'mapped', 'out');
   await bundleFunction(ROOT, join(src, 'entry.ts'), out);
   expect(readFileSync(join(out, 'index.mjs'), 'utf8')).not.toContain('a name');
-  const stack = execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      'const m = await import(process.argv[1]); try { await m.handler(1); } catch (error) { process.stdout.write(error.stack); }',
-      join(out, 'index.mjs'),
-    ],
-    { encoding: 'utf8' },
-  );
+  const index = join(out, 'index.mjs');
+  const stack = runWithModule(index, 'try { await m.handler(1); } catch (error) { process.stdout.write(error.stack); }');
   expect(stack).toMatch(/^TypeError: not a string/);
   expect(stack).toMatch(/schemas\.ts:9:40\)/);
-  expect(
-    execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        "const m = await import(process.argv[1]); process.stdout.write(await m.handler('x'))",
-        join(out, 'index.mjs'),
-      ],
-      { encoding: 'utf8' },
-    ),
-  ).toBe('x');
+  expect(runWithModule(index, "process.stdout.write(await m.handler('x'))")).toBe('x');
 });
 
 describe('what the rewrite leaves as written', () => {

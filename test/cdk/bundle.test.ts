@@ -14,6 +14,7 @@ import { type BundleMeasurement, measureBundles } from '../../scripts/measure-bu
 import { createApiClient, revokeClient } from '../../shared/services/admin-service.js';
 import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, formEvent, httpEvent } from '../support/events.js';
+import { runWithModule } from '../support/run-module.js';
 import { TEST_TOKEN_KEY } from '../support/token-keys.js';
 import { SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
@@ -77,11 +78,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     ['index.mjs', ...splitFiles()].map((file) => readFileSync(join(bundle().assetPath, file), 'utf8')).join('\n');
   /** Runs `script` in a fresh node process, with the bundle imported as `m`; what it prints. */
   const runWithBundle = (script: string, env: Record<string, string> = {}) =>
-    execFileSync(
-      process.execPath,
-      ['--input-type=module', '-e', `const m = await import(process.argv[1]); ${script}`, join(bundle().assetPath, 'index.mjs')],
-      { env: { ...BUNDLE_ENV, ...env }, encoding: 'utf8' },
-    );
+    runWithModule(join(bundle().assetPath, 'index.mjs'), script, { ...BUNDLE_ENV, ...env });
 
   test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, the code under 1 MB, and the files the route declares', () => {
     const split = splitFiles();
@@ -111,12 +108,11 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
 
   test('ESM with the createRequire banner; the AWS SDK inside where the function uses it, only the parts it uses', () => {
     const text = code();
-    // ASCII only: one other character (a regex's curly quote) and V8 holds the whole file as two-byte text.
     for (const file of ['index.mjs', ...splitFiles()]) {
-      expect([file, readFileSync(join(bundle().assetPath, file), 'utf8').match(/\P{ASCII}/gu)]).toEqual([file, null]);
-    }
-    for (const file of ['index.mjs', ...splitFiles()]) {
-      expect(readFileSync(join(bundle().assetPath, file), 'utf8').slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
+      const fileText = readFileSync(join(bundle().assetPath, file), 'utf8');
+      expect(fileText.slice(0, ESM_REQUIRE_BANNER.length)).toBe(ESM_REQUIRE_BANNER);
+      // ASCII only: one other character (a regex's curly quote) and V8 holds the whole file as two-byte text.
+      expect([file, fileText.match(/\P{ASCII}/gu)]).toEqual([file, null]);
     }
     // No import of the SDK is left for the runtime to resolve (it may still be named in error messages).
     expect(text.match(/\bfrom\s*["']@aws-sdk\/[^"']*|\bimport\s*\(\s*["']@aws-sdk\/[^"']*/g)).toBeNull();
@@ -441,6 +437,7 @@ describe('create-knap bundle, deployed', () => {
     );
     expect(revoked.status).toBe(401);
   }, 60_000);
+
 
   test('a preview rejecting a one-off date names it, with chrono-node loaded from beside the bundle', async () => {
     const preview = await requestThrough('knaps', 'POST /api/studio/schedules/preview', {
