@@ -16,6 +16,7 @@ import { startTestTable, type TestTable } from '../support/dynamo.js';
 import { context, formEvent, httpEvent } from '../support/events.js';
 import { runWithModule } from '../support/run-module.js';
 import { TEST_TOKEN_KEY } from '../support/token-keys.js';
+import { sampleOneCharacterAway } from '../support/token-variants.js';
 import { SYNTH_TIMEOUT_MS, synthesized } from './synth.js';
 
 /** The real bundles, built once by the local esbuild exactly as `npm run synth` builds them. */
@@ -370,7 +371,16 @@ describe('create-knap bundle, deployed', () => {
     functionId: string,
     routeKey: string,
     body: unknown,
-    { env = {}, before }: { env?: Record<string, string>; before?: (clientId: string) => Promise<unknown> } = {},
+    {
+      env = {},
+      before,
+      presented = (token) => token,
+    }: {
+      env?: Record<string, string>;
+      before?: (clientId: string) => Promise<unknown>;
+      /** The token as the request presents it (altered by an attacker's test). */
+      presented?: (token: string) => string;
+    } = {},
   ) => {
     const deps = table.deps();
     const client = await createApiClient(deps, { orgName: 'bundled', name: `cold-start ${functionId}` });
@@ -379,7 +389,7 @@ describe('create-knap bundle, deployed', () => {
     const { access_token: token } = JSON.parse(granted.body ?? '{}') as { access_token: string };
     await before?.(client.clientId);
     const event = httpEvent(routeKey, {
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${presented(token)}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const printed = execFileSync(
@@ -438,6 +448,19 @@ describe('create-knap bundle, deployed', () => {
     expect(revoked.status).toBe(401);
   }, 60_000);
 
+  test('an altered, truncated or extended token is refused by the bundle as by the source', async () => {
+    // The variants test/e2e/exact-tokens.test.ts tries at length: the end cut or extended first, then a spread.
+    const VARIANTS = 8;
+    for (let variant = 0; variant < VARIANTS; variant += 1) {
+      const refused = await requestThrough(
+        'create-knap',
+        'POST /api/studio/knap-tools',
+        { name: 'refused', schedule_type: 'manual', tool_metadata: {} },
+        { presented: (token) => sampleOneCharacterAway(token, VARIANTS)[variant] as string },
+      );
+      expect([variant, refused.status, typeof refused.body.detail]).toEqual([variant, 401, 'string']);
+    }
+  }, 60_000);
 
   test('a preview rejecting a one-off date names it, with chrono-node loaded from beside the bundle', async () => {
     const preview = await requestThrough('knaps', 'POST /api/studio/schedules/preview', {
