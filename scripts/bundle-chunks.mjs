@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Builds, beside a Lambda bundle, the files it imports only when an invocation needs them
- * (CHUNKS in scripts/lambda-bundle.mjs): the X-Ray tracer, the schedule parser, chrono-node.
+ * (CHUNKS in scripts/lambda-bundle.mjs): the X-Ray tracer, the schedule parser, Powertools,
+ * chrono-node.
  * Each is minified, with a source map of our code only, like the bundle; a bundle that never
  * names a file gets none.
  *

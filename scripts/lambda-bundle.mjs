@@ -56,6 +56,8 @@ export const CHUNKS = [
   },
   // The schedule parser, loaded by the first request that schedules a Knap (shared/services/knap-service.ts).
   { file: 'schedules.mjs', entry: 'shared/schedules/index.ts', define: 'KNAP_SCHEDULES_CHUNK', format: 'esm' },
+  // Powertools' Logger and Metrics, loaded by a container's first log line or figure (shared/lambda/powertools.ts).
+  { file: 'powertools.cjs', entry: 'shared/lambda/powertools-chunk.ts', define: 'KNAP_POWERTOOLS_CHUNK', format: 'cjs' },
   // chrono-node, loaded by the parser's first rejection of words it could not place (shared/schedules/leftovers.ts).
   { file: 'chrono.cjs', entry: 'shared/schedules/chrono.ts', define: 'KNAP_CHRONO_CHUNK', format: 'cjs' },
 ];

@@ -10,7 +10,7 @@
  * and the time to `import()` the bundle in a fresh `node` process (median of `runs`), with
  * the function's own NODE_OPTIONS and TABLE_NAME set, as at a cold start. Where the asset has
  * files beside the bundle that only some invocations import (CHUNKS of
- * scripts/lambda-bundle.mjs: the X-Ray tracer, the schedule parser, chrono-node), the time to
+ * scripts/lambda-bundle.mjs: the X-Ray tracer, the schedule parser, Powertools, chrono-node), the time to
  * import each next, in the same process, is reported apart.
  *
  * The machine is shared and noisy, so each round imports every bundle once, in turn (a burst

@@ -1,8 +1,7 @@
-import { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { DUE_SHARDS } from '../../shared/domain/runs.js';
 import { startInvocation } from '../../shared/lambda/invocation.js';
-import { EmfMetrics, METRICS_NAMESPACE } from '../../shared/lambda/metrics.js';
+import { EmfMetrics } from '../../shared/lambda/metrics.js';
 import { type Metrics, noMetrics } from '../../shared/metrics.js';
 import { lazySqsDeliveryQueue } from '../../shared/queue/lazy-sqs.js';
 import { type Deps, defaultDeps } from '../../shared/runtime.js';
@@ -31,9 +30,7 @@ export const DISPATCHER_SERVICE = 'dispatch-runs';
  * nothing elsewhere.
  */
 export const dispatcherMetrics = (env: NodeJS.ProcessEnv = process.env): Metrics =>
-  env.AWS_LAMBDA_FUNCTION_NAME
-    ? new EmfMetrics(new PowertoolsMetrics({ namespace: METRICS_NAMESPACE, serviceName: DISPATCHER_SERVICE }))
-    : noMetrics;
+  env.AWS_LAMBDA_FUNCTION_NAME ? new EmfMetrics({ serviceName: DISPATCHER_SERVICE }) : noMetrics;
 
 /**
  * The due-index shards a message or an event names: `{"shards": [..]}`. A malformed list

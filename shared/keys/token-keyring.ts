@@ -12,8 +12,6 @@ import {
   tokenKey,
   unavailableKeyring,
 } from '../domain/sealed-tokens.js';
-// The SDK's Secrets Manager client, bounded (secrets-manager.ts).
-import { readSecret } from './secrets-manager.js';
 
 /** How long a container keeps the keys it read before reading them again. */
 export const KEY_CACHE_MS = 5 * 60_000;
@@ -73,7 +71,9 @@ export const keyringFromEnv = (env: NodeJS.ProcessEnv = process.env): TokenKeyri
   }
   const arn = env.TOKEN_KEYS_SECRET_ARN;
   if (arn) {
-    return cachedSecretKeyring(() => readSecret(arn));
+    // The SDK's Secrets Manager client, bounded (secrets-manager.ts), loads with the first read: a
+    // container reads the secret once in KEY_CACHE_MS, and a cold start need not parse the client.
+    return cachedSecretKeyring(async () => (await import('./secrets-manager.js')).readSecret(arn));
   }
   return unavailableKeyring('No token signing key: set TOKEN_SIGNING_KEYS (local) or TOKEN_KEYS_SECRET_ARN (deployed)');
 };

@@ -4,8 +4,9 @@
  * IAM right). Counts are summed in memory and written at `flush()`, one EMF line per set of
  * dimensions, so an invocation costs a line or two, not one per event.
  */
-import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
+import type { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import { type Dimensions, type MetricName, type Metrics, noMetrics } from '../metrics.js';
+import { powertools } from './powertools.js';
 
 export const METRICS_NAMESPACE = 'KnapApi';
 
@@ -19,8 +20,24 @@ interface Pending {
 export class EmfMetrics implements Metrics {
   readonly #pending = new Map<string, Pending>();
 
-  /** `serviceName` becomes the `service` dimension of every metric (Powertools' default dimension). */
-  constructor(readonly powertools: PowertoolsMetrics = new PowertoolsMetrics({ namespace: METRICS_NAMESPACE })) {}
+  #powertools: PowertoolsMetrics | undefined;
+  readonly #options: { serviceName?: string } | PowertoolsMetrics;
+
+  /**
+   * `serviceName` becomes the `service` dimension of every metric (Powertools' default
+   * dimension). Powertools is made (and loaded: powertools.ts) by the first flush with
+   * something to write, since most invocations count nothing.
+   */
+  constructor(options: { serviceName?: string } | PowertoolsMetrics = {}) {
+    this.#options = options;
+  }
+
+  get #metrics(): PowertoolsMetrics {
+    const options = this.#options;
+    this.#powertools ??=
+      'publishStoredMetrics' in options ? options : new (powertools().Metrics)({ namespace: METRICS_NAMESPACE, ...options });
+    return this.#powertools;
+  }
 
   count(name: MetricName, dimensions: Dimensions = {}): void {
     this.#record(name, 'Count', 1, dimensions, true);
@@ -32,11 +49,12 @@ export class EmfMetrics implements Metrics {
 
   flush(): void {
     for (const { dimensions, values } of this.#pending.values()) {
-      for (const [key, value] of Object.entries(dimensions)) this.powertools.addDimension(key, value);
+      const metrics = this.#metrics;
+      for (const [key, value] of Object.entries(dimensions)) metrics.addDimension(key, value);
       for (const { name, unit, values: recorded } of values.values()) {
-        for (const value of recorded) this.powertools.addMetric(name, MetricUnit[unit], value);
+        for (const value of recorded) metrics.addMetric(name, unit, value);
       }
-      this.powertools.publishStoredMetrics();
+      metrics.publishStoredMetrics();
     }
     this.#pending.clear();
   }

@@ -81,7 +81,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const runWithBundle = (script: string, env: Record<string, string> = {}) =>
     runWithModule(join(bundle().assetPath, 'index.mjs'), script, { ...BUNDLE_ENV, ...env });
 
-  test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, the code under 1 MB, and the files the route declares', () => {
+  test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, Powertools beside every function, the code under 1 MB, and the files the route declares', () => {
     const split = splitFiles();
     // esbuild's names: `<module>-<hash>.mjs` for a module loaded by import(), `chunk-<hash>.mjs` for code shared.
     for (const file of split) expect(file).toMatch(/^[\w-]+-[A-Z0-9]{8}\.mjs$/);
@@ -97,6 +97,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       // A file split from the SDK alone has no map: the map keeps our code only.
       ...split.map((file) => `${file}.map`).filter((map) => files.includes(map)),
       ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
+      'powertools.cjs',
+      'powertools.cjs.map',
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
@@ -149,6 +151,13 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     // (a minute with nothing due sends nothing) and the deliverer's retries load the client when they first send.
     expect(atColdStart.includes('AmazonSQS')).toBe(false);
     expect(code().includes('AmazonSQS')).toBe(QUEUES_RUNS.includes(id));
+    // A container reads the token keys once in five minutes: the Secrets Manager client loads with that read.
+    expect(atColdStart.includes('secretsmanager')).toBe(false);
+    // Most requests write no log line and count nothing: Powertools' Logger and Metrics load with the first that does.
+    expect(atColdStart).not.toMatch(/POWERTOOLS_LOG_LEVEL|POWERTOOLS_METRICS_NAMESPACE/);
+    const beside = readFileSync(join(bundle().assetPath, 'powertools.cjs'), 'utf8');
+    expect(beside).toMatch(/POWERTOOLS_LOG_LEVEL/);
+    expect(beside).toMatch(/POWERTOOLS_METRICS_NAMESPACE/);
     // An area's routes are files of their own, none read at a cold start.
     const area = FUNCTIONS.find((fn) => fn.id === id)?.greedy !== undefined;
     const routeFiles = splitFiles().filter((file) =>
@@ -249,6 +258,26 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     expect(type).toBe('function');
   });
 
+  if (id === 'deliver-runs') {
+    test("a container's first log line loads Powertools from beside the bundle: JSON lines, the first invocation the cold start", () => {
+      // An unreadable message is logged and dropped before any I/O.
+      const invoke = `
+        const context = (id) => ({ awsRequestId: id, functionName: 'f', functionVersion: '1', memoryLimitInMB: '256', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:f', getRemainingTimeInMillis: () => 10000 });
+        // Lambda keeps both streams; the lines are read from one.
+        process.stderr.write = process.stdout.write.bind(process.stdout);
+        for (const id of ['one', 'two']) await m.handler({ Records: [{ messageId: 'm-' + id, body: 'not a message' }] }, context(id));`;
+      const printed = runWithBundle(invoke, { AWS_LAMBDA_FUNCTION_NAME: 'f', AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' });
+      const lines = printed
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.map((line) => [line.level, line.message, line.message_id, line.function_request_id, line.cold_start])).toEqual([
+        ['ERROR', 'Unreadable delivery message, dropped', 'm-one', 'one', true],
+        ['ERROR', 'Unreadable delivery message, dropped', 'm-two', 'two', false],
+      ]);
+    });
+  }
+
   // The HTTP functions only: a job's handler reaches DynamoDB before anything that could throw.
   if (!FUNCTIONS.some((fn) => fn.id === id)) return;
   test('an error inside the bundle is traced to our source lines, without --enable-source-maps', () => {
@@ -272,6 +301,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       process.stdout.write('\\n' + JSON.stringify({ statusCode, tracer: Boolean(process.namespaces?.AWSXRay) }));`;
     const lambda = (sampled: 0 | 1) => ({
       AWS_LAMBDA_FUNCTION_NAME: 'f',
+      POWERTOOLS_SERVICE_NAME: 'knap-api',
       LAMBDA_TASK_ROOT: bundle().assetPath,
       AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
       AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
@@ -279,11 +309,14 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     });
     for (const sampled of [0, 1] as const) {
       // The last line: the metrics' EMF lines come before it.
-      const printed = runWithBundle(invoke, lambda(sampled)).split('\n').at(-1) ?? '{}';
-      const outcome = JSON.parse(printed) as { statusCode?: number; tracer?: boolean };
+      const lines = runWithBundle(invoke, lambda(sampled)).split('\n');
+      const outcome = JSON.parse(lines.at(-1) ?? '{}') as { statusCode?: number; tracer?: boolean };
       expect(outcome.statusCode).toBeGreaterThanOrEqual(400);
       expect(outcome.statusCode).toBeLessThan(500);
       expect(outcome.tracer).toBe(sampled === 1);
+      // A 401 is counted: Powertools' Metrics, loaded from beside the bundle, wrote it as EMF.
+      const emf = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(emf.map((line) => [line.Unauthorized, line.service])).toEqual(outcome.statusCode === 401 ? [[1, 'knap-api']] : []);
     }
   });
 });

@@ -201,6 +201,51 @@ describe('log lines: the Lambda context and the correlation id', () => {
     ]);
   });
 
+  test('Powertools is made with the first line: the cold start is still the first invocation, whichever writes first', async () => {
+    const initialization = process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+    process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+    let made = 0;
+    const lazily = () =>
+      new KnapLogger(() => {
+        made += 1;
+        return new Logger({ serviceName: 'knap-api', logLevel: 'INFO' });
+      });
+    const invocation = (id: string) => Object.assign(context('Lazy'), { awsRequestId: id });
+    const quietFirst = lazily();
+    const writesFirst = lazily();
+    let lines: string[];
+    try {
+      lines = await stdoutOf(async () => {
+        // The first invocation writes nothing: no Logger is made.
+        quietFirst.addContext(invocation('first'));
+        quietFirst.within({ correlationId: 'req-1' });
+        expect(made).toBe(0);
+        quietFirst.addContext(invocation('second'));
+        quietFirst.within({ correlationId: 'req-2' }).info('two');
+        quietFirst.info('two again');
+        quietFirst.addContext(invocation('third'));
+        quietFirst.warn('three');
+        expect(made).toBe(1);
+        writesFirst.addContext(invocation('one'));
+        writesFirst.within({ correlationId: 'req-one' }).error('one');
+        writesFirst.addContext(invocation('two'));
+        writesFirst.info('two');
+      });
+    } finally {
+      if (initialization === undefined) delete process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+      else process.env.AWS_LAMBDA_INITIALIZATION_TYPE = initialization;
+    }
+    expect(made).toBe(2);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.map((line) => [line.message, line.function_request_id, line.cold_start, line.correlation_id])).toEqual([
+      ['two', 'second', false, 'req-2'],
+      ['two again', 'second', false, undefined],
+      ['three', 'third', false, undefined],
+      ['one', 'one', true, 'req-one'],
+      ['two', 'two', false, undefined],
+    ]);
+  });
+
   test('outside a request a line has no correlation id', async () => {
     const log = new KnapLogger(new Logger({ serviceName: 'knap-api', logLevel: 'INFO' }));
     const [line] = await stdoutOf(async () => log.info('between requests'));
