@@ -6,7 +6,7 @@
  * it), never by a read first. Every change is audited with the admin's name and address.
  *
  * One module per area, so that each function's bundle holds only what its route does: the
- * URL checks (ipaddr.js) only where an endpoint is added, no webhook signing anywhere here.
+ * URL checks only where an endpoint is added, no webhook signing anywhere here.
  * This module is what they share.
  */
 import { ApiError } from '../errors.js';

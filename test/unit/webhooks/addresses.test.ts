@@ -1,4 +1,8 @@
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
+import { specialRanges } from '../../../scripts/special-ranges.mjs';
 import { addressRefusal } from '../../../shared/webhooks/addresses.js';
+import { SPECIAL_RANGES } from '../../../shared/webhooks/special-ranges.js';
 import { checkWebhookUrl, describeUrl } from '../../../shared/webhooks/urls.js';
 
 describe('addressRefusal: only public unicast addresses pass', () => {
@@ -50,6 +54,110 @@ describe('addressRefusal: only public unicast addresses pass', () => {
     ['not an address', 'an address that cannot be read'],
   ])('%s is refused as %s', (address, refusal) => {
     expect(addressRefusal(address)).toBe(refusal);
+  });
+});
+
+/** What ipaddr.js itself answers (its range() and match()), as addresses.ts did with it: the reference. */
+const ipaddrRefusal = (address: string): string | null => {
+  const words: Record<string, string> = {
+    private: 'a private',
+    uniqueLocal: 'a private',
+    loopback: 'a loopback',
+    linkLocal: 'a link-local',
+    carrierGradeNat: 'a carrier-grade NAT',
+    unspecified: 'an unspecified',
+    broadcast: 'a broadcast',
+    multicast: 'a multicast',
+  };
+  const said = (range: string) => (range === 'unicast' ? null : `${words[range] ?? 'a reserved'} address`);
+  const text = address.replace(/^\[(.*)\]$/, '$1');
+  if (!ipaddr.isValid(text)) return 'an address that cannot be read';
+  const parsed = ipaddr.parse(text);
+  if (parsed instanceof ipaddr.IPv4) return said(parsed.range());
+  if (parsed.isIPv4MappedAddress()) return said(parsed.toIPv4Address().range());
+  const range = said(parsed.range());
+  if (range) return range;
+  return parsed.match(ipaddr.IPv6.parse('2000::'), 3) ? null : 'a reserved address';
+};
+
+/**
+ * An IPv6 address with an IPv4 tail, in hex as the WHATWG URL parser writes it: ipaddr.js reads
+ * `::11.0.0.0` (IPv4-compatible, ::b00:0) as `::ffff:11.0.0.0` (IPv4-mapped), and would pass it.
+ */
+const hexTail = (address: string): string => {
+  const [text = '', zone] = address.split('%');
+  if (!text.includes(':') || !text.includes('.')) return address;
+  const hex = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  return zone === undefined ? hex : `${hex}%${zone}`;
+};
+
+/** The address `offset` away from `address` (wrapping at the ends of the family's space). */
+const shifted = (address: string, offset: number): string => {
+  const bytes = ipaddr.parse(address).toByteArray();
+  let carry = offset;
+  for (let index = bytes.length - 1; index >= 0 && carry !== 0; index -= 1) {
+    const sum = (bytes[index] ?? 0) + carry;
+    bytes[index] = ((sum % 256) + 256) % 256;
+    carry = Math.floor(sum / 256);
+  }
+  return ipaddr.fromByteArray(bytes).toString();
+};
+
+describe('addressRefusal answers as ipaddr.js does', () => {
+  test("the ranges are the installed ipaddr.js's, in its order (node scripts/special-ranges.mjs rewrites them)", () => {
+    expect(SPECIAL_RANGES).toEqual(specialRanges());
+  });
+
+  // Every range's first and last address, the ones just outside, and each IPv4 one mapped into IPv6.
+  const edges = SPECIAL_RANGES.ipv4.concat(SPECIAL_RANGES.ipv6, [['global unicast', [['2000::', 3]]]]).flatMap(([, subnets]) =>
+    subnets.flatMap(([network, prefix]) => {
+      const v4 = ipaddr.IPv4.isValid(network);
+      const last = (v4 ? ipaddr.IPv4 : ipaddr.IPv6).broadcastAddressFromCIDR(`${network}/${prefix}`).toString();
+      const around = [network, shifted(network, -1), last, shifted(last, 1)];
+      return v4 ? around.flatMap((address) => [address, `::ffff:${address}`]) : around;
+    }),
+  );
+  test.each(edges.map((address) => [address]))('%s', (address) => {
+    expect(addressRefusal(address)).toBe(ipaddrRefusal(address));
+  });
+
+  test('any address, in any form Node.js reads', () => {
+    const mapped = fc.ipV4().map((address) => `::ffff:${address}`);
+    fc.assert(
+      fc.property(fc.oneof(fc.ipV4(), fc.ipV6(), mapped), (address) => {
+        expect(addressRefusal(address)).toBe(ipaddrRefusal(hexTail(address)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  test('with a zone id, refused or not as ipaddr.js says', () => {
+    fc.assert(
+      fc.property(fc.ipV6(), fc.constantFrom('eth0', '1'), (address, zone) => {
+        const zoned = `${address}%${zone}`;
+        expect(addressRefusal(zoned)).toBe(ipaddrRefusal(hexTail(zoned)));
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(addressRefusal('fe80::1%eth0')).toBe('a link-local address');
+  });
+
+  test('an IPv4 tail without ffff: is IPv4-compatible, not mapped, and outside 2000::/3', () => {
+    expect(addressRefusal('::11.0.0.0')).toBe('a reserved address');
+    expect(addressRefusal('::0.0.0.1')).toBe('a loopback address');
+    expect(addressRefusal('::ffff:11.0.0.0')).toBeNull();
+  });
+
+  test('IPv4 written as Node.js does not read it (octal, hex, fewer parts) is refused, whatever ipaddr.js makes of it', () => {
+    fc.assert(
+      fc.property(fc.ipV4Extended(), (address) => {
+        const refusal = addressRefusal(address);
+        if (refusal === null) expect(ipaddrRefusal(address)).toBeNull();
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(addressRefusal('0x8.8.8.8')).toBe('an address that cannot be read');
+    expect(addressRefusal('010.0.0.1')).toBe('an address that cannot be read');
   });
 });
 
