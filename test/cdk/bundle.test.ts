@@ -271,10 +271,12 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.map((line) => [line.level, line.message, line.message_id, line.function_request_id, line.cold_start])).toEqual([
-        ['ERROR', 'Unreadable delivery message, dropped', 'm-one', 'one', true],
-        ['ERROR', 'Unreadable delivery message, dropped', 'm-two', 'two', false],
-      ]);
+      expect(lines.map((line) => [line.level, line.message, line.message_id, line.function_request_id, line.cold_start])).toEqual(
+        [
+          ['ERROR', 'Unreadable delivery message, dropped', 'm-one', 'one', true],
+          ['ERROR', 'Unreadable delivery message, dropped', 'm-two', 'two', false],
+        ],
+      );
     });
   }
 
