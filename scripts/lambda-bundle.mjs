@@ -58,6 +58,13 @@ export const CHUNKS = [
   { file: 'schedules.mjs', entry: 'shared/schedules/index.ts', define: 'KNAP_SCHEDULES_CHUNK', format: 'esm' },
   // Powertools' Logger and Metrics, loaded by a container's first log line or figure (shared/lambda/powertools.ts).
   { file: 'powertools.cjs', entry: 'shared/lambda/powertools-chunk.ts', define: 'KNAP_POWERTOOLS_CHUNK', format: 'cjs' },
+  // lossless-json, loaded by the first JSON that JSON.parse or JSON.stringify cannot take as it is (shared/domain/storable-json.ts).
+  {
+    file: 'lossless-json.cjs',
+    entry: 'shared/domain/lossless-json-chunk.ts',
+    define: 'KNAP_LOSSLESS_JSON_CHUNK',
+    format: 'cjs',
+  },
   // chrono-node, loaded by the parser's first rejection of words it could not place (shared/schedules/leftovers.ts).
   { file: 'chrono.cjs', entry: 'shared/schedules/chrono.ts', define: 'KNAP_CHRONO_CHUNK', format: 'cjs' },
 ];

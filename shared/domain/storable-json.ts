@@ -1,5 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { createRequire } from 'node:module';
+import type { LosslessNumber } from 'lossless-json';
+import type * as LosslessJson from './lossless-json-chunk.js';
+
+/** Set by esbuild in deployed bundles (lib/knap-function.ts): lossless-json's file, beside the bundle. */
+declare const KNAP_LOSSLESS_JSON_CHUNK: string | undefined;
+
+let losslessJson: typeof LosslessJson | undefined;
+
+/**
+ * lossless-json, loaded by the first JSON that JSON.parse or JSON.stringify cannot be trusted
+ * with alone: a number with a point, an exponent or more than 15 digits (lossless-json judges
+ * whether a double holds it), a bigint, nesting past NATIVE_DEPTH, malformed text. Most
+ * requests hold none, and a cold start that parses it takes longer. Deployed,
+ * a file beside the bundle (lossless-json.cjs); from source, the package. `require`: callers
+ * are synchronous.
+ */
+const lossless = (): typeof LosslessJson => {
+  losslessJson ??= createRequire(import.meta.url)(
+    typeof KNAP_LOSSLESS_JSON_CHUNK === 'string' ? KNAP_LOSSLESS_JSON_CHUNK : 'lossless-json',
+  ) as typeof LosslessJson;
+  return losslessJson;
+};
+
+/** lossless-json's isLosslessNumber, asked only of an object that has the property it looks at. */
+const isLosslessNumber = (value: object): boolean => 'isLosslessNumber' in value && lossless().isLosslessNumber(value);
 
 /**
  * Free-form JSON (tool_metadata) is kept as JSON text, so any number is stored exactly as
@@ -33,7 +58,8 @@ export const sizeBound = (value: unknown, depth = 0): number => {
   if (typeof value === 'string') return MAX_BYTES_PER_UNIT * value.length + 2;
   if (typeof value === 'bigint') return value.toString().length;
   if (value === null || typeof value !== 'object') return MAX_NUMBER_CHARACTERS;
-  if (value instanceof LosslessNumber) return value.value.length;
+  // Only a loaded lossless-json can have made a LosslessNumber of its own.
+  if (losslessJson && value instanceof losslessJson.LosslessNumber) return value.value.length;
   if (isLosslessNumber(value)) return Number.POSITIVE_INFINITY;
   let bytes = 2;
   if (Array.isArray(value)) {
@@ -79,17 +105,22 @@ export const DIGITS_MARK = `\u2063num:${randomBytes(12).toString('base64url')}:`
  * string, so JSON is written in one native pass and the marks replaced by the digits (toJson).
  * lossless-json's own stringify writes its digits before it looks for toJSON.
  */
-class ParsedNumber extends LosslessNumber {
-  toJSON(): string {
-    return `${DIGITS_MARK}${this.value}`;
-  }
-}
+let ParsedNumber: (new (digits: string) => LosslessNumber) | undefined;
 
 /** Numbers JavaScript holds exactly stay numbers; any other keeps its digits as a LosslessNumber. */
-const losslessNumber = (text: string): number | LosslessNumber => (isSafeNumber(text) ? Number(text) : new ParsedNumber(text));
+const losslessNumber = (text: string): number | LosslessNumber => {
+  const { isSafeNumber, LosslessNumber } = lossless();
+  if (isSafeNumber(text)) return Number(text);
+  ParsedNumber ??= class extends LosslessNumber {
+    toJSON(): string {
+      return `${DIGITS_MARK}${this.value}`;
+    }
+  };
+  return new ParsedNumber(text);
+};
 
 /** lossless-json's parse, which decides whenever the native pass below may read the text otherwise. */
-const losslessParse = (text: string): unknown => parse(text, null, losslessNumber);
+const losslessParse = (text: string): unknown => lossless().parse(text, null, losslessNumber);
 
 /** Nesting deeper than this is left to lossless-json, which decides as it always has (a 400 for the deepest). */
 const NATIVE_DEPTH = 32;
@@ -135,7 +166,7 @@ const memberNamesIfNative = (text: string): number => {
         if (digit === 0x2e || digit === 0x65 || digit === 0x45 || digit === 0x2b || digit === 0x2d) integer = false;
         else break;
       }
-      if ((!integer || next - at > 15) && !isSafeNumber(text.slice(at, next))) return -1;
+      if ((!integer || next - at > 15) && !lossless().isSafeNumber(text.slice(at, next))) return -1;
       at = next - 1;
     }
   }
@@ -209,9 +240,9 @@ export const toJson = (value: unknown): string => {
     text = JSON.stringify(value);
   } catch {
     // A bigint, which JSON.stringify refuses (a cycle throws in lossless-json too).
-    return stringify(value) ?? 'null';
+    return lossless().stringify(value) ?? 'null';
   }
   if (text === undefined) return 'null';
-  if (text.includes(FOREIGN_LOSSLESS)) return stringify(value) ?? 'null';
+  if (text.includes(FOREIGN_LOSSLESS)) return lossless().stringify(value) ?? 'null';
   return text.includes(DIGITS_MARK) ? text.replace(MARKED, '$1') : text;
 };

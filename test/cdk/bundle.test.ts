@@ -81,7 +81,7 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
   const runWithBundle = (script: string, env: Record<string, string> = {}) =>
     runWithModule(join(bundle().assetPath, 'index.mjs'), script, { ...BUNDLE_ENV, ...env });
 
-  test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, Powertools beside every function, the code under 1 MB, and the files the route declares', () => {
+  test('the asset is the bundle and the files split from it with their maps, the tracer beside the DynamoDB functions, Powertools and lossless-json beside every function, the code under 1 MB, and the files the route declares', () => {
     const split = splitFiles();
     // esbuild's names: `<module>-<hash>.mjs` for a module loaded by import(), `chunk-<hash>.mjs` for code shared.
     for (const file of split) expect(file).toMatch(/^[\w-]+-[A-Z0-9]{8}\.mjs$/);
@@ -99,6 +99,8 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
       ...(PUBLIC.includes(id) ? [] : ['tracing.mjs', 'tracing.mjs.map']),
       'powertools.cjs',
       'powertools.cjs.map',
+      'lossless-json.cjs',
+      'lossless-json.cjs.map',
       ...(SCHEDULES_BESIDE.includes(id) ? ['schedules.mjs', 'schedules.mjs.map'] : []),
       ...(PARSES.includes(id) ? ['chrono.cjs', 'chrono.cjs.map'] : []),
     ];
@@ -158,6 +160,9 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const beside = readFileSync(join(bundle().assetPath, 'powertools.cjs'), 'utf8');
     expect(beside).toMatch(/POWERTOOLS_LOG_LEVEL/);
     expect(beside).toMatch(/POWERTOOLS_METRICS_NAMESPACE/);
+    // Most JSON is read and written natively: lossless-json loads with the first that needs it (storable-json.ts).
+    expect(atColdStart).not.toContain('lossless-json.LosslessNumber');
+    expect(readFileSync(join(bundle().assetPath, 'lossless-json.cjs'), 'utf8')).toContain('lossless-json.LosslessNumber');
     // An area's routes are files of their own, none read at a cold start.
     const area = FUNCTIONS.find((fn) => fn.id === id)?.greedy !== undefined;
     const routeFiles = splitFiles().filter((file) =>
@@ -410,11 +415,14 @@ describe('create-knap bundle, deployed', () => {
       env = {},
       before,
       presented = (token) => token,
+      raw,
     }: {
       env?: Record<string, string>;
       before?: (clientId: string) => Promise<unknown>;
       /** The token as the request presents it (altered by an attacker's test). */
       presented?: (token: string) => string;
+      /** The body's text as sent, when JSON.stringify cannot write it (a number no double holds). */
+      raw?: string;
     } = {},
   ) => {
     const deps = table.deps();
@@ -425,7 +433,7 @@ describe('create-knap bundle, deployed', () => {
     await before?.(client.clientId);
     const event = httpEvent(routeKey, {
       headers: { authorization: `Bearer ${presented(token)}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: raw ?? JSON.stringify(body),
     });
     const printed = execFileSync(
       process.execPath,
@@ -433,7 +441,7 @@ describe('create-knap bundle, deployed', () => {
         '--input-type=module',
         '-e',
         `const m = await import(process.argv[1]); const r = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'a', getRemainingTimeInMillis: () => 10000 });
-         process.stdout.write('\\n' + JSON.stringify({ status: r.statusCode, body: JSON.parse(r.body) }));`,
+         process.stdout.write('\\n' + JSON.stringify({ status: r.statusCode, body: JSON.parse(r.body), text: r.body }));`,
         join(bundles.get(functionLogicalId(functionId))!.assetPath, 'index.mjs'),
       ],
       {
@@ -447,8 +455,15 @@ describe('create-knap bundle, deployed', () => {
         encoding: 'utf8',
       },
     );
-    return JSON.parse(printed.split('\n').at(-1) ?? '{}') as { status: number; body: Record<string, unknown> };
+    return JSON.parse(printed.split('\n').at(-1) ?? '{}') as { status: number; body: Record<string, unknown>; text: string };
   };
+
+  test('a number no double holds keeps its digits through the bundle: lossless-json loads from beside it', async () => {
+    const raw = '{"name":"big ids","schedule_type":"manual","tool_metadata":{"id":12345678901234567890,"ratio":0.1,"n":1e400}}';
+    const created = await requestThrough('create-knap', 'POST /api/studio/knap-tools', undefined, { raw });
+    expect(created.status).toBe(201);
+    expect(created.text).toContain('"tool_metadata":{"id":12345678901234567890,"ratio":0.1,"n":1e400}');
+  }, 60_000);
 
   test('a scheduled Knap is created through the parser beside the bundle, a manual one without it', async () => {
     const create = (body: unknown) => requestThrough('create-knap', 'POST /api/studio/knap-tools', body);
