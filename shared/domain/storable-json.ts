@@ -13,8 +13,9 @@ let losslessJson: typeof LosslessJson | undefined;
  * with alone: a number with a point, an exponent or more than 15 digits (lossless-json judges
  * whether a double holds it), a bigint, nesting past NATIVE_DEPTH, malformed text. Most
  * requests hold none, and a cold start that parses it takes longer. Deployed,
- * a file beside the bundle (lossless-json.cjs); from source, the package. `require`: callers
- * are synchronous.
+ * a file beside the bundle (lossless-json.cjs); from source, the package (its CommonJS build,
+ * so a LosslessNumber its ESM build made counts as one made elsewhere: the same answers,
+ * reached the slower way). `require`: callers are synchronous.
  */
 const lossless = (): typeof LosslessJson => {
   losslessJson ??= createRequire(import.meta.url)(
@@ -23,8 +24,12 @@ const lossless = (): typeof LosslessJson => {
   return losslessJson;
 };
 
-/** lossless-json's isLosslessNumber, asked only of an object that has the property it looks at. */
-const isLosslessNumber = (value: object): boolean => 'isLosslessNumber' in value && lossless().isLosslessNumber(value);
+/** What lossless-json's isLosslessNumber reads (its own LosslessNumber has it as a getter). */
+const LOSSLESS_MARK = Symbol.for('lossless-json.LosslessNumber');
+
+/** lossless-json's isLosslessNumber, asked only of an object that bears its mark. */
+const isLosslessNumber = (value: object): boolean =>
+  (value as Record<symbol, unknown>)[LOSSLESS_MARK] === true && lossless().isLosslessNumber(value);
 
 /**
  * Free-form JSON (tool_metadata) is kept as JSON text, so any number is stored exactly as

@@ -48,7 +48,10 @@ const rangeOf = (named: Ranges['ipv4'], address: string, family: Family): string
 
 /** Why an address is refused, as a few words ("a private address"), or null when it is public. */
 export const addressRefusal = (address: string): string | null => {
-  const text = address.replace(/^\[(.*)\]$/, '$1');
+  const bare = address.replace(/^\[(.*)\]$/, '$1');
+  // An IPv6 address without its zone (fe80::1%eth0), which names an interface, not an address:
+  // BlockList reads through libuv, which cuts a zoned address to its first 39 characters.
+  const text = bare.includes(':') ? bare.replace(/%.*$/, '') : bare;
   const version = isIP(text);
   if (version === 0) return 'an address that cannot be read';
   const { ipv4, ipv6, mapped, global } = rangesToCheck();

@@ -114,6 +114,23 @@ test('a repeated name with another value is refused; the digits of a 64-bit id a
   expect(Object.keys(read)).toEqual(['__proto__']);
 });
 
+const LOSSLESS_MARK = Symbol.for('lossless-json.LosslessNumber');
+/** A LosslessNumber without the deprecated `isLosslessNumber` field. */
+const withoutField = (): LosslessNumber => {
+  const number = new LosslessNumber('12345678901234567890');
+  delete (number as { isLosslessNumber?: boolean }).isLosslessNumber;
+  return number;
+};
+/** `leaf` inside `depth` arrays. */
+const atDepth = (leaf: unknown, depth: number): unknown => (depth === 0 ? leaf : [atDepth(leaf, depth - 1)]);
+
+test("lossless-json still marks its numbers as storable-json's guard expects", () => {
+  expect((new LosslessNumber('1') as unknown as Record<symbol, unknown>)[LOSSLESS_MARK]).toBe(true);
+  expect(isLosslessNumber(withoutField())).toBe(true);
+  expect(storableJsonProblem(atDepth(withoutField(), MAX_DEPTH), 'tool_metadata')).toBeNull();
+  expect(sizeBound(atDepth({ value: '7', [LOSSLESS_MARK]: true }, 3))).toBe(Number.POSITIVE_INFINITY);
+});
+
 describe('storableJsonProblem', () => {
   /** What the check answered before it bounded sizes: the depth first, then the size of the JSON written. */
   const answerBefore = (value: unknown, field: string): string | null => {
@@ -176,6 +193,9 @@ describe('storableJsonProblem', () => {
     ['over it in many members', Object.fromEntries(Array.from({ length: 30_000 }, (_, n) => [`k${n}`, n]))],
     ['over it in lossless digits', { n: new LosslessNumber('9'.repeat(MAX_METADATA_BYTES)) }],
     ['a look-alike of a lossless number', { n: { isLosslessNumber: true, value: 'x'.repeat(MAX_METADATA_BYTES) } }],
+    // lossless-json knows its numbers by a symbol's getter; the field is deprecated.
+    ['a lossless number without its field, as deep as allowed', atDepth(withoutField(), MAX_DEPTH)],
+    ["an object with lossless-json's mark only, as deep as allowed", atDepth({ value: '7', [LOSSLESS_MARK]: true }, MAX_DEPTH)],
     ['one level too deep', JSON.parse(`${'{"a":'.repeat(MAX_DEPTH + 1)}1${'}'.repeat(MAX_DEPTH + 1)}`)],
     ['as deep as allowed', JSON.parse(`${'{"a":'.repeat(MAX_DEPTH)}1${'}'.repeat(MAX_DEPTH)}`)],
   ])('%s: as before', (_what, input) => {

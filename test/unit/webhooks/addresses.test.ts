@@ -140,6 +140,10 @@ describe('addressRefusal answers as ipaddr.js does', () => {
       { numRuns: 5_000 },
     );
     expect(addressRefusal('fe80::1%eth0')).toBe('a link-local address');
+    // Longer than libuv reads with a zone (39 characters): judged whole.
+    expect(addressRefusal('2000:000:000:000:0000:0000:100.100.100.0%eth0')).toBeNull();
+    expect(addressRefusal('0000:0000:0000:0000:0000:ffff:10.1.1.255%x')).toBe('a private address');
+    expect(addressRefusal('10.0.0.1%eth0')).toBe('an address that cannot be read');
   });
 
   test('an IPv4 tail without ffff: is IPv4-compatible, not mapped, and outside 2000::/3', () => {
