@@ -67,8 +67,8 @@ export const addressRefusal = (address: string): string | null => {
 const refusalOf = (range: string | null): string | null =>
   range === null ? null : `${RANGE_WORDS[range] ?? 'a reserved'} address`;
 
-/** ipaddr.js range names, said for a person (last_error, the admin CLI). */
-const RANGE_WORDS: Record<string, string> = {
+/** ipaddr.js range names, said for a person (last_error, the admin CLI); any other is "a reserved". */
+export const RANGE_WORDS: Readonly<Record<string, string>> = {
   private: 'a private',
   uniqueLocal: 'a private',
   loopback: 'a loopback',

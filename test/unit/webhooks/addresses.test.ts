@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { specialRanges } from '../../../scripts/special-ranges.mjs';
-import { addressRefusal } from '../../../shared/webhooks/addresses.js';
+import { addressRefusal, RANGE_WORDS } from '../../../shared/webhooks/addresses.js';
 import { SPECIAL_RANGES } from '../../../shared/webhooks/special-ranges.js';
 import { checkWebhookUrl, describeUrl } from '../../../shared/webhooks/urls.js';
 
@@ -57,19 +57,9 @@ describe('addressRefusal: only public unicast addresses pass', () => {
   });
 });
 
-/** What ipaddr.js itself answers (its range() and match()), as addresses.ts did with it: the reference. */
+/** What ipaddr.js itself answers (its range() and match()), as addresses.ts did with it, in the same words: the reference. */
 const ipaddrRefusal = (address: string): string | null => {
-  const words: Record<string, string> = {
-    private: 'a private',
-    uniqueLocal: 'a private',
-    loopback: 'a loopback',
-    linkLocal: 'a link-local',
-    carrierGradeNat: 'a carrier-grade NAT',
-    unspecified: 'an unspecified',
-    broadcast: 'a broadcast',
-    multicast: 'a multicast',
-  };
-  const said = (range: string) => (range === 'unicast' ? null : `${words[range] ?? 'a reserved'} address`);
+  const said = (range: string) => (range === 'unicast' ? null : `${RANGE_WORDS[range] ?? 'a reserved'} address`);
   const text = address.replace(/^\[(.*)\]$/, '$1');
   if (!ipaddr.isValid(text)) return 'an address that cannot be read';
   const parsed = ipaddr.parse(text);
