@@ -160,9 +160,10 @@ describe.each(functionsWithAssets)('%s bundle', (id, logicalId, assets) => {
     const beside = readFileSync(join(bundle().assetPath, 'powertools.cjs'), 'utf8');
     expect(beside).toMatch(/POWERTOOLS_LOG_LEVEL/);
     expect(beside).toMatch(/POWERTOOLS_METRICS_NAMESPACE/);
-    // Most JSON is read and written natively: lossless-json loads with the first that needs it (storable-json.ts).
-    expect(atColdStart).not.toContain('lossless-json.LosslessNumber');
-    expect(readFileSync(join(bundle().assetPath, 'lossless-json.cjs'), 'utf8')).toContain('lossless-json.LosslessNumber');
+    // Most JSON is read and written natively: lossless-json loads with the first that needs it
+    // (storable-json.ts). One of its parser's messages marks its code.
+    expect(atColdStart).not.toContain('Quoted object key expected');
+    expect(readFileSync(join(bundle().assetPath, 'lossless-json.cjs'), 'utf8')).toContain('Quoted object key expected');
     // An area's routes are files of their own, none read at a cold start.
     const area = FUNCTIONS.find((fn) => fn.id === id)?.greedy !== undefined;
     const routeFiles = splitFiles().filter((file) =>
