@@ -13,14 +13,12 @@ import type { Log } from './runtime.js';
 interface Shared {
   make: () => Logger;
   logger?: Logger;
-  /** The context of the invocation under way, until it writes a line. */
+  /** The context of the invocation under way (always the latest given), until it writes a line. */
   pending?: Context;
-  /** Whether the pending context is the container's first invocation's: the cold start. */
-  pendingIsFirst: boolean;
+  /** How many invocations have begun: the pending context is the cold start's while this is 1. */
+  invocations: number;
   /** Whether Powertools has been given a context (its first is the one it marks the cold start). */
   given: boolean;
-  /** Whether an invocation has begun. */
-  started: boolean;
 }
 
 const defaultPowertools = (): Logger =>
@@ -43,9 +41,8 @@ export class KnapLogger implements Log {
   ) {
     this.shared = shared ?? {
       make: typeof logger === 'function' ? logger : () => logger,
-      pendingIsFirst: false,
+      invocations: 0,
       given: false,
-      started: false,
     };
   }
 
@@ -62,7 +59,7 @@ export class KnapLogger implements Log {
     if (shared.pending) {
       // The first invocation wrote nothing, so this later one is no cold start: take Powertools'
       // mark (flipped by its first getColdStart, protected in its types) before giving the context.
-      if (!shared.pendingIsFirst && !shared.given) (logger as unknown as { getColdStart(): boolean }).getColdStart();
+      if (shared.invocations > 1 && !shared.given) (logger as unknown as { getColdStart(): boolean }).getColdStart();
       logger.addContext(shared.pending);
       shared.given = true;
       shared.pending = undefined;
@@ -85,8 +82,7 @@ export class KnapLogger implements Log {
   addContext(context: Context): void {
     const { shared } = this;
     shared.pending = context;
-    shared.pendingIsFirst = !shared.started;
-    shared.started = true;
+    shared.invocations += 1;
   }
   within(scope: RequestScope): KnapLogger {
     const keys = correlationKeys(scope);

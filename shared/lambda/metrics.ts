@@ -21,21 +21,16 @@ export class EmfMetrics implements Metrics {
   readonly #pending = new Map<string, Pending>();
 
   #powertools: PowertoolsMetrics | undefined;
-  readonly #options: { serviceName?: string } | PowertoolsMetrics;
 
   /**
    * `serviceName` becomes the `service` dimension of every metric (Powertools' default
    * dimension). Powertools is made (and loaded: powertools.ts) by the first flush with
    * something to write, since most invocations count nothing.
    */
-  constructor(options: { serviceName?: string } | PowertoolsMetrics = {}) {
-    this.#options = options;
-  }
+  constructor(private readonly options: { serviceName?: string } = {}) {}
 
   get #metrics(): PowertoolsMetrics {
-    const options = this.#options;
-    this.#powertools ??=
-      'publishStoredMetrics' in options ? options : new (powertools().Metrics)({ namespace: METRICS_NAMESPACE, ...options });
+    this.#powertools ??= new (powertools().Metrics)({ namespace: METRICS_NAMESPACE, ...this.options });
     return this.#powertools;
   }
 

@@ -4,7 +4,6 @@
  * embedded-metric (EMF) lines the functions print, as the Lambda log agent reads them.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import { createHandler as createKnapHandler } from '../../functions/create-knap/handler.js';
 import { dispatcherMetrics, createHandler as dispatchHandler } from '../../functions/dispatch-runs/handler.js';
 import { createHandler as listKnapsHandler } from '../../functions/knaps/list-knaps.js';
@@ -255,7 +254,7 @@ describe('log lines: the Lambda context and the correlation id', () => {
 
 describe('metrics: CloudWatch embedded metric format, namespace KnapApi', () => {
   test('a token grant, a 401 and a 429 print TokensIssued, Unauthorized by reason and RateLimited', async () => {
-    const metrics = new EmfMetrics(new PowertoolsMetrics({ namespace: 'KnapApi', serviceName: 'knap-api' }));
+    const metrics = new EmfMetrics({ serviceName: 'knap-api' });
     const token = tokenHandler({ ...deps, metrics });
     const client = await createApiClient(deps, { orgName: 'telemetry', name: 'metrics', rateLimit: 2 });
     const lines = await stdoutOf(async () => {
