@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -436,7 +437,8 @@ describe('create-knap bundle, deployed', () => {
       headers: { authorization: `Bearer ${presented(token)}`, 'content-type': 'application/json' },
       body: raw ?? JSON.stringify(body),
     });
-    const printed = execFileSync(
+    // Not execFileSync: a test's own server (Secrets Manager's stand-in) answers the bundle meanwhile.
+    const { stdout: printed } = await promisify(execFile)(
       process.execPath,
       [
         '--input-type=module',
@@ -510,6 +512,51 @@ describe('create-knap bundle, deployed', () => {
         { presented: (token) => sampleOneCharacterAway(token, VARIANTS)[variant] as string },
       );
       expect([variant, refused.status, typeof refused.body.detail]).toEqual([variant, 401, 'string']);
+    }
+  }, 60_000);
+
+  test('deployed, the token keys come from Secrets Manager through the client loaded beside the bundle: a genuine token is taken, an altered one refused', async () => {
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:knap-token-keys';
+    const reads: { target: unknown; secretId: unknown }[] = [];
+    // Secrets Manager's stand-in: GetSecretValue answers the test key as `current`.
+    const secrets = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString('utf8');
+      });
+      request.on('end', () => {
+        reads.push({ target: request.headers['x-amz-target'], secretId: (JSON.parse(body) as { SecretId?: unknown }).SecretId });
+        response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        response.end(
+          JSON.stringify({
+            ARN: arn,
+            Name: 'knap-token-keys',
+            SecretString: JSON.stringify({ current: TEST_TOKEN_KEY.toString('utf8') }),
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => secrets.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        TOKEN_SIGNING_KEYS: '',
+        TOKEN_KEYS_SECRET_ARN: arn,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`,
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: 'example-secret',
+      };
+      const body = { name: 'keys from the secret', schedule_type: 'manual', tool_metadata: {} };
+      const created = await requestThrough('create-knap', 'POST /api/studio/knap-tools', body, { env });
+      expect(created.status).toBe(201);
+      const altered = await requestThrough('create-knap', 'POST /api/studio/knap-tools', body, {
+        env,
+        presented: (token) => sampleOneCharacterAway(token, 1)[0] as string,
+      });
+      expect([altered.status, typeof altered.body.detail]).toEqual([401, 'string']);
+      // One read, of the secret the environment names: the cut token is refused before any key is read.
+      expect(reads).toEqual([{ target: 'secretsmanager.GetSecretValue', secretId: arn }]);
+    } finally {
+      secrets.close();
     }
   }, 60_000);
 
